@@ -1,0 +1,51 @@
+"""Developer sessions: ``nox`` runs the tests; ``nox -s lint typing`` checks style and types.
+
+Extras are read from ``pyproject.toml`` so the dependency lists live in one place.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import nox
+
+nox.options.sessions = ["tests"]
+nox.options.reuse_existing_virtualenvs = True
+
+ROOT = Path(__file__).parent
+EXTRAS: dict[str, list[str]] = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+    "optional-dependencies"
+]
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """Run the whole test suite (benchmarks once each, untimed) against an installed package."""
+    session.install("-e", ".[test,bench]")
+    session.run("pytest", "--benchmark-disable", "-q", *session.posargs)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff check and ruff format --check over the whole tree."""
+    session.install(*[d for d in EXTRAS["lint"] if d.startswith("ruff")])
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+
+
+@nox.session
+def typing(session: nox.Session) -> None:
+    """mypy --strict over src/."""
+    session.install("-e", ".", *[d for d in EXTRAS["lint"] if d.startswith("mypy")])
+    session.run("mypy", "--strict", "src")
+
+
+@nox.session(default=False)
+def bench(session: nox.Session) -> None:
+    """Time the pytest-benchmark suite and save the JSON under .benchmarks/."""
+    session.install("-e", ".[test,bench,plot]")
+    session.run(
+        "pytest", "bench", "--benchmark-only", "--benchmark-autosave",
+        "--benchmark-group-by=group", *session.posargs,
+    )
