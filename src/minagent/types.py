@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["ModelResponse", "Message", "Role", "ToolCall"]
+__all__ = ["Message", "ModelResponse", "Role", "ToolCall"]
 
 Role = Literal["system", "user", "assistant", "tool"]
 """Who speaks: a plain string at run time, checked by the type checker."""
@@ -92,7 +92,9 @@ class Message:
                 if block.get("type") == "tool_use":
                     tool_calls.append(
                         ToolCall(
-                            id=block["id"], name=block["name"], arguments=dict(block.get("input", {}))
+                            id=block["id"],
+                            name=block["name"],
+                            arguments=dict(block.get("input", {})),
                         )
                     )
                 elif block.get("type") == "text":
@@ -100,7 +102,9 @@ class Message:
         else:
             text = content
         return cls(
-            role=wire["role"], content=text, tool_calls=tool_calls,
+            role=wire["role"],
+            content=text,
+            tool_calls=tool_calls,
             tool_call_id=wire.get("tool_call_id"),
         )
 
@@ -129,7 +133,7 @@ class ModelResponse:
 
     @classmethod
     def from_wire(cls, wire: dict[str, Any]) -> ModelResponse:
-        """Build a response from its wire form; missing ``stop_reason`` / ``usage`` take defaults."""
+        """Build a response from its wire form; a missing ``stop_reason`` or ``usage`` defaults."""
         return cls(
             message=Message.from_wire(wire["message"]),
             stop_reason=wire.get("stop_reason", "end_turn"),

@@ -1,0 +1,56 @@
+"""The msgspec wire codec: typed, lossless, fast.
+
+Messages are msgspec Structs whose content blocks form a union tagged by ``"type"``; they are
+decoded and encoded straight from bytes, as JSON (`minagent.wire.json`) or MessagePack
+(`minagent.wire.msgpack`). Unknown blocks and keys are kept (`UnknownBlock`, `Extra`) and written
+back unchanged. Everything the codec raises is a `WireError`.
+"""
+
+from __future__ import annotations
+
+from . import json, msgpack
+from .blocks import (
+    Base64Source,
+    ContentBlock,
+    DocumentBlock,
+    ImageBlock,
+    RedactedThinkingBlock,
+    Source,
+    TextBlock,
+    ThinkingBlock,
+    ToolUseBlock,
+    UnknownBlock,
+    UnknownSource,
+    UrlSource,
+)
+from .convert import from_reference, to_reference
+from .errors import DecodeError, EncodeError, ValidationError, WireError
+from .extra import Extra
+from .messages import Message, ModelResponse, Role
+
+__all__ = [
+    "Base64Source",
+    "ContentBlock",
+    "DecodeError",
+    "DocumentBlock",
+    "EncodeError",
+    "Extra",
+    "ImageBlock",
+    "Message",
+    "ModelResponse",
+    "RedactedThinkingBlock",
+    "Role",
+    "Source",
+    "TextBlock",
+    "ThinkingBlock",
+    "ToolUseBlock",
+    "UnknownBlock",
+    "UnknownSource",
+    "UrlSource",
+    "ValidationError",
+    "WireError",
+    "from_reference",
+    "json",
+    "msgpack",
+    "to_reference",
+]

@@ -1,0 +1,48 @@
+"""`Extra`: the data minagent does not know, kept so it can be written back unchanged."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+__all__ = ["Extra"]
+
+
+class Extra(Mapping[str, Any]):
+    """A read-only mapping of wire keys this protocol does not name, with their values.
+
+    It rides on known blocks, messages and responses (``.extra``) and holds the whole object of an
+    :class:`~minagent.wire.UnknownBlock` (``.data``). Encoders write its keys back next to the
+    known ones, exactly as they were. It is deliberately not a ``dict``: msgspec cannot encode it
+    by itself, which is how the encoders notice, for free, that an object needs the lossless path.
+    """
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: Mapping[str, Any] | None = None, /, **keys: Any) -> None:
+        self._data: dict[str, Any] = dict(data or {}, **keys)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Extra):
+            return self._data == other._data
+        if isinstance(other, Mapping):
+            return self._data == dict(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Extra({self._data!r})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a new plain ``dict`` with the same keys and values."""
+        return dict(self._data)

@@ -1,0 +1,46 @@
+"""JSON: ``encode`` and ``decode`` straight between bytes and Structs.
+
+Binary data travels as base64 text. ``canonical=True`` sorts keys at every level, which for any
+float-free value gives exactly the bytes of
+``json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _values
+from ._codec import JSON as _CODEC
+from .errors import EncodeError
+from .messages import Message
+
+__all__ = ["decode", "encode"]
+
+
+def encode(obj: Any, *, canonical: bool = False) -> bytes:
+    """Encode a Message, ModelResponse, or list of them, as UTF-8 JSON bytes.
+
+    Raises `EncodeError` (naming the path) for anything JSON cannot hold unchanged: NaN or
+    infinity and MessagePack-only values (``bin``, ``ext``, timestamps) that came from a
+    MessagePack decode or sit in unknown data, text with lone surrogates, unsupported types.
+    """
+    out, lossless = _CODEC.encode(obj, canonical)
+    if lossless:
+        found = _values.find(obj, _values.json_problem)
+        if found is not None:
+            raise EncodeError(f"cannot write JSON: {found[1]}", path=found[0])
+    elif _values.json_unsafe_alive():
+        found = _values.remembered_problem(obj)
+        if found is not None:
+            raise EncodeError(f"cannot write JSON: {found[1]}", path=found[0])
+    return out
+
+
+def decode(data: bytes | bytearray | memoryview | str, *, type: Any = list[Message]) -> Any:
+    """Decode JSON bytes as ``type``: ``list[Message]`` (default), ``Message``, ``ModelResponse``
+    or ``list[ModelResponse]``.
+
+    Raises `DecodeError` for invalid JSON (including invalid UTF-8 and lone surrogate escapes) and
+    `ValidationError`, with ``.path``, for valid JSON of the wrong shape.
+    """
+    return _CODEC.decode(data, type)
