@@ -131,7 +131,7 @@ class Codec:
             except _NeedsLossless:
                 pass
             return encoder.encode(_lossless.lower(obj)), True
-        except (TypeError, ValueError, OverflowError, RecursionError) as err:
+        except (TypeError, ValueError, OverflowError, RecursionError, NotImplementedError) as err:
             raise self._encode_error(obj, err) from None
 
     def _encode_error(self, obj: Any, err: BaseException) -> EncodeError:

@@ -1,0 +1,248 @@
+"""The msgspec codec's public API: names, exact outputs, conveniences, binary data, errors."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import msgspec
+import pytest
+
+from minagent import types as ref
+from minagent import wire
+from tests.test_types import SEED_CONVERSATION, SEED_OUTPUT
+
+SEED_JSON = SEED_OUTPUT.splitlines()[0].encode()
+
+
+def test_public_names_are_pinned() -> None:
+    """minagent.wire exports exactly this sorted list of names."""
+    assert wire.__all__ == sorted(wire.__all__)
+    assert set(wire.__all__) >= {
+        "Message", "ModelResponse", "TextBlock", "ToolUseBlock", "ThinkingBlock",
+        "RedactedThinkingBlock", "ImageBlock", "DocumentBlock", "ContentBlock", "UnknownBlock",
+        "Extra", "json", "msgpack", "from_reference", "to_reference", "WireError",
+        "DecodeError", "ValidationError", "EncodeError",
+    }  # fmt: skip
+    for name in wire.__all__:
+        assert hasattr(wire, name), name
+
+
+def test_error_tree() -> None:
+    """Every codec error is a WireError, itself a ValueError; the three kinds are siblings."""
+    assert issubclass(wire.WireError, ValueError)
+    for cls in (wire.DecodeError, wire.ValidationError, wire.EncodeError):
+        assert issubclass(cls, wire.WireError)
+    assert not issubclass(wire.ValidationError, wire.DecodeError)
+
+
+def test_seed_conversation_example() -> None:
+    """The seed's five messages: decode its printed JSON, agree with the reference, re-encode."""
+    decoded = wire.json.decode(SEED_JSON)
+    assert decoded == wire.from_reference(SEED_CONVERSATION)
+    assert wire.to_reference(decoded) == SEED_CONVERSATION
+    assert decoded[2].content == [
+        wire.ToolUseBlock(id="call_1", name="add", input={"a": 1, "b": 2})
+    ]
+    assert decoded[3].tool_call_id == "call_1"
+    assert (
+        wire.json.encode(decoded, canonical=True)
+        == json.dumps(
+            json.loads(SEED_JSON), ensure_ascii=False, sort_keys=True, separators=(",", ":")
+        ).encode()
+    )
+    assert (
+        wire.json.encode(decoded)
+        == (
+            '[{"role":"system","content":"你是一个只做加法的助手。"},'
+            '{"role":"user","content":"1 + 2 等于多少？"},'
+            '{"role":"assistant","content":[{"type":"tool_use","id":"call_1","name":"add",'
+            '"input":{"a":1,"b":2}}]},'
+            '{"role":"tool","content":"3","tool_call_id":"call_1"},'
+            '{"role":"assistant","content":"结果是 3。"}]'
+        ).encode()
+    )
+
+
+def test_decode_accepts_bytes_bytearray_memoryview() -> None:
+    """decode takes bytes, bytearray and memoryview in both formats."""
+    packed = wire.msgpack.encode(wire.json.decode(SEED_JSON))
+    for fmt, data in ((wire.json, SEED_JSON), (wire.msgpack, packed)):
+        expected = fmt.decode(data)
+        assert fmt.decode(bytearray(data)) == expected
+        assert fmt.decode(memoryview(data)) == expected
+
+
+def test_decode_types() -> None:
+    """type= selects Message, list[Message], ModelResponse or list[ModelResponse]."""
+    one = b'{"role":"user","content":"hi"}'
+    assert wire.json.decode(one, type=wire.Message) == wire.Message("user", "hi")
+    resp = b'{"message":{"role":"assistant","content":"ok"},"stop_reason":"end_turn","usage":{"input_tokens":3}}'  # noqa: E501
+    expected = wire.ModelResponse(wire.Message("assistant", "ok"), "end_turn", {"input_tokens": 3})
+    assert wire.json.decode(resp, type=wire.ModelResponse) == expected
+    assert wire.json.decode(b"[" + resp + b"]", type=list[wire.ModelResponse]) == [expected]
+    with pytest.raises(TypeError, match="type must be one of"):
+        wire.json.decode(one, type=dict)
+
+
+def test_absent_versus_empty() -> None:
+    """Absent content decodes as "" and is always written; tool_call_id/is_error only when set."""
+    msg = wire.json.decode(b'{"role":"assistant"}', type=wire.Message)
+    assert msg.content == ""
+    assert wire.json.encode(msg) == b'{"role":"assistant","content":""}'
+    tool = wire.json.decode(
+        b'{"role":"tool","content":"","tool_call_id":"","is_error":false}', type=wire.Message
+    )
+    assert tool.tool_call_id == "" and tool.is_error is False
+    assert (
+        wire.json.encode(tool) == b'{"role":"tool","content":"","tool_call_id":"","is_error":false}'
+    )
+    with pytest.raises(wire.ValidationError) as err:
+        wire.json.decode(b'{"role":"tool","content":"x","tool_call_id":null}', type=wire.Message)
+    assert err.value.path == "$.tool_call_id"
+
+
+def test_conveniences() -> None:
+    """Message.text joins text blocks (or is the string); tool_calls lists tool_use blocks."""
+    msg = wire.Message(
+        "assistant",
+        [
+            wire.TextBlock("Let me "),
+            wire.ThinkingBlock("hmm", signature="sig"),
+            wire.TextBlock("check."),
+            wire.ToolUseBlock("c1", "search", {"q": "x"}),
+        ],
+    )
+    assert msg.text == "Let me check."
+    assert msg.tool_calls == [wire.ToolUseBlock("c1", "search", {"q": "x"})]
+    assert wire.Message("user", "plain").text == "plain"
+    assert wire.Message("user", "plain").tool_calls == []
+
+
+def _image_transcript(size: int) -> list[wire.Message]:
+    payload = bytes(range(256)) * (size // 256)
+    return [
+        wire.Message("user", [wire.TextBlock("What is this?"), wire.ImageBlock(
+            wire.Base64Source("image/png", payload))]),
+        wire.Message("assistant", [wire.DocumentBlock(wire.UrlSource("https://example.com/a.pdf"))]),
+    ]  # fmt: skip
+
+
+def test_binary_stays_binary() -> None:
+    """Image bytes are bytes in memory, base64 in JSON, bin in MessagePack, exact both ways."""
+    conv = _image_transcript(30_000)
+    as_json = wire.json.encode(conv)
+    as_msgpack = wire.msgpack.encode(conv)
+    data = conv[0].content[1].source.data  # type: ignore[union-attr]
+    assert base64.b64encode(data) in as_json
+    assert data in as_msgpack
+    for fmt, encoded in ((wire.json, as_json), (wire.msgpack, as_msgpack)):
+        back = fmt.decode(encoded)
+        assert back == conv
+        assert type(back[0].content[1].source.data) is bytes  # type: ignore[union-attr]
+
+
+def test_msgpack_is_smaller_by_the_base64_overhead() -> None:
+    """With images, MessagePack is smaller than JSON by about a third of the image size."""
+    conv = _image_transcript(30_000)
+    image_size = len(conv[0].content[1].source.data)  # type: ignore[union-attr]
+    saved = len(wire.json.encode(conv)) - len(wire.msgpack.encode(conv))
+    base64_overhead = len(base64.b64encode(bytes(image_size))) - image_size
+    assert base64_overhead * 0.95 <= saved <= base64_overhead * 1.05
+
+
+def test_errors_name_the_path() -> None:
+    """Wrong shapes raise ValidationError whose .path points at the culprit."""
+    cases = {
+        b'[{"role":"user"},{"role":"user","content":[{"type":"text","text":1}]}]': (
+            "$[1].content[0].text"
+        ),
+        b'[{"role":"robot","content":"x"}]': "$[0].role",
+        b'[{"role":"user","content":[{"type":"tool_use","name":"x","input":{}}]}]': (
+            "$[0].content[0]"
+        ),
+        b'[{"role":"user","content":[{"text":"no type"}]}]': "$[0].content[0]",
+        b'[{"role":"user","content":[{"type":7}]}]': "$[0].content[0].type",
+        b'{"role":"user"}': "$",
+        b'[{"role":"user","content":5}]': "$[0].content",
+        b'[{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"x","data":"%%"}}]}]': (  # noqa: E501
+            "$[0].content[0].source.data"
+        ),
+    }
+    for data, path in cases.items():
+        for fmt, payload in (
+            (wire.json, data),
+            (wire.msgpack, msgspec.msgpack.encode(json.loads(data))),
+        ):
+            if fmt is wire.msgpack and b"%%" in data:
+                continue  # the base64 case is JSON-only
+            with pytest.raises(wire.ValidationError) as err:
+                fmt.decode(payload)
+            assert err.value.path == path, (data, fmt)
+            assert path in str(err.value)
+
+
+def test_malformed_bytes_raise_decode_error() -> None:
+    """Invalid JSON / MessagePack, invalid UTF-8 and lone surrogates raise DecodeError."""
+    for data in (b"[", b'[{"role":"user"}] x', b'["\xff"]', b'"\\ud800"', b""):
+        with pytest.raises(wire.DecodeError):
+            wire.json.decode(data)
+    for data in (b"\x91", b"\x91\xa2\xff\xfe", b"\xc1", b""):
+        with pytest.raises(wire.DecodeError):
+            wire.msgpack.decode(data)
+
+
+def test_encode_refuses_what_the_target_cannot_hold() -> None:
+    """No silent change: >64-bit ints into MessagePack, NaN/inf and bin/ext from MessagePack into
+    JSON, lone surrogates anywhere: EncodeError naming the path."""
+    big = [wire.Message("assistant", [wire.ToolUseBlock("c", "n", {"n": [1, 2**64]})])]
+    assert wire.json.decode(wire.json.encode(big)) == big  # JSON holds it
+    with pytest.raises(wire.EncodeError) as err:
+        wire.msgpack.encode(big)
+    assert err.value.path == "$[0].content[0].input.n[1]"
+
+    for value in (float("nan"), float("inf"), -float("inf"), b"\x00\x01",
+                  msgspec.msgpack.Ext(5, b"xy")):  # fmt: skip
+        packed = msgspec.msgpack.encode(
+            [{"role": "assistant", "content": [
+                {"type": "tool_use", "id": "c", "name": "n", "input": {"k": {"v": [value]}}}]}]
+        )  # fmt: skip
+        decoded = wire.msgpack.decode(packed)
+        assert wire.msgpack.encode(decoded) == packed  # MessagePack holds it exactly
+        with pytest.raises(wire.EncodeError) as err:
+            wire.json.encode(decoded)
+        assert err.value.path == "$[0].content[0].input.k.v[0]", value
+
+    with pytest.raises(wire.EncodeError) as err:
+        wire.json.encode([wire.Message("user", "ok"), wire.Message("user", "bad \ud800")])
+    assert err.value.path == "$[1].content"
+
+
+def test_to_reference_refuses_what_it_cannot_hold() -> None:
+    """to_reference raises ValidationError rather than dropping thinking, images, extras."""
+    cannot = [
+        wire.Message("assistant", [wire.ThinkingBlock("x"), wire.ToolUseBlock("c", "n", {})]),
+        wire.Message("user", [wire.ImageBlock(wire.UrlSource("https://x"))]),
+        wire.Message("user", "x", extra=wire.Extra(id="m1")),
+        wire.Message("tool", "boom", tool_call_id="c", is_error=True),
+        wire.Message("assistant", [wire.TextBlock("only text")]),
+        wire.Message("assistant", [wire.ToolUseBlock("c", "n", {}), wire.TextBlock("after")]),
+        wire.Message("assistant", []),
+    ]
+    for msg in cannot:
+        with pytest.raises(wire.ValidationError, match="reference cannot hold"):
+            wire.to_reference(msg)
+    ok = wire.Message("assistant", [wire.TextBlock("t"), wire.ToolUseBlock("c", "n", {"a": 1})])
+    assert wire.to_reference(ok) == ref.Message(
+        "assistant", "t", [ref.ToolCall("c", "n", {"a": 1})]
+    )
+
+
+def test_wrong_argument_types_raise_type_error() -> None:
+    """Non-bytes input and non-protocol objects are programming errors: TypeError."""
+    with pytest.raises(TypeError):
+        wire.msgpack.decode(123)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        wire.from_reference({"role": "user"})  # type: ignore[call-overload]
+    with pytest.raises(TypeError):
+        wire.to_reference("x")  # type: ignore[call-overload]
