@@ -62,7 +62,7 @@ class _Tagged(
 class Base64Source(_Tagged, tag="base64"):
     """Inline binary data: ``bytes`` in memory, base64 text in JSON, ``bin`` in MessagePack."""
 
-    type: ClassVar[Literal["base64"]]
+    type: ClassVar[Literal["base64"]] = "base64"
     media_type: str
     """MIME type, e.g. ``image/png`` or ``application/pdf``."""
     data: bytes
@@ -74,7 +74,7 @@ class Base64Source(_Tagged, tag="base64"):
 class UrlSource(_Tagged, tag="url"):
     """Data the provider fetches from a URL."""
 
-    type: ClassVar[Literal["url"]]
+    type: ClassVar[Literal["url"]] = "url"
     url: str
     """Where the data lives."""
     extra: Extra | UnsetType = UNSET
@@ -103,7 +103,7 @@ Source = Base64Source | UrlSource | UnknownSource
 class TextBlock(_Tagged, tag="text"):
     """A run of text."""
 
-    type: ClassVar[Literal["text"]]
+    type: ClassVar[Literal["text"]] = "text"
     text: str
     """The text."""
     extra: Extra | UnsetType = UNSET
@@ -118,7 +118,7 @@ class ToolUseBlock(_Tagged, tag="tool_use", gc=True, weakref=True):
     remembered weakly, so JSON encoding refuses it without walking every input.
     """
 
-    type: ClassVar[Literal["tool_use"]]
+    type: ClassVar[Literal["tool_use"]] = "tool_use"
     id: str
     """Unique id of the call; the tool message answering it carries it as ``tool_call_id``."""
     name: str
@@ -132,7 +132,7 @@ class ToolUseBlock(_Tagged, tag="tool_use", gc=True, weakref=True):
 class ThinkingBlock(_Tagged, tag="thinking"):
     """The model's visible reasoning."""
 
-    type: ClassVar[Literal["thinking"]]
+    type: ClassVar[Literal["thinking"]] = "thinking"
     thinking: str
     """The reasoning text."""
     signature: str | UnsetType = UNSET
@@ -144,7 +144,7 @@ class ThinkingBlock(_Tagged, tag="thinking"):
 class RedactedThinkingBlock(_Tagged, tag="redacted_thinking"):
     """Reasoning the provider returned encrypted."""
 
-    type: ClassVar[Literal["redacted_thinking"]]
+    type: ClassVar[Literal["redacted_thinking"]] = "redacted_thinking"
     data: str
     """Opaque encrypted payload."""
     extra: Extra | UnsetType = UNSET
@@ -154,7 +154,7 @@ class RedactedThinkingBlock(_Tagged, tag="redacted_thinking"):
 class ImageBlock(_Tagged, tag="image"):
     """An image."""
 
-    type: ClassVar[Literal["image"]]
+    type: ClassVar[Literal["image"]] = "image"
     source: Source
     """Inline bytes or a URL."""
     extra: Extra | UnsetType = UNSET
@@ -164,7 +164,7 @@ class ImageBlock(_Tagged, tag="image"):
 class DocumentBlock(_Tagged, tag="document"):
     """A document (PDF, text, ...)."""
 
-    type: ClassVar[Literal["document"]]
+    type: ClassVar[Literal["document"]] = "document"
     source: Source
     """Inline bytes or a URL."""
     extra: Extra | UnsetType = UNSET

@@ -1,0 +1,346 @@
+"""Forward compatibility: unknown blocks, unknown keys and unknown sources survive every trip."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from minagent import wire
+from tests import strategies as s
+
+DATA = Path(__file__).parent / "data" / "provider-examples"
+
+# Block types Anthropic added after the protocol was written, and fields riding on known blocks.
+UNKNOWN_BLOCKS: list[dict[str, Any]] = [
+    {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search",
+     "input": {"query": "weather"}, "caller": {"type": "direct"}},
+    {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": [
+        {"type": "web_search_result", "title": "T", "url": "https://x", "encrypted_content": "E",
+         "page_age": None}]},
+    {"type": "web_fetch_tool_result", "tool_use_id": "srvtoolu_2",
+     "content": {"type": "web_fetch_result", "url": "https://x", "retrieved_at": "2025-01-01"}},
+    {"type": "code_execution_tool_result", "tool_use_id": "srvtoolu_3",
+     "content": {"type": "code_execution_result", "stdout": "42\n", "stderr": "",
+                 "return_code": 0}},
+    {"type": "container_upload", "file_id": "file_1"},
+    {"type": "mcp_tool_use", "id": "mcptoolu_1", "name": "echo", "server_name": "s",
+     "input": {"x": [1, 2.5, True, None]}},
+    {"type": "compaction", "content": "summary of earlier turns", "cache_control": None},
+    {"type": "tool_result", "tool_use_id": "toolu_1", "content": [{"type": "text", "text": "ok"}],
+     "is_error": False},
+]  # fmt: skip
+
+KNOWN_WITH_EXTRAS: list[tuple[dict[str, Any], type]] = [
+    ({"type": "text", "text": "hi", "cache_control": {"type": "ephemeral", "ttl": "5m"}},
+     wire.TextBlock),
+    ({"type": "text", "text": "cited", "citations": [
+        {"type": "web_search_result_location", "url": "https://x", "cited_text": "c",
+         "encrypted_index": "Eo"}]}, wire.TextBlock),
+    ({"type": "text", "text": "new", "brand_new_key": {"nested": [1, "two"]}}, wire.TextBlock),
+    ({"type": "thinking", "thinking": "hmm", "signature": "EqEECkYICxgCKkAo3UA4Ww=="},
+     wire.ThinkingBlock),
+    ({"type": "redacted_thinking", "data": "EvgFCkYIBxgC"}, wire.RedactedThinkingBlock),
+    ({"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}, "caller": {"type": "direct"},
+      "cache_control": {"type": "ephemeral"}}, wire.ToolUseBlock),
+    ({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AAEC"},
+      "cache_control": {"type": "ephemeral"}}, wire.ImageBlock),
+    ({"type": "image", "source": {"type": "url", "url": "https://x/y.png", "detail": "high"}},
+     wire.ImageBlock),
+    ({"type": "document", "source": {"type": "file", "file_id": "file_1"}, "title": "Report",
+      "citations": {"enabled": True}}, wire.DocumentBlock),
+    ({"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "plain"}},
+     wire.DocumentBlock),
+]  # fmt: skip
+
+
+def _message(*blocks: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"role": "assistant", "content": list(blocks), **extra}
+
+
+def _json(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False).encode()
+
+
+def _all_trips(value: Any, tp: Any = list[wire.Message]) -> None:
+    """JSON and MessagePack round trips, and JSON -> Structs -> MessagePack -> Structs -> JSON,
+    all give back ``value``; canonical output is the same value with every key sorted."""
+    decoded = wire.json.decode(_json(value), type=tp)
+    assert json.loads(wire.json.encode(decoded)) == value
+    for canonical in (False, True):
+        packed = wire.msgpack.encode(decoded, canonical=canonical)
+        again = wire.msgpack.decode(packed, type=tp)
+        assert again == decoded
+        assert wire.msgpack.encode(again, canonical=canonical) == packed
+        assert json.loads(wire.json.encode(again)) == value
+    canonical_json = wire.json.encode(decoded, canonical=True)
+    assert json.loads(canonical_json) == value
+    if not _has_float(value):  # float spelling may differ from repr (PROTOCOL.md, canonical form)
+        assert (
+            canonical_json
+            == json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
+        )
+
+
+def _has_float(value: Any) -> bool:
+    if isinstance(value, float):
+        return True
+    if isinstance(value, dict):
+        return any(_has_float(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_float(v) for v in value)
+    return False
+
+
+@pytest.mark.parametrize("block", UNKNOWN_BLOCKS, ids=lambda b: b["type"])
+def test_unknown_block_is_kept_whole(block: dict[str, Any]) -> None:
+    """An unknown block decodes to UnknownBlock (type and data exposed) and is written back."""
+    value = [_message({"type": "text", "text": "before"}, block)]
+    decoded = wire.json.decode(_json(value))
+    unknown = decoded[0].content[1]
+    assert isinstance(unknown, wire.UnknownBlock)
+    assert unknown.type == block["type"]
+    assert unknown.data == block
+    assert list(unknown.data) == list(block)  # original key order
+    _all_trips(value)
+
+
+@pytest.mark.parametrize("block,cls", KNOWN_WITH_EXTRAS, ids=lambda x: str(x)[:40])
+def test_known_block_with_extra_keys_stays_typed(block: dict[str, Any], cls: type) -> None:
+    """A known block carrying keys we do not name is still its own class; the keys are kept."""
+    value = [_message(block)]
+    decoded = wire.json.decode(_json(value))
+    got = decoded[0].content[0]
+    assert type(got) is cls
+    if cls is wire.TextBlock:
+        assert got.text == block["text"]
+    _all_trips(value)
+
+
+def test_signature_comes_back_byte_exact() -> None:
+    """A thinking block's signature is typed and written back unchanged."""
+    sig = "EqEECkYICxgCKkAo3UA4WwDbB8ihhpykVCsPx6iMzwNTNP8dePIgYjNpu2EWrt5JbApW/+=="
+    value = [_message({"type": "thinking", "thinking": "x", "signature": sig})]
+    decoded = wire.json.decode(_json(value))
+    assert decoded[0].content[0] == wire.ThinkingBlock("x", signature=sig)
+    assert sig.encode() in wire.json.encode(decoded)
+    assert sig.encode() in wire.msgpack.encode(decoded)
+
+
+def test_message_and_response_extras_are_kept() -> None:
+    """Unknown keys on a message (id, model, ...) and on a ModelResponse are kept, fields typed."""
+    value = [{"role": "user", "content": "hi", "id": "msg_1", "metadata": {"a": [1, 2]}}]
+    decoded = wire.json.decode(_json(value))
+    assert decoded[0].role == "user" and decoded[0].content == "hi"
+    assert decoded[0].extra == {"id": "msg_1", "metadata": {"a": [1, 2]}}
+    _all_trips(value)
+    resp = {"message": {"role": "assistant", "content": "ok", "id": "m"},
+            "stop_reason": "refusal", "usage": {"input_tokens": 1}, "model": "claude",
+            "service_tier": "standard"}  # fmt: skip
+    decoded_resp = wire.json.decode(_json(resp), type=wire.ModelResponse)
+    assert decoded_resp.stop_reason == "refusal"
+    assert decoded_resp.extra == {"model": "claude", "service_tier": "standard"}
+    _all_trips(resp, wire.ModelResponse)
+
+
+def test_reserved_names_in_a_payload_are_kept_as_unknown_data() -> None:
+    """A payload using the codec's own bookkeeping key or tag is read as unknown data, kept."""
+    value = [
+        _message({"type": "text", "text": "x", "__minagent_extra__": {"a": 1}}),
+        _message({"type": "__minagent_unknown__", "data": {"a": 1}}),
+        {"role": "user", "content": "y", "__minagent_extra__": 5},
+    ]
+    decoded = wire.json.decode(_json(value))
+    assert decoded[0].content[0].extra == {"__minagent_extra__": {"a": 1}}
+    assert isinstance(decoded[1].content[0], wire.UnknownBlock)
+    _all_trips(value)
+
+
+def test_only_the_odd_message_goes_the_lossless_way() -> None:
+    """In a long transcript with one unknown block, the known messages decode exactly as before."""
+    known = [{"role": "user", "content": f"m{i}"} for i in range(50)]
+    value = [*known[:25], _message(UNKNOWN_BLOCKS[0]), *known[25:]]
+    decoded = wire.json.decode(_json(value))
+    assert decoded[:25] == wire.json.decode(_json(known[:25]))
+    assert isinstance(decoded[25].content[0], wire.UnknownBlock)
+    _all_trips(value)
+
+
+def test_to_reference_refuses_unknown_data() -> None:
+    """The reference cannot hold unknown blocks or keys: to_reference raises with a path."""
+    for value in (
+        [_message(UNKNOWN_BLOCKS[0], {"type": "tool_use", "id": "a", "name": "b", "input": {}})],
+        [_message({"type": "tool_use", "id": "a", "name": "b", "input": {}, "caller": {}})],
+        [{"role": "user", "content": "x", "id": "m"}],
+    ):
+        with pytest.raises(wire.ValidationError, match="reference cannot hold") as err:
+            wire.to_reference(wire.json.decode(_json(value)))
+        assert err.value.path is not None and err.value.path.startswith("$[0]")
+
+
+@pytest.mark.parametrize(
+    "value,path",
+    [
+        ([_message({"type": "tool_use", "name": "f", "input": {}})], "$[0].content[0]"),
+        ([_message({"type": "text", "text": 3, "cache_control": {}})], "$[0].content[0].text"),
+        ([{"role": "developer", "content": "x", "id": "m"}], "$[0].role"),
+        ([_message({"type": "thinking", "thinking": "x", "signature": None})],
+         "$[0].content[0].signature"),
+        ([_message({"type": "image", "source": {"media_type": "x"}})], "$[0].content[0].source"),
+        ([_message({"type": "image"})], "$[0].content[0]"),
+        ([_message({"no_type": 1})], "$[0].content[0]"),
+        ([{"role": "user", "content": "x"}, {"content": "y", "id": 1}], "$[1]"),
+    ],
+)  # fmt: skip
+def test_malformed_known_shapes_are_errors_not_unknown_data(value: Any, path: str) -> None:
+    """A broken known block, a missing field or an unknown role is a ValidationError with a path."""
+    for fmt, data in ((wire.json, _json(value)), (wire.msgpack, msgspec.msgpack.encode(value))):
+        with pytest.raises(wire.ValidationError) as err:
+            fmt.decode(data)
+        assert err.value.path == path
+
+
+def test_extra_that_collides_with_a_field_is_refused_on_encode() -> None:
+    """An Extra naming a known field cannot be written without ambiguity: EncodeError."""
+    msg = wire.Message("user", [wire.TextBlock("a", extra=wire.Extra(text="b"))])
+    with pytest.raises(wire.EncodeError) as err:
+        wire.json.encode([msg])
+    assert err.value.path == "$[0].content[0].text"
+
+
+def test_unknown_block_construction_is_checked() -> None:
+    """UnknownBlock needs an Extra with a string type that is not a known block type."""
+    block = wire.UnknownBlock(wire.Extra({"type": "future", "x": 1}))
+    assert wire.json.encode(wire.Message("user", [block])) == (
+        b'{"role":"user","content":[{"type":"future","x":1}]}'
+    )
+    for bad in (wire.Extra({"x": 1}), wire.Extra({"type": "text", "text": "t"})):
+        with pytest.raises(TypeError):
+            wire.UnknownBlock(bad)
+
+
+def test_unknown_data_follows_the_value_rules() -> None:
+    """Unknown data from MessagePack that JSON cannot hold (bin, NaN) is refused with a path."""
+    for value in (b"\x00bin", float("nan")):
+        packed = msgspec.msgpack.encode([_message({"type": "future", "blob": {"v": value}})])
+        decoded = wire.msgpack.decode(packed)
+        assert wire.msgpack.encode(decoded) == packed
+        with pytest.raises(wire.EncodeError) as err:
+            wire.json.encode(decoded)
+        assert err.value.path == "$[0].content[0].blob.v"
+
+
+# --- property tests: random unknown data injected into generated conversations ----------------
+
+_KNOWN_NAMES = {"type", "text", "id", "name", "input", "role", "content", "tool_call_id",
+                "is_error", "thinking", "signature", "data", "source"}  # fmt: skip
+extra_keys = s.short_text.filter(lambda k: k not in _KNOWN_NAMES)
+extras = st.dictionaries(extra_keys, s.json_values(floats=True), max_size=3)
+unknown_blocks = st.builds(
+    lambda tag, body: {"type": tag, **body},
+    s.short_text.filter(lambda t: t not in wire.blocks.KNOWN_BLOCK_TYPES),
+    extras,
+)
+
+
+@st.composite
+def conversations_with_unknowns(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """Generated reference transcripts with unknown blocks and keys spliced in at random."""
+    conv = [m.to_wire() for m in draw(s.conversations(floats=True))]
+    for msg in conv:
+        msg.update(draw(extras))
+        if isinstance(msg["content"], list) or draw(st.booleans()):
+            blocks = msg["content"] if isinstance(msg["content"], list) else []
+            for block in blocks:
+                block.update(draw(extras))
+            for _ in range(draw(st.integers(0, 2))):
+                blocks.insert(draw(st.integers(0, len(blocks))), draw(unknown_blocks))
+            msg["content"] = blocks
+    return conv
+
+
+@given(conversations_with_unknowns())
+def test_injected_unknowns_survive_every_trip(value: list[dict[str, Any]]) -> None:
+    """Random unknown blocks and keys survive JSON, MessagePack and cross-format trips."""
+    _all_trips(value)
+
+
+# --- real provider payloads ---------------------------------------------------------------------
+
+
+def _load(name: str) -> Any:
+    return json.loads((DATA / name).read_text(encoding="utf-8"))
+
+
+ANTHROPIC_REQUESTS = sorted(p.name for p in (DATA / "anthropic").glob("request_*.json"))
+ANTHROPIC_RESPONSES = sorted(p.name for p in (DATA / "anthropic").glob("response_*.json"))
+
+
+@pytest.mark.parametrize("name", ANTHROPIC_REQUESTS)
+def test_anthropic_request_messages_are_ours(name: str) -> None:
+    """The messages array of a real Anthropic request decodes and re-encodes to equal JSON."""
+    messages = _load(f"anthropic/{name}")["messages"]
+    _all_trips(messages)
+
+
+@pytest.mark.parametrize("name", ANTHROPIC_RESPONSES)
+def test_anthropic_response_is_a_message_with_extras(name: str) -> None:
+    """A real Anthropic response body is an assistant Message plus extra keys, kept exactly."""
+    body = _load(f"anthropic/{name}")
+    decoded = wire.json.decode(_json(body), type=wire.Message)
+    assert decoded.role == "assistant"
+    assert decoded.extra is not msgspec.UNSET and "usage" in decoded.extra
+    assert all(
+        type(b) is not wire.UnknownBlock or b.type not in wire.blocks.KNOWN_BLOCK_TYPES
+        for b in decoded.content
+    )
+    _all_trips(body, wire.Message)
+
+
+def test_anthropic_thinking_and_web_search_are_typed_where_known() -> None:
+    """Known blocks in real responses are typed (thinking with signature, text with citations)."""
+    thinking = wire.json.decode(_json(_load("anthropic/response_thinking_tool_use.json")),
+                                type=wire.Message)  # fmt: skip
+    kinds = [type(b).__name__ for b in thinking.content]
+    assert "ThinkingBlock" in kinds and "ToolUseBlock" in kinds
+    web = wire.json.decode(_json(_load("anthropic/response_web_search_citations.json")),
+                           type=wire.Message)  # fmt: skip
+    types = {b.type for b in web.content}
+    assert {"server_tool_use", "web_search_tool_result", "text"} <= types
+    cited = [b for b in web.content if type(b) is wire.TextBlock and b.extra is not msgspec.UNSET]
+    assert cited and all("citations" in b.extra for b in cited)
+
+
+OPENAI_FILES = sorted(p.name for p in (DATA / "openai").glob("*.json"))
+
+
+def _openai_messages(body: Any) -> list[Any]:
+    if "choices" in body:
+        return [choice["message"] for choice in body["choices"]]
+    return list(body.get("messages", []))
+
+
+@pytest.mark.parametrize("name", OPENAI_FILES)
+def test_openai_messages_decode_where_their_shape_is_ours(name: str) -> None:
+    """Each OpenAI message is ours (and round-trips), or is refused for a known reason with a path:
+    the developer role, a null content, or an absent content (written back as "")."""
+    for i, message in enumerate(_openai_messages(_load(f"openai/{name}"))):
+        data = _json(message)
+        if message["role"] not in ("system", "user", "assistant", "tool"):
+            with pytest.raises(wire.ValidationError) as err:
+                wire.json.decode(data, type=wire.Message)
+            assert err.value.path == "$.role", (name, i)
+        elif "content" in message and message["content"] is None:
+            with pytest.raises(wire.ValidationError) as err:
+                wire.json.decode(data, type=wire.Message)
+            assert err.value.path == "$.content", (name, i)
+        elif "content" not in message:
+            decoded = wire.json.decode(data, type=wire.Message)
+            assert json.loads(wire.json.encode(decoded)) == {**message, "content": ""}
+        else:
+            _all_trips(message, wire.Message)
