@@ -5,10 +5,10 @@ Extras are read from ``pyproject.toml`` so the dependency lists live in one plac
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import nox
+import tomllib
 
 nox.options.sessions = ["tests"]
 nox.options.reuse_existing_virtualenvs = True
@@ -46,6 +46,10 @@ def bench(session: nox.Session) -> None:
     """Time the pytest-benchmark suite and save the JSON under .benchmarks/."""
     session.install("-e", ".[test,bench,plot]")
     session.run(
-        "pytest", "bench", "--benchmark-only", "--benchmark-autosave",
-        "--benchmark-group-by=group", *session.posargs,
+        "pytest",
+        "bench",
+        "--benchmark-only",
+        "--benchmark-autosave",
+        "--benchmark-group-by=group",
+        *session.posargs,
     )

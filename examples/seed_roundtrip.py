@@ -5,8 +5,11 @@ from minagent.types import Message, ToolCall
 conversation = [
     Message(role="system", content="你是一个只做加法的助手。"),
     Message(role="user", content="1 + 2 等于多少？"),
-    Message(role="assistant", content="",
-            tool_calls=[ToolCall(id="call_1", name="add", arguments={"a": 1, "b": 2})]),
+    Message(
+        role="assistant",
+        content="",
+        tool_calls=[ToolCall(id="call_1", name="add", arguments={"a": 1, "b": 2})],
+    ),
     Message(role="tool", content="3", tool_call_id="call_1"),
     Message(role="assistant", content="结果是 3。"),
 ]

@@ -26,6 +26,7 @@ from .blocks import (
 from .convert import from_reference, to_reference
 from .errors import DecodeError, EncodeError, ValidationError, WireError
 from .extra import Extra
+from .limits import Limits
 from .messages import Message, ModelResponse, Role
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "EncodeError",
     "Extra",
     "ImageBlock",
+    "Limits",
     "Message",
     "ModelResponse",
     "RedactedThinkingBlock",

@@ -6,6 +6,13 @@ buffer into raw elements (tokenising only) and re-decodes each one strictly, sen
 elements that still fail through the lossless builder. So a transcript with one odd message pays
 for that message, and a genuinely malformed one is reported with its full path.
 
+Limits (`minagent.wire.limits`) are checked where they cost nothing: the input size before
+parsing; the nesting depth by the recursion guard msgspec shares with the interpreter, which on
+CPython up to 3.11 never lets nesting reach ``sys.getrecursionlimit()`` (the default
+``max_depth``), so only a smaller ``max_depth`` (or a newer CPython, whose C recursion limit is
+separate) pays for one walk over the decoded values. MessagePack input that may hold timestamps
+is read by `_values.read_msgpack` instead (msgspec would turn them into ``datetime``).
+
 Encoding writes everything with one msgspec call. An `Extra` anywhere stops that call (msgspec
 cannot encode it and asks our hook, which signals the lossless path); the object is then lowered
 to dicts where needed and written again.
@@ -13,15 +20,20 @@ to dicts where needed and written again.
 
 from __future__ import annotations
 
+import functools
+import json as _stdjson
 import re
+import sys
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 import msgspec
 
 from . import _lossless, _values
-from .errors import DecodeError, EncodeError
+from .errors import DecodeError, EncodeError, ValidationError
 from .extra import Extra
+from .limits import DEFAULT, Limits
 from .messages import Message, ModelResponse
 
 __all__ = ["DECODABLE", "JSON", "MSGPACK", "Codec"]
@@ -47,11 +59,33 @@ def _dec_hook(tp: Any, obj: Any) -> Any:
     raise ValueError("reserved by minagent; read through the lossless path")
 
 
+_GUARD_BEFORE_3_12 = sys.version_info < (3, 12)
+_recursion_limit = sys.getrecursionlimit
+
+
+def _guard_covers(max_depth: int) -> bool:
+    """Whether msgspec's recursion guard alone already refuses nesting beyond ``max_depth``.
+
+    Up to CPython 3.11, C code and Python frames share one recursion counter: a decode started
+    from any frame fails with RecursionError before nesting reaches the recursion limit.
+    """
+    return _GUARD_BEFORE_3_12 and max_depth >= sys.getrecursionlimit()
+
+
+Reader = Callable[[Any, int], Any]
+
+
 class Codec:
     """Encoders and decoders for one format, built once and reused."""
 
-    def __init__(self, module: ModuleType, name: str) -> None:
+    def __init__(
+        self,
+        module: ModuleType,
+        name: str,
+        special: tuple[Callable[[Any], bool], Reader] | None = None,
+    ) -> None:
         self.name = name
+        self._special = special
         self._decoders = {tp: module.Decoder(tp, dec_hook=_dec_hook) for tp in DECODABLE}
         self._raw_list = module.Decoder(list[msgspec.Raw])
         self._any = module.Decoder()
@@ -68,42 +102,85 @@ class Codec:
             accepted = ", ".join(_type_repr(t) for t in DECODABLE)
             raise TypeError(f"type must be one of {accepted}; got {tp!r}") from None
 
-    def decode(self, data: Any, tp: Any) -> Any:
-        """Decode ``data`` as ``tp``: fast path first, the lossless path on a shape mismatch."""
+    def decode(self, data: Any, tp: Any, limits: Limits = DEFAULT) -> Any:
+        """Decode ``data`` as ``tp`` within ``limits``: fast path first, the lossless path on a
+        shape mismatch."""
         decoder = self.decoder_for(tp)
+        size = data.nbytes if isinstance(data, memoryview) else len(data)
+        if size > limits.max_size:
+            raise DecodeError(
+                f"{self.name} input of {size} bytes is over the limit max_size={limits.max_size}",
+                path="$",
+            )
+        special = self._special
+        if special is not None and special[0](data):
+            read = special[1]
+            return _lossless.build(
+                tp, read(data, limits.max_depth), copy=lambda: read(data, limits.max_depth)
+            )
         try:
-            return decoder.decode(data)
+            result = decoder.decode(data)
         except msgspec.ValidationError:
-            pass
+            result = self._decode_slow(data, tp, limits)
         except msgspec.DecodeError as err:
             raise self._decode_error(err, data) from None
         except RecursionError:
-            raise DecodeError(f"invalid {self.name}: nesting too deep") from None
+            raise self._too_deep(limits, "$") from None
         except TypeError as err:  # wrong argument type, e.g. a list instead of bytes
             raise TypeError(f"data must be bytes, bytearray or memoryview: {err}") from None
-        return self._decode_slow(data, tp)
+        if not (_GUARD_BEFORE_3_12 and limits.max_depth >= _recursion_limit()):  # _guard_covers
+            where = _values.too_deep(result, limits.max_depth)
+            if where is not None:
+                raise self._too_deep(limits, where)
+        return result
 
-    def _decode_error(self, err: msgspec.DecodeError, data: Any) -> DecodeError:
+    def _too_deep(self, limits: Limits, path: str) -> DecodeError:
+        return DecodeError(
+            f"invalid {self.name}: nesting deeper than max_depth={limits.max_depth} "
+            "or the interpreter's recursion limit",
+            path=path,
+        )
+
+    def _decode_error(self, err: msgspec.DecodeError, data: Any, path: str = "$") -> DecodeError:
         text = str(err)
         if self.name == "JSON" and "truncated" in text and _LONE_SURROGATE.search(_as_bytes(data)):
             text = "a \\u escape is a lone surrogate (not valid Unicode), or the input is truncated"
-        return DecodeError(f"invalid {self.name}: {text}")
+        return DecodeError(f"invalid {self.name}: {text}", path=path)
 
-    def _generic(self, data: Any) -> Any:
+    def _generic(self, data: Any, limits: Limits, path: str = "$") -> Any:
         try:
             return self._any.decode(data)
+        except msgspec.ValidationError as err:  # valid syntax, a value we cannot hold (1e400)
+            raise self._locate(err, data, path) from None
         except msgspec.DecodeError as err:
             raise self._decode_error(err, data) from None
         except RecursionError:
-            raise DecodeError(f"invalid {self.name}: nesting too deep") from None
+            raise self._too_deep(limits, path) from None
 
-    def _decode_slow(self, data: Any, tp: Any) -> Any:
+    def _locate(self, err: msgspec.ValidationError, data: Any, path: str) -> ValidationError:
+        """Our error for a value msgspec cannot hold, with object keys in its path (msgspec
+        writes ``[...]`` for them; the standard library's parser, on this error path only,
+        turns ``1e400`` into infinity, which `_values.find` then locates)."""
+        found = _lossless.relocate(err, path)
+        if self.name != "JSON" or "[...]" not in str(found.path):
+            return found
+        try:
+            value = _stdjson.loads(_as_bytes(data))
+        except (ValueError, RecursionError):
+            return found
+        where = _values.find(value, _values.json_problem, path)
+        return found if where is None else ValidationError(found.message, path=where[0])
+
+    def _decode_slow(self, data: Any, tp: Any, limits: Limits) -> Any:
+        def again() -> Any:
+            return self._generic(data, limits)
+
         if tp not in (list[Message], list[ModelResponse]):
-            return _lossless.build(tp, self._generic(data))
+            return _lossless.build(tp, again(), copy=again)
         try:
             raws = self._raw_list.decode(data)
         except (msgspec.ValidationError, RecursionError):
-            return _lossless.build(tp, self._generic(data))  # not an array: report it
+            return _lossless.build(tp, again(), copy=again)  # not an array: report it
         except msgspec.DecodeError as err:
             raise self._decode_error(err, data) from None
         item_tp = tp.__args__[0]
@@ -113,11 +190,13 @@ class Codec:
             try:
                 out.append(strict.decode(raw))
             except msgspec.ValidationError:
-                out.append(_lossless.build(item_tp, self._generic(raw), f"$[{i}]"))
+                value = self._generic(raw, limits, f"$[{i}]")
+                copy = functools.partial(self._generic, raw, limits, f"$[{i}]")
+                out.append(_lossless.build(item_tp, value, f"$[{i}]", copy=copy))
+            except msgspec.DecodeError as err:  # the split only tokenises: UTF-8 is checked here
+                raise self._decode_error(err, raw, f"$[{i}]") from None
             except RecursionError:
-                raise DecodeError(
-                    f"invalid {self.name}: nesting too deep", path=f"$[{i}]"
-                ) from None
+                raise self._too_deep(limits, f"$[{i}]") from None
         return out
 
     # --- encoding -----------------------------------------------------------------------------
@@ -199,5 +278,5 @@ def _as_bytes(data: Any) -> bytes:
 JSON = Codec(msgspec.json, "JSON")
 """The JSON codec (shared by `minagent.wire.json` and the stream helpers)."""
 
-MSGPACK = Codec(msgspec.msgpack, "MessagePack")
+MSGPACK = Codec(msgspec.msgpack, "MessagePack", (_values.may_hold_timestamp, _values.read_msgpack))
 """The MessagePack codec (shared by `minagent.wire.msgpack` and the stream helpers)."""

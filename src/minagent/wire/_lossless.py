@@ -19,6 +19,7 @@ from typing import Any
 import msgspec
 from msgspec import UNSET, Struct
 
+from . import _values
 from .blocks import (
     EXTRA_KEY,
     KNOWN_BLOCKS,
@@ -75,96 +76,128 @@ _STRUCTS: list[type[Struct]] = [
 ]
 _KEYS: dict[type[Struct], frozenset[str]] = {cls: _known_keys(cls) for cls in _STRUCTS}
 
-Builder = Callable[[Any, str], Any]
+Builder = Callable[[Any, "str | None"], Any]
+"""Builds a Struct from a decoded value. The path is None on the first, fast attempt; only if that
+attempt fails is the value built again with paths, to name where the error is."""
 
 
-def _expect_object(value: Any, path: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
+def _at(path: str | None, suffix: str) -> str | None:
+    return None if path is None else path + suffix
+
+
+def _expect_object(value: Any, path: str | None) -> dict[str, Any]:
+    if type(value) is not dict:
         raise ValidationError(f"Expected `object`, got `{type_name(value)}`", path=path)
     return value
 
 
-def _object(cls: type[Struct], value: Any, path: str, nested: dict[str, Builder]) -> Any:
-    """Build ``cls`` from a dict: known keys through msgspec.convert, the rest into ``extra``."""
-    obj = _expect_object(value, path)
+def _object(
+    cls: type[Struct], obj: dict[str, Any], path: str | None, nested: dict[str, Builder]
+) -> Any:
+    """Build ``cls`` from a dict: known keys through msgspec.convert, the rest into ``extra``.
+
+    ``obj`` comes fresh from a schema-less decode and is owned here, so it is reused in place.
+    """
     keys = _KEYS[cls]
-    known: dict[str, Any] = {}
-    extra: dict[str, Any] = {}
-    for key, item in obj.items():
-        if key in keys:
-            known[key] = item
-        else:
-            extra[key] = item
+    extra: dict[str, Any] | None = None
+    if not obj.keys() <= keys:
+        extra = {k: v for k, v in obj.items() if k not in keys}
+        obj = {k: v for k, v in obj.items() if k in keys}
     for key, builder in nested.items():
-        if key in known:
-            known[key] = builder(known[key], f"{path}.{key}")
+        if key in obj:
+            obj[key] = builder(obj[key], _at(path, "." + key))
     try:
-        result = msgspec.convert(known, cls)
+        result = msgspec.convert(obj, cls)
     except msgspec.ValidationError as err:
-        raise relocate(err, path) from None
+        raise relocate(err, path or "$") from None
     if extra:
-        result.extra = Extra(extra)  # type: ignore[attr-defined]
+        result.extra = Extra._own(extra)  # type: ignore[attr-defined]
     return result
 
 
-def _tag(obj: dict[str, Any], path: str) -> str:
-    if "type" not in obj:
+def _tag(obj: dict[str, Any], path: str | None) -> str:
+    tag = obj.get("type", _MISSING)
+    if type(tag) is str:
+        return tag
+    if tag is _MISSING:
         raise ValidationError("Object missing required field `type`", path=path)
-    tag = obj["type"]
-    if not isinstance(tag, str):
-        raise ValidationError(f"Expected `str`, got `{type_name(tag)}`", path=f"{path}.type")
-    return tag
+    raise ValidationError(f"Expected `str`, got `{type_name(tag)}`", path=_at(path, ".type"))
 
 
-def _source(value: Any, path: str) -> Any:
+_MISSING = object()
+
+
+def _source(value: Any, path: str | None) -> Any:
     obj = _expect_object(value, path)
     cls = KNOWN_SOURCES.get(_tag(obj, path))
     if cls is None:
-        return UnknownSource(Extra(obj))
+        return UnknownSource(Extra._own(obj))
     return _object(cls, obj, path, {})
 
 
+_NO_NESTED: dict[str, Builder] = {}
 _BLOCK_NESTED: dict[type[Struct], dict[str, Builder]] = {
     ImageBlock: {"source": _source},
     DocumentBlock: {"source": _source},
 }
 
 
-def _block(value: Any, path: str) -> Any:
+def _block(value: Any, path: str | None) -> Any:
     obj = _expect_object(value, path)
     cls = KNOWN_BLOCKS.get(_tag(obj, path))
     if cls is None:
-        return UnknownBlock(Extra(obj))
-    return _object(cls, obj, path, _BLOCK_NESTED.get(cls, {}))
+        return UnknownBlock(Extra._own(obj))
+    return _object(cls, obj, path, _BLOCK_NESTED.get(cls, _NO_NESTED))
 
 
-def _content(value: Any, path: str) -> Any:
-    if isinstance(value, list):
-        return [_block(item, f"{path}[{i}]") for i, item in enumerate(value)]
-    return value  # msgspec.convert reports anything that is not a string
+def _content(value: Any, path: str | None) -> Any:
+    if type(value) is not list:
+        return value  # msgspec.convert reports anything that is not a string
+    if path is None:
+        return [_block(item, None) for item in value]
+    return [_block(item, f"{path}[{i}]") for i, item in enumerate(value)]
 
 
-def _message(value: Any, path: str) -> Message:
-    result: Message = _object(Message, value, path, {"content": _content})
+def _message(value: Any, path: str | None) -> Message:
+    obj = _expect_object(value, path)
+    result: Message = _object(Message, obj, path, _MESSAGE_NESTED)
     return result
 
 
-def _response(value: Any, path: str) -> ModelResponse:
-    result: ModelResponse = _object(ModelResponse, value, path, {"message": _message})
+def _response(value: Any, path: str | None) -> ModelResponse:
+    obj = _expect_object(value, path)
+    result: ModelResponse = _object(ModelResponse, obj, path, _RESPONSE_NESTED)
     return result
 
 
+_MESSAGE_NESTED: dict[str, Builder] = {"content": _content}
+_RESPONSE_NESTED: dict[str, Builder] = {"message": _message}
 _BUILDERS: dict[Any, Builder] = {Message: _message, ModelResponse: _response}
 
 
-def build(tp: Any, value: Any, path: str = "$") -> Any:
-    """Build ``tp`` (``Message``, ``ModelResponse`` or a list of either) from a decoded value."""
+def build(tp: Any, value: Any, path: str = "$", copy: Callable[[], Any] | None = None) -> Any:
+    """Build ``tp`` (``Message``, ``ModelResponse`` or a list of either) from a decoded value.
+
+    The first attempt tracks no paths (and reuses ``value`` in place); if it fails, the value is
+    built again from ``copy()`` (a fresh decode) with paths, so the error names its place.
+    """
+    try:
+        return _build(tp, value, None)
+    except ValidationError:
+        if copy is None:
+            raise
+    return _build(tp, copy(), path)
+
+
+def _build(tp: Any, value: Any, path: str | None) -> Any:
     builder = _BUILDERS.get(tp)
     if builder is not None:
         return builder(value, path)
     item_builder = _BUILDERS[tp.__args__[0]]
-    if not isinstance(value, list):
+    if type(value) is not list:
         raise ValidationError(f"Expected `array`, got `{type_name(value)}`", path=path)
+    if path is None:
+        return [item_builder(item, None) for item in value]
     return [item_builder(item, f"{path}[{i}]") for i, item in enumerate(value)]
 
 
@@ -184,9 +217,24 @@ def _needs_lowering(obj: Any) -> bool:
     return False
 
 
-def _lower_struct(obj: Struct, path: str) -> dict[str, Any]:
+Problem = Callable[[Any], "str | None"]
+
+
+def _checked(value: Any, path: str, problem: Problem | None) -> Any:
+    """``value`` itself, after making sure ``problem`` finds nothing in it (EncodeError if so)."""
+    if problem is not None:
+        found = _values.find(value, problem, path)
+        if found is not None:
+            raise EncodeError(found[1], path=found[0])
+    return value
+
+
+def _lower_struct(obj: Struct, path: str, problem: Problem | None) -> dict[str, Any]:
     if type(obj) in (UnknownBlock, UnknownSource):
-        return obj.data.to_dict()  # type: ignore[attr-defined,no-any-return]
+        data: dict[str, Any] = obj.data.to_dict()  # type: ignore[attr-defined]
+        if not isinstance(data.get("type"), str):
+            raise EncodeError("an unknown block or source needs a string 'type'", path=path)
+        return _checked(data, path, problem)  # type: ignore[no-any-return]
     out: dict[str, Any] = {}
     config = obj.__struct_config__
     if config.tag_field is not None:
@@ -197,7 +245,7 @@ def _lower_struct(obj: Struct, path: str) -> dict[str, Any]:
         value = getattr(obj, name)
         if value is UNSET:
             continue
-        out[key] = lower(value, f"{path}.{key}")
+        out[key] = lower(value, f"{path}.{key}", problem)
     extra = getattr(obj, "extra", UNSET)
     if extra is not UNSET:
         for key, value in extra.items():
@@ -208,14 +256,18 @@ def _lower_struct(obj: Struct, path: str) -> dict[str, Any]:
                 )
             if not isinstance(key, str):
                 raise EncodeError(f"extra keys must be strings, got {key!r}", path=path)
-            out[key] = value
+            out[key] = _checked(value, f"{path}.{key}", problem)
     return out
 
 
-def lower(obj: Any, path: str = "$") -> Any:
-    """Return ``obj`` with every Struct that carries unknown data turned into a plain dict."""
+def lower(obj: Any, path: str = "$", problem: Problem | None = None) -> Any:
+    """Return ``obj`` with every Struct that carries unknown data turned into a plain dict.
+
+    ``problem`` (for JSON: `_values.json_problem`) is checked on the unknown data spread back in,
+    which is the only generic data that reaches the encoder without passing a fast-path check.
+    """
     if isinstance(obj, list):
-        return [lower(item, f"{path}[{i}]") for i, item in enumerate(obj)]
+        return [lower(item, f"{path}[{i}]", problem) for i, item in enumerate(obj)]
     if isinstance(obj, Struct) and _needs_lowering(obj):
-        return _lower_struct(obj, path)
+        return _lower_struct(obj, path, problem)
     return obj

@@ -43,6 +43,13 @@ class Extra(Mapping[str, Any]):
     def __repr__(self) -> str:
         return f"Extra({self._data!r})"
 
+    @classmethod
+    def _own(cls, data: dict[str, Any]) -> Extra:
+        """Wrap ``data`` without copying it (for dicts nobody else holds, fresh from a decode)."""
+        extra = cls.__new__(cls)
+        extra._data = data
+        return extra
+
     def to_dict(self) -> dict[str, Any]:
         """Return a new plain ``dict`` with the same keys and values."""
         return dict(self._data)

@@ -11,10 +11,12 @@ from typing import Any
 
 from . import _values
 from ._codec import JSON as _CODEC
+from ._lines import decode_lines, encode_lines, iter_lines
 from .errors import EncodeError
+from .limits import DEFAULT, Limits
 from .messages import Message
 
-__all__ = ["decode", "encode"]
+__all__ = ["decode", "decode_lines", "encode", "encode_lines", "iter_lines"]
 
 
 def encode(obj: Any, *, canonical: bool = False) -> bytes:
@@ -36,11 +38,18 @@ def encode(obj: Any, *, canonical: bool = False) -> bytes:
     return out
 
 
-def decode(data: bytes | bytearray | memoryview | str, *, type: Any = list[Message]) -> Any:
+def decode(
+    data: bytes | bytearray | memoryview | str,
+    *,
+    type: Any = list[Message],
+    limits: Limits = DEFAULT,
+) -> Any:
     """Decode JSON bytes as ``type``: ``list[Message]`` (default), ``Message``, ``ModelResponse``
     or ``list[ModelResponse]``.
 
-    Raises `DecodeError` for invalid JSON (including invalid UTF-8 and lone surrogate escapes) and
-    `ValidationError`, with ``.path``, for valid JSON of the wrong shape.
+    Raises `DecodeError` for invalid JSON (including invalid UTF-8 and lone surrogate escapes)
+    and for input beyond ``limits`` (size, nesting: `minagent.wire.Limits`), and
+    `ValidationError`, with ``.path``, for valid JSON of the wrong shape or holding a number no
+    Python float can hold (``1e400``: it would silently become infinity).
     """
-    return _CODEC.decode(data, type)
+    return _CODEC.decode(data, type, limits)

@@ -1,7 +1,9 @@
 """MessagePack: ``encode`` and ``decode`` straight between bytes and Structs.
 
 Binary data travels as ``bin`` (no base64 overhead); maps have string keys only.
-``canonical=True`` sorts keys at every level.
+``canonical=True`` sorts keys at every level. Timestamps (ext type -1) inside tool inputs and
+unknown data are kept as ``msgspec.msgpack.Ext(-1, data)``, byte for byte, and other ext types as
+``Ext`` too, so they round-trip exactly; JSON encoding refuses them, naming the path.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from typing import Any
 
 from . import _values
 from ._codec import MSGPACK as _CODEC
+from .limits import DEFAULT, Limits
 from .messages import Message
 
 __all__ = ["decode", "encode"]
@@ -24,15 +27,21 @@ def encode(obj: Any, *, canonical: bool = False) -> bytes:
     return _CODEC.encode(obj, canonical)[0]
 
 
-def decode(data: bytes | bytearray | memoryview, *, type: Any = list[Message]) -> Any:
+def decode(
+    data: bytes | bytearray | memoryview,
+    *,
+    type: Any = list[Message],
+    limits: Limits = DEFAULT,
+) -> Any:
     """Decode MessagePack bytes as ``type``: ``list[Message]`` (default), ``Message``,
     ``ModelResponse`` or ``list[ModelResponse]``.
 
-    Raises `DecodeError` for invalid MessagePack (including invalid UTF-8) and
+    Raises `DecodeError` for invalid MessagePack (including invalid UTF-8 and timestamps that
+    break the spec) and for input beyond ``limits`` (size, nesting: `minagent.wire.Limits`), and
     `ValidationError`, with ``.path``, for well-formed data of the wrong shape.
     """
-    result = _CODEC.decode(data, type)
-    buffer = data if isinstance(data, (bytes, bytearray)) else bytes(data)
+    buffer = bytes(data) if isinstance(data, memoryview) else data
+    result = _CODEC.decode(buffer, type, limits)
     if _values.may_hold_json_unsafe(buffer):
         _values.remember_json_unsafe(result)
     return result

@@ -1,0 +1,193 @@
+"""The ``minagent`` command. Subcommands live in `_COMMANDS`; ``bench`` is the first.
+
+Examples: ``minagent bench`` (every family, 300 messages, JSON and MessagePack);
+``minagent bench --size all --plot throughput.png --json bench.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+
+
+def _sizes(text: str) -> list[int]:
+    from .bench.corpus import SIZES
+
+    if text == "all":
+        return list(SIZES)
+    try:
+        sizes = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected 'all' or integers like 300,15000: {text!r}"
+        ) from None
+    if any(n < 1 or n > 100_000 for n in sizes):
+        raise argparse.ArgumentTypeError("sizes must be between 1 and 100000 messages")
+    return sizes
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer: {text!r}")
+    return value
+
+
+def _add_bench(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from .bench.corpus import FAMILIES
+
+    p = sub.add_parser(
+        "bench",
+        help="time minagent against the reference and peers on a built-in corpus",
+        description="Check every installed implementation against the reference on a seeded "
+        "corpus, then time them side by side (interleaved repetitions, medians) and print "
+        "time per transcript, MB/s, messages/s and speed-up against the reference.",
+    )
+    p.add_argument(
+        "--family",
+        action="append",
+        choices=list(FAMILIES),
+        help="corpus family (repeatable; default: all)",
+    )
+    p.add_argument(
+        "--size",
+        type=_sizes,
+        default=[300],
+        metavar="N[,N...]|all",
+        help="messages per transcript (default: 300; 'all' = 5,300,15000)",
+    )
+    p.add_argument(
+        "--format",
+        choices=["json", "msgpack", "both"],
+        default="both",
+        help="wire format (default: both)",
+    )
+    p.add_argument(
+        "--repeat", type=_positive, default=7, help="interleaved repetitions per case (default: 7)"
+    )
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="3 repetitions, no memory or collector measurement (a smoke test)",
+    )
+    p.add_argument(
+        "--no-gc",
+        action="store_true",
+        help="skip the collector measurement at 15,000 tool-heavy messages",
+    )
+    p.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
+    p.add_argument(
+        "--plot",
+        type=Path,
+        metavar="FILE.png",
+        help="also draw a chart (needs matplotlib: pip install minagent[plot])",
+    )
+    p.set_defaults(handler=_bench)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from .bench import report, runner
+    from .bench.corpus import FAMILIES
+
+    if args.plot is not None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            print(
+                "minagent bench: --plot needs matplotlib (pip install minagent[plot])",
+                file=sys.stderr,
+            )
+            return EXIT_ERROR
+    for path in (args.json, args.plot):
+        if path is not None and not path.parent.is_dir():
+            print(f"minagent bench: no such directory: {path.parent}", file=sys.stderr)
+            return EXIT_USAGE
+    families = args.family or list(FAMILIES)
+    formats = ("json", "msgpack") if args.format == "both" else (args.format,)
+    repeat = 3 if args.quick else args.repeat
+    started = time.perf_counter()
+    tty = sys.stderr.isatty()
+
+    def progress(text: str) -> None:
+        line = f"[{time.perf_counter() - started:5.1f}s] {text}"
+        print(
+            f"\r{line:<72}" if tty else line, end="" if tty else "\n", file=sys.stderr, flush=True
+        )
+
+    result = runner.run(
+        families,
+        args.size,
+        formats,
+        repeat=repeat,
+        memory=not args.quick,
+        gc_size=None if args.quick or args.no_gc else 15_000,
+        progress=progress,
+    )
+    if tty:
+        print(file=sys.stderr)
+    print(report.table(result))
+    print(report.summary(result))
+    settings = {
+        "families": families,
+        "sizes": args.size,
+        "formats": list(formats),
+        "repeat": repeat,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    if args.json is not None:
+        report.write_json(result, settings, args.json)
+    if args.plot is not None:
+        report.plot(result, args.plot)
+    return EXIT_OK
+
+
+_COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
+    _add_bench,
+)
+"""Each adds one subcommand to the parser; add a function here to add a command."""
+
+
+def parser() -> argparse.ArgumentParser:
+    """The ``minagent`` argument parser."""
+    from . import __version__
+
+    p = argparse.ArgumentParser(
+        prog="minagent", description="One typed, lossless and fast message protocol for agents."
+    )
+    p.add_argument("--version", action="version", version=f"minagent {__version__}")
+    sub = p.add_subparsers(title="commands", metavar="COMMAND")
+    for add in _COMMANDS:
+        add(sub)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``minagent`` command; return its exit code (0 ok, 1 error, 2 bad usage)."""
+    p = parser()
+    args = p.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        p.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        code: int = handler(args)
+    except KeyboardInterrupt:
+        return 130
+    except OSError as err:
+        print(f"minagent: {err}", file=sys.stderr)
+        return EXIT_ERROR
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""`Limits`: how much untrusted input a decoder accepts before it refuses with `DecodeError`.
+
+Every decoder (`minagent.wire.json.decode`, `minagent.wire.msgpack.decode`, the stream readers)
+takes ``limits=`` and checks it before doing any work that the limit protects:
+
+- ``max_size``: the whole input, in bytes (characters for a ``str``), checked before parsing.
+- ``max_depth``: nesting of arrays and objects, the outermost one counting as 1. With the
+  default the interpreter's own recursion guard enforces it for free on the fast path (msgspec
+  stops there too); a smaller value costs one walk over the decoded values.
+- ``max_frame``: the longest frame a framed MessagePack stream accepts; a length prefix
+  claiming more is refused before anything is read or allocated for it.
+
+Change them per call, e.g. ``wire.json.decode(data, limits=Limits(max_size=1 << 20))``, or keep
+one ``Limits`` for a service and pass it everywhere. ``dataclasses.replace(DEFAULT, ...)``
+changes one figure and keeps the others.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+__all__ = ["DEFAULT", "DEFAULT_MAX_DEPTH", "DEFAULT_MAX_FRAME", "DEFAULT_MAX_SIZE", "Limits"]
+
+DEFAULT_MAX_SIZE = 64 * 1024 * 1024
+"""64 MiB: a long transcript with a few inline images fits; a runaway buffer does not."""
+
+DEFAULT_MAX_DEPTH = 1000
+"""Python's default recursion limit. A message needs 5 levels to reach a tool ``input``."""
+
+DEFAULT_MAX_FRAME = 16 * 1024 * 1024
+"""16 MiB: one message or response per frame, images included."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Limits:
+    """How much input a decoder accepts. All figures are positive integers."""
+
+    max_size: int = DEFAULT_MAX_SIZE
+    """Largest input accepted, in bytes (in characters for a ``str``)."""
+    max_depth: int = DEFAULT_MAX_DEPTH
+    """Deepest nesting of arrays and objects accepted; the outermost container is depth 1."""
+    max_frame: int = DEFAULT_MAX_FRAME
+    """Longest frame a framed MessagePack reader accepts, in bytes (the 4-byte prefix aside)."""
+
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if type(value) is not int or value < 1:
+                raise ValueError(f"Limits.{field.name} must be a positive int, got {value!r}")
+
+
+DEFAULT = Limits()
+"""The limits a decoder uses when it is given none."""

@@ -1,0 +1,314 @@
+"""`SessionLog`: a conversation saved as JSON Lines, appended to as it grows, read on resume.
+
+Crash safety rests on three rules. Every append is one ``write`` of whole lines to a file opened
+with ``O_APPEND``, so a crash can only cut the last line short; nothing already written is ever
+rewritten. Opening the log checks its last line: one without a trailing newline, or not valid
+JSON, is a torn tail, reported (`TornTail`: what, at which byte offset) and refused for appends
+until ``repair()`` truncates exactly those bytes. And the log is locked while open, so a second
+writer gets `LogLockedError` instead of interleaving partial lines.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+from collections.abc import Iterator
+from types import TracebackType
+from typing import Any
+
+from .._codec import JSON as _CODEC
+from ..errors import DecodeError, ValidationError
+from ..messages import Message
+from ._errors import LogLockedError, StreamIOError, TornTail, TornTailError
+from ._lines import DEFAULT_BATCH_BYTES, LineDecoder, as_items, encode_lines, item_decoder
+
+__all__ = ["SessionLog"]
+
+_FLAGS = os.O_RDWR | os.O_CREAT | os.O_APPEND | getattr(os, "O_CLOEXEC", 0)
+_FLAGS |= getattr(os, "O_BINARY", 0)
+_SCAN = 64 * 1024
+
+if sys.platform == "win32":  # pragma: no cover - untested here; mandatory locks on one far byte
+    import msvcrt
+
+    def _lock(fd: int) -> None:
+        os.lseek(fd, 2**62, os.SEEK_SET)
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+
+else:
+    import fcntl
+
+    def _lock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+if hasattr(os, "pread"):
+    _pread = os.pread
+else:  # pragma: no cover - Windows
+
+    def _pread(fd: int, n: int, offset: int) -> bytes:
+        os.lseek(fd, offset, os.SEEK_SET)
+        return os.read(fd, n)
+
+
+_LOCKED = {errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES, errno.EDEADLK}
+
+
+class SessionLog:
+    """A session saved as JSON Lines at ``path``: ``append`` as it goes, ``read`` to resume.
+
+    Opening creates the file if needed, locks it (one writer at a time: a second one, in this
+    process or another, gets `LogLockedError`) and checks its last line (``.tail``). Use it as a
+    context manager, or call ``close()``.
+
+    ``durable=True`` fsyncs after every append (and the directory when the file is created), so
+    an append that returned survives a power cut, not only a crash of the process.
+    ``type`` is what each line holds: `Message` (default) or `ModelResponse`.
+    """
+
+    def __init__(
+        self, path: str | os.PathLike[str], *, durable: bool = False, type: Any = Message
+    ) -> None:
+        item_decoder(type)
+        self._path = os.fspath(path)
+        self._durable = durable
+        self._type = type
+        self._fd = -1
+        created = not os.path.exists(self._path)
+        try:
+            fd = os.open(self._path, _FLAGS, 0o666)
+        except OSError as err:
+            raise StreamIOError.wrap(f"cannot open session log {self._path!r}", err) from err
+        try:
+            _lock(fd)
+        except OSError as err:
+            os.close(fd)
+            if err.errno in _LOCKED:
+                raise LogLockedError.wrap(
+                    f"session log {self._path!r} is already open for writing (by this or another "
+                    "process); one writer at a time",
+                    err,
+                ) from None
+            raise StreamIOError.wrap(f"cannot lock session log {self._path!r}", err) from err
+        self._fd = fd
+        try:
+            if durable and created:
+                _fsync_directory(self._path)
+            self._tail = self._find_tail()
+        except BaseException:
+            self.close()
+            raise
+
+    # --- state --------------------------------------------------------------------------------
+
+    @property
+    def path(self) -> str:
+        """The file's path."""
+        return self._path
+
+    @property
+    def durable(self) -> bool:
+        """Whether each append is fsynced."""
+        return self._durable
+
+    @property
+    def closed(self) -> bool:
+        """Whether ``close()`` was called."""
+        return self._fd < 0
+
+    @property
+    def tail(self) -> TornTail | None:
+        """The torn last line found on open (or left by a failed append), or None if whole."""
+        return self._tail
+
+    @property
+    def size(self) -> int:
+        """The file's size in bytes."""
+        return self._stat_size()
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else ("torn" if self._tail else "open")
+        return f"<SessionLog {self._path!r} {state}>"
+
+    # --- writing ------------------------------------------------------------------------------
+
+    def append(self, obj: Any) -> None:
+        """Append one message, or a list of them, as whole lines in a single write.
+
+        Raises `TornTailError` while the log has a torn tail (``repair()`` first), `EncodeError`
+        (with ``.line``: 1-based within the batch) for an object JSON cannot hold, and
+        `StreamIOError` if the write or fsync fails.
+        """
+        fd = self._open_fd()
+        if self._tail is not None:
+            raise TornTailError.of(self._tail, "cannot append to the session log")
+        data = encode_lines(as_items(obj))
+        written = 0
+        try:
+            while written < len(data):  # one write, unless the OS takes less (disk full, ...)
+                written += os.write(fd, data[written:] if written else data)
+            if self._durable:
+                os.fsync(fd)
+        except OSError as err:
+            size = None
+            try:
+                size = self._stat_size()
+                self._tail = self._find_tail()
+            except (OSError, StreamIOError):
+                pass
+            raise StreamIOError.wrap("cannot append to the session log", err, size) from err
+
+    def repair(self) -> TornTail | None:
+        """Truncate the torn tail, exactly its bytes, and return it (None if there was none).
+
+        Nothing before the tail is touched.
+        """
+        fd = self._open_fd()
+        tail = self._tail
+        if tail is None:
+            return None
+        try:
+            os.ftruncate(fd, tail.offset)
+            if self._durable:
+                os.fsync(fd)
+        except OSError as err:
+            raise StreamIOError.wrap("cannot repair the session log", err, tail.offset) from err
+        self._tail = None
+        return tail
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def read(self) -> list[Any]:
+        """Every message in the log, in order.
+
+        Raises `TornTailError` if the log ends in a torn line; the complete messages before it
+        are in its ``.messages``. A bad line elsewhere raises `DecodeError` / `ValidationError`
+        with its ``.line``.
+        """
+        items: list[Any] = []
+        for batch in self._batches():
+            items += batch
+        if self._tail is not None:
+            raise TornTailError.of(self._tail, "the session log ends in a torn line", items)
+        return items
+
+    def __iter__(self) -> Iterator[Any]:
+        """Stream the messages in constant memory; a torn tail raises `TornTailError` at the end."""
+        for batch in self._batches():
+            yield from batch
+        if self._tail is not None:
+            raise TornTailError.of(self._tail, "the session log ends in a torn line")
+
+    def _batches(self) -> Iterator[list[Any]]:
+        fd = self._open_fd()
+        end = self._tail.offset if self._tail is not None else self._stat_size()
+        decoder = LineDecoder(type=self._type, max_line=max(end, 1))
+        offset = 0
+        while offset < end:
+            try:
+                data = _pread(fd, min(DEFAULT_BATCH_BYTES, end - offset), offset)
+            except OSError as err:
+                raise StreamIOError.wrap("cannot read the session log", err, offset) from err
+            if not data:
+                break
+            offset += len(data)
+            items = decoder.feed(data)
+            if items:
+                yield items
+        last = decoder.finish()
+        if last:
+            yield last
+
+    # --- the torn tail ------------------------------------------------------------------------
+
+    def _find_tail(self) -> TornTail | None:
+        """Look at the last line: whole, or torn (no newline, or not valid JSON)?"""
+        fd = self._fd
+        size = self._stat_size()
+        if size == 0:
+            return None
+        try:
+            if _pread(fd, 1, size - 1) == b"\n":
+                start = self._line_start(size - 1)
+                line = _pread(fd, size - start, start)
+                if not line.strip():
+                    return None
+                try:
+                    _CODEC.decode(line, self._type)
+                except ValidationError:
+                    return None  # well-formed: not a torn write (read() reports it by line)
+                except DecodeError as err:
+                    reason = f"not valid JSON: {err.message}"
+                else:
+                    return None
+            else:
+                start = self._line_start(size)
+                line = _pread(fd, size - start, start)
+                reason = "no trailing newline"
+            number = self._count_lines(start) + 1
+        except OSError as err:
+            raise StreamIOError.wrap("cannot read the session log", err) from err
+        return TornTail(offset=start, data=line, line=number, reason=reason)
+
+    def _line_start(self, end: int) -> int:
+        """Offset just after the last newline before ``end`` (0 if none)."""
+        pos = end
+        while pos > 0:
+            begin = max(0, pos - _SCAN)
+            found = _pread(self._fd, pos - begin, begin).rfind(b"\n")
+            if found >= 0:
+                return begin + found + 1
+            pos = begin
+        return 0
+
+    def _count_lines(self, end: int) -> int:
+        count = offset = 0
+        while offset < end:
+            block = _pread(self._fd, min(1 << 20, end - offset), offset)
+            if not block:
+                break
+            count += block.count(b"\n")
+            offset += len(block)
+        return count
+
+    # --- lifetime -----------------------------------------------------------------------------
+
+    def _open_fd(self) -> int:
+        if self._fd < 0:
+            raise StreamIOError(f"session log {self._path!r} is closed")
+        return self._fd
+
+    def _stat_size(self) -> int:
+        try:
+            return os.fstat(self._open_fd()).st_size
+        except OSError as err:
+            raise StreamIOError.wrap("cannot stat the session log", err) from err
+
+    def close(self) -> None:
+        """Close the file (which releases the lock). Closing twice is harmless."""
+        fd, self._fd = self._fd, -1
+        if fd >= 0:
+            os.close(fd)
+
+    def __enter__(self) -> SessionLog:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _fsync_directory(path: str) -> None:
+    """Make the new file's directory entry durable (POSIX; a no-op where unsupported)."""
+    if sys.platform == "win32":  # pragma: no cover
+        return
+    fd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,243 @@
+"""JSON Lines: encode_lines / decode_lines / iter_lines / LineDecoder (minagent.wire.json)."""
+
+from __future__ import annotations
+
+import io
+import itertools
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from minagent import wire
+from minagent.bench import corpus
+from minagent.wire.stream import (
+    LineDecoder,
+    LineTooLongError,
+    TruncatedError,
+    iter_line_batches,
+)
+
+FAMILIES = ("tool-heavy", "text-heavy", "multilingual", "rich")
+
+texts = st.text(st.characters(exclude_categories=("Cs",)), max_size=30)
+messages_st = st.lists(
+    st.builds(
+        wire.Message,
+        role=st.sampled_from(["system", "user", "assistant", "tool"]),
+        content=texts | st.lists(st.builds(wire.TextBlock, text=texts), max_size=3),
+    ),
+    max_size=8,
+)
+
+
+def corpus_messages(family: str, size: int) -> list[wire.Message]:
+    """The corpus transcript of ``family`` as Structs (decoded from its JSON)."""
+    return wire.json.decode(corpus.json_bytes(corpus.transcript(family, size)))
+
+
+def lines_of(messages: list[wire.Message]) -> bytes:
+    """The JSON Lines of ``messages``, one wire.json.encode call per message."""
+    return b"".join(wire.json.encode(m) + b"\n" for m in messages)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_round_trip_corpus(family: str) -> None:
+    """A transcript survives encode_lines -> decode_lines, one message per line."""
+    messages = corpus_messages(family, 300)
+    data = wire.json.encode_lines(messages)
+    assert data == lines_of(messages)
+    assert data.count(b"\n") == 300 and data.endswith(b"\n")
+    assert wire.json.decode_lines(data) == messages
+
+
+def test_exports() -> None:
+    """wire.json exposes the three JSON Lines functions."""
+    assert {"encode_lines", "decode_lines", "iter_lines"} <= set(wire.json.__all__)
+
+
+def test_model_responses() -> None:
+    """ModelResponse lines round trip with type=wire.ModelResponse."""
+    responses = [
+        wire.ModelResponse(message=m, stop_reason="tool_use", usage={"input_tokens": i})
+        for i, m in enumerate(corpus_messages("tool-heavy", 40))
+    ]
+    data = wire.json.encode_lines(responses)
+    assert wire.json.decode_lines(data, type=wire.ModelResponse) == responses
+
+
+def test_empty() -> None:
+    """No items encode to no bytes; no bytes decode to no items."""
+    assert wire.json.encode_lines([]) == b""
+    assert wire.json.decode_lines(b"") == []
+    assert list(wire.json.iter_lines(io.BytesIO(b""))) == []
+
+
+def test_encode_lines_accepts_iterables_and_canonical() -> None:
+    """A generator works, and canonical=True sorts keys on every line."""
+    messages = corpus_messages("tool-heavy", 20)
+    assert wire.json.encode_lines(iter(messages)) == lines_of(messages)
+    canonical = wire.json.encode_lines(messages, canonical=True)
+    assert canonical == b"".join(wire.json.encode(m, canonical=True) + b"\n" for m in messages)
+
+
+def test_lenient_layout() -> None:
+    """Blank lines, CRLF endings and a missing last newline are all read."""
+    messages = corpus_messages("tool-heavy", 5)
+    one = [wire.json.encode(m) for m in messages]
+    data = b"\n" + one[0] + b"\r\n\n  \n" + one[1] + b"\n" + b"\n".join(one[2:])
+    assert wire.json.decode_lines(data) == messages
+    assert list(wire.json.iter_lines(io.BytesIO(data))) == messages
+    assert wire.json.decode_lines(data.decode()) == messages
+
+
+@pytest.mark.parametrize("batch", [1, 64, 4096, 1 << 20])
+def test_iter_lines_matches_decode_lines(batch: int) -> None:
+    """Streaming in any batch size gives what decoding everything at once gives."""
+    messages = corpus_messages("rich", 120) + corpus_messages("multilingual", 120)
+    data = wire.json.encode_lines(messages)
+    assert list(wire.json.iter_lines(io.BytesIO(data), batch_bytes=batch)) == messages
+
+
+def test_iter_line_batches_are_bounded(tmp_path: Path) -> None:
+    """A real file streams in batches of about batch_bytes, never everything at once."""
+    messages = corpus_messages("tool-heavy", 2000)
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(wire.json.encode_lines(messages))
+    with path.open("rb") as f:
+        batches = list(iter_line_batches(f, batch_bytes=4096))
+    assert len(batches) > 20
+    assert max(len(b) for b in batches) < 200
+    assert list(itertools.chain.from_iterable(batches)) == messages
+
+
+def test_lossless_unknown_blocks() -> None:
+    """Unknown blocks and provider keys survive JSON Lines both ways, byte for byte."""
+    data = wire.json.encode_lines(corpus_messages("rich", 60))
+    decoded = wire.json.decode_lines(data)
+    assert any(isinstance(b, wire.UnknownBlock) for m in decoded for b in m.content)
+    assert wire.json.encode_lines(decoded) == data
+
+
+def _bad(line: bytes, at: int, total: int = 3000) -> bytes:
+    messages = corpus_messages("tool-heavy", total)
+    lines = [wire.json.encode(m) for m in messages]
+    lines[at - 1] = line
+    return b"\n".join(lines) + b"\n"
+
+
+@pytest.mark.parametrize("at", [1, 2, 1999, 3000])
+def test_invalid_json_names_the_line(at: int) -> None:
+    """Invalid JSON anywhere, deep into a large input, is reported with its line number."""
+    data = _bad(b'{"role": "user", "content": "cut', at)
+    with pytest.raises(wire.DecodeError) as info:
+        wire.json.decode_lines(data)
+    assert info.value.line == at
+    with pytest.raises(wire.DecodeError) as info:
+        list(wire.json.iter_lines(io.BytesIO(data), batch_bytes=1000))
+    assert info.value.line == at
+
+
+def test_wrong_shape_names_line_and_path() -> None:
+    """A well-formed line of the wrong shape raises ValidationError with line and path."""
+    data = _bad(b'{"role": "robot", "content": "hi"}', 1234)
+    with pytest.raises(wire.ValidationError) as info:
+        wire.json.decode_lines(data)
+    assert (info.value.line, info.value.path) == (1234, "$.role")
+    assert "line 1234" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"role": "user"} {"role": "user"}',
+        b'{"role": "user"},{"role": "user"}',
+        b"[]",
+        b'"text"',
+    ],
+)
+def test_one_object_per_line(line: bytes) -> None:
+    """Two objects on one line, or a line that is not an object, is an error at that line."""
+    with pytest.raises(wire.WireError) as info:
+        wire.json.decode_lines(_bad(line, 7, 20))
+    assert info.value.line == 7
+
+
+def test_object_split_over_lines_is_an_error() -> None:
+    """An object spread over two lines is refused at its first line."""
+    data = b'{"role": "user", "content": "a"}\n{"role": "user",\n "content": "b"}\n'
+    with pytest.raises(wire.DecodeError) as info:
+        wire.json.decode_lines(data)
+    assert info.value.line == 2
+
+
+def test_truncated_last_line() -> None:
+    """A last line cut short is a TruncatedError naming the line and its byte offset."""
+    whole = wire.json.encode_lines(corpus_messages("tool-heavy", 10))
+    data = whole + b'{"role": "assistant", "content": "I wi'
+    with pytest.raises(TruncatedError) as info:
+        wire.json.decode_lines(data)
+    assert (info.value.line, info.value.offset) == (11, len(whole))
+    with pytest.raises(TruncatedError):
+        list(wire.json.iter_lines(io.BytesIO(data)))
+
+
+def test_line_too_long() -> None:
+    """A stream reader refuses a line that grows past max_line without ending."""
+    data = b'{"role": "user", "content": "hi"}\n' + b'{"role": "user", "content": "' + b"x" * 5000
+    with pytest.raises(LineTooLongError) as info:
+        list(wire.json.iter_lines(io.BytesIO(data), max_line=1000, batch_bytes=512))
+    assert (info.value.line, info.value.offset, info.value.limit) == (2, 34, 1000)
+
+
+def test_encode_error_names_the_line() -> None:
+    """A value JSON cannot hold is refused with the line it would have gone to."""
+    messages = corpus_messages("tool-heavy", 5)
+    bad = wire.Message(
+        role="assistant",
+        content=[wire.ToolUseBlock(id="c", name="f", input={"x": "\ud800"})],
+    )
+    with pytest.raises(wire.EncodeError) as info:
+        wire.json.encode_lines([*messages, bad])
+    assert info.value.line == 6
+    assert info.value.path == "$.content[0].input.x"
+
+
+def test_type_must_be_one_item_type() -> None:
+    """type= takes Message or ModelResponse; anything else is a TypeError."""
+    with pytest.raises(TypeError):
+        wire.json.decode_lines(b"", type=list[wire.Message])
+
+
+def test_line_decoder_counts_lines_and_offsets() -> None:
+    """LineDecoder reports the next line number and byte offset as it goes."""
+    decoder = LineDecoder()
+    assert decoder.feed(b'{"role": "user"}\n{"role"') == [wire.Message(role="user")]
+    assert (decoder.line, decoder.offset, decoder.pending) == (2, 17, 7)
+    assert decoder.feed(b': "tool"}\n') == [wire.Message(role="tool")]
+    assert decoder.finish() == []
+
+
+@given(messages=messages_st, cuts=st.lists(st.integers(0, 10_000), max_size=30))
+def test_line_decoder_any_chunking(messages: list[wire.Message], cuts: list[int]) -> None:
+    """LineDecoder fed the bytes cut anywhere gives the same messages as decode_lines."""
+    data = wire.json.encode_lines(messages)
+    decoder = LineDecoder(batch_bytes=16)
+    out = []
+    bounds = sorted({0, len(data), *(c % (len(data) + 1) for c in cuts)})
+    for a, b in itertools.pairwise(bounds):
+        out += decoder.feed(data[a:b])
+    out += decoder.finish()
+    assert out == messages == wire.json.decode_lines(data)
+
+
+def test_line_decoder_one_byte_at_a_time() -> None:
+    """Feeding one byte at a time gives every message, in order."""
+    messages = corpus_messages("multilingual", 12) + corpus_messages("rich", 12)
+    data = wire.json.encode_lines(messages)
+    decoder = LineDecoder()
+    out = []
+    for i in range(len(data)):
+        out += decoder.feed(data[i : i + 1])
+    assert out + decoder.finish() == messages

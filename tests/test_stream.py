@@ -1,0 +1,184 @@
+"""Framed MessagePack: encode_frames, write_frame / read_frames, FrameDecoder, limits."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import struct
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from minagent import wire
+from minagent.bench import corpus
+from minagent.wire import stream
+from minagent.wire.stream import (
+    FrameDecoder,
+    FrameTooLargeError,
+    TruncatedError,
+    encode_frames,
+    read_frames,
+    write_frame,
+)
+
+texts = st.text(st.characters(exclude_categories=("Cs",)), max_size=30)
+messages_st = st.lists(
+    st.builds(
+        wire.Message,
+        role=st.sampled_from(["system", "user", "assistant", "tool"]),
+        content=texts | st.lists(st.builds(wire.TextBlock, text=texts), max_size=3),
+    ),
+    max_size=8,
+)
+
+
+def corpus_messages(family: str, size: int) -> list[wire.Message]:
+    """The corpus transcript of ``family`` as Structs (decoded from its JSON)."""
+    return wire.json.decode(corpus.json_bytes(corpus.transcript(family, size)))
+
+
+def test_public_names() -> None:
+    """minagent.wire.stream exports the issue's names, each once."""
+    assert len(set(stream.__all__)) == len(stream.__all__)
+    for name in ("SessionLog", "FrameDecoder", "write_frame", "read_frames", "send", "receive"):
+        assert name in stream.__all__
+
+
+def test_frame_layout() -> None:
+    """Each frame is a 4-byte big-endian length, then the message's MessagePack bytes."""
+    messages = corpus_messages("tool-heavy", 30)
+    expected = b"".join(
+        struct.pack(">I", len(p)) + p for p in (wire.msgpack.encode(m) for m in messages)
+    )
+    assert encode_frames(messages) == expected
+    assert encode_frames(messages[0]) == expected[: 4 + len(wire.msgpack.encode(messages[0]))]
+    assert encode_frames([]) == b""
+
+
+@pytest.mark.parametrize("family", ["tool-heavy", "multilingual", "rich"])
+def test_file_round_trip(family: str, tmp_path: Path) -> None:
+    """write_frame then read_frames over a real file gives back every message, in order."""
+    messages = corpus_messages(family, 300)
+    path = tmp_path / "frames.bin"
+    with path.open("wb") as f:
+        write_frame(f, messages[:100])
+        for m in messages[100:]:
+            write_frame(f, m)
+    with path.open("rb") as f:
+        assert list(read_frames(f, chunk_size=1000)) == messages
+
+
+def test_model_responses() -> None:
+    """Frames of ModelResponses read back with type=wire.ModelResponse."""
+    responses = [
+        wire.ModelResponse(message=m, usage={"output_tokens": i})
+        for i, m in enumerate(corpus_messages("text-heavy", 20))
+    ]
+    got = list(read_frames(io.BytesIO(encode_frames(responses)), type=wire.ModelResponse))
+    assert got == responses
+
+
+def test_one_byte_at_a_time() -> None:
+    """FrameDecoder fed one byte at a time yields every message exactly once, in order."""
+    messages = corpus_messages("rich", 40)
+    data = encode_frames(messages)
+    decoder = FrameDecoder()
+    out = []
+    for i in range(len(data)):
+        got = decoder.feed(data[i : i + 1])
+        assert len(got) <= 1
+        out += got
+    assert out == messages
+    assert decoder.finish() == [] and decoder.frames == 40 and decoder.offset == len(data)
+
+
+@given(messages=messages_st, cuts=st.lists(st.integers(0, 100_000), max_size=30))
+def test_any_chunking(messages: list[wire.Message], cuts: list[int]) -> None:
+    """FrameDecoder fed the bytes cut at any points gives the same messages."""
+    data = encode_frames(messages)
+    decoder = FrameDecoder()
+    out = []
+    bounds = sorted({0, len(data), *(c % (len(data) + 1) for c in cuts)})
+    for a, b in itertools.pairwise(bounds):
+        out += decoder.feed(memoryview(data)[a:b])
+    assert out + decoder.finish() == messages
+
+
+def test_too_large_is_refused_before_reading() -> None:
+    """A header over max_frame is refused at once, after the good frames before it."""
+    good = encode_frames(corpus_messages("tool-heavy", 3))
+    decoder = FrameDecoder(max_frame=1000)
+    assert len(decoder.feed(good + struct.pack(">I", 2**32 - 1))) == 3
+    with pytest.raises(FrameTooLargeError) as info:
+        decoder.feed(b"\x00" * 10)
+    err = info.value
+    assert (err.frame, err.offset, err.size, err.limit) == (3, len(good), 2**32 - 1, 1000)
+    assert decoder.pending < 100
+    with pytest.raises(FrameTooLargeError):
+        decoder.feed(b"")
+
+
+def test_default_limit_comes_from_limits() -> None:
+    """Without max_frame the reader uses wire.limits.Limits().max_frame."""
+    from minagent.wire.limits import Limits
+
+    assert FrameDecoder().max_frame == Limits().max_frame
+    assert FrameDecoder(limits=Limits(max_frame=10)).max_frame == 10
+
+
+@pytest.mark.parametrize("cut", [1, 3, 4, 5, 50])
+def test_truncated_stream(cut: int) -> None:
+    """A stream that ends inside a frame raises TruncatedError with the missing byte count."""
+    messages = corpus_messages("tool-heavy", 4)
+    data = encode_frames(messages)
+    last = len(encode_frames(messages[3]))
+    cut_data = data[: len(data) - last + cut]
+    with pytest.raises(TruncatedError) as info:
+        list(read_frames(io.BytesIO(cut_data)))
+    err = info.value
+    assert (err.frame, err.offset) == (3, len(data) - last)
+    assert err.missing == (4 - cut if cut < 4 else last - cut)
+
+
+def test_bad_frame_names_its_index_and_the_rest_still_reads() -> None:
+    """An undecodable frame raises with its index; the frames after it are still returned."""
+    messages = corpus_messages("tool-heavy", 6)
+    frames = [encode_frames(m) for m in messages]
+    frames[2] = struct.pack(">I", 3) + b"\xc1\xc1\xc1"  # 0xc1 is never valid MessagePack
+    decoder = FrameDecoder()
+    assert decoder.feed(b"".join(frames)) == messages[:2]
+    with pytest.raises(wire.DecodeError) as info:
+        decoder.feed(b"")
+    assert info.value.frame == 2
+    assert decoder.feed(b"") == messages[3:]
+
+
+def test_wrong_shape_path_is_inside_the_frame() -> None:
+    """A frame of the wrong shape raises ValidationError with its frame and in-frame path."""
+    good = encode_frames(corpus_messages("tool-heavy", 5))
+    bad = b"\x81\xa4role\xa5robot"  # {"role": "robot"}
+    with pytest.raises(wire.ValidationError) as info:
+        list(read_frames(io.BytesIO(good + struct.pack(">I", len(bad)) + bad)))
+    assert (info.value.frame, info.value.path) == (5, "$.role")
+
+
+def test_encode_error_names_the_frame() -> None:
+    """A value MessagePack cannot hold is refused with the frame index it would have had."""
+    messages = corpus_messages("tool-heavy", 4)
+    bad = wire.Message(
+        role="assistant", content=[wire.ToolUseBlock(id="c", name="f", input={"n": 2**70})]
+    )
+    with pytest.raises(wire.EncodeError) as info:
+        encode_frames([*messages, bad])
+    assert (info.value.frame, info.value.path) == (4, "$.content[0].input.n")
+
+
+def test_file_errors_are_wire_errors(tmp_path: Path) -> None:
+    """A failing write is a StreamIOError (a WireError and an OSError)."""
+    path = tmp_path / "f.bin"
+    path.write_bytes(b"")
+    with path.open("rb") as f, pytest.raises(stream.StreamIOError) as info:
+        write_frame(f, wire.Message(role="user"))  # type: ignore[arg-type]
+    assert isinstance(info.value, wire.WireError) and isinstance(info.value, OSError)
