@@ -246,3 +246,18 @@ def test_wrong_argument_types_raise_type_error() -> None:
         wire.from_reference({"role": "user"})  # type: ignore[call-overload]
     with pytest.raises(TypeError):
         wire.to_reference("x")  # type: ignore[call-overload]
+
+
+def test_msgpack_only_values_are_wrapped_where_they_sit() -> None:
+    """bin data, NaN and non-string keys inside a MessagePack tool input decode wrapped in
+    MsgpackOnly, compare equal to the raw value, and write back byte-exact."""
+    value = {"blob": b"\x00\xff", "xs": [1.5, float("inf")], "m": {2: 3}, "ok": "text"}
+    block_wire = {"type": "tool_use", "id": "a", "name": "b", "input": value}
+    packed = msgspec.msgpack.encode([{"role": "user", "content": [block_wire]}])
+    block = wire.msgpack.decode(packed)[0].content[0]
+    assert isinstance(block, wire.ToolUseBlock)
+    assert type(block.input["blob"]) is wire.MsgpackOnly
+    assert block.input["blob"] == b"\x00\xff"
+    assert block.input["xs"][0] == 1.5 and type(block.input["xs"][1]) is wire.MsgpackOnly
+    assert block.input["m"] == {2: 3} and block.input["ok"] == "text"
+    assert wire.msgpack.encode([wire.Message("user", [block])]) == packed

@@ -25,7 +25,7 @@ from .blocks import (
 )
 from .convert import from_reference, to_reference
 from .errors import DecodeError, EncodeError, ValidationError, WireError
-from .extra import Extra
+from .extra import Extra, MsgpackOnly
 from .limits import Limits
 from .messages import Message, ModelResponse, Role
 
@@ -40,6 +40,7 @@ __all__ = [
     "Limits",
     "Message",
     "ModelResponse",
+    "MsgpackOnly",
     "RedactedThinkingBlock",
     "Role",
     "Source",

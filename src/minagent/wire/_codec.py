@@ -30,9 +30,9 @@ from typing import Any
 
 import msgspec
 
-from . import _lossless, _values
+from . import _fallback, _lossless, _values
 from .errors import DecodeError, EncodeError, ValidationError
-from .extra import Extra
+from .extra import Extra, MsgpackOnly
 from .limits import DEFAULT, Limits
 from .messages import Message, ModelResponse
 
@@ -48,9 +48,19 @@ class _NeedsLossless(Exception):
     """Raised by the encode hook when msgspec meets an `Extra`."""
 
 
-def _enc_hook(obj: Any) -> Any:
-    if isinstance(obj, Extra):
+def _json_hook(obj: Any) -> Any:
+    if type(obj) is Extra:
         raise _NeedsLossless
+    if type(obj) is MsgpackOnly:
+        raise TypeError("a MessagePack-only value cannot be written as JSON")
+    raise NotImplementedError(f"Encoding objects of type {type(obj).__name__} is unsupported")
+
+
+def _msgpack_hook(obj: Any) -> Any:
+    if type(obj) is Extra:
+        raise _NeedsLossless
+    if type(obj) is MsgpackOnly:
+        return obj.value
     raise NotImplementedError(f"Encoding objects of type {type(obj).__name__} is unsupported")
 
 
@@ -85,12 +95,17 @@ class Codec:
         special: tuple[Callable[[Any], bool], Reader] | None = None,
     ) -> None:
         self.name = name
+        self._json = name == "JSON"
         self._special = special
         self._decoders = {tp: module.Decoder(tp, dec_hook=_dec_hook) for tp in DECODABLE}
         self._raw_list = module.Decoder(list[msgspec.Raw])
         self._any = module.Decoder()
-        self._fast = module.Encoder(enc_hook=_enc_hook)
-        self._canonical = module.Encoder(enc_hook=_enc_hook, order="sorted")
+        hook = _json_hook if self._json else _msgpack_hook
+        self._fast = module.Encoder(enc_hook=hook)
+        self._canonical = module.Encoder(enc_hook=hook, order="sorted")
+        self._problem: Callable[[Any], str | None] | None = (
+            _values.json_problem if self._json else None
+        )
 
     # --- decoding -----------------------------------------------------------------------------
 
@@ -120,8 +135,8 @@ class Codec:
             )
         try:
             result = decoder.decode(data)
-        except msgspec.ValidationError:
-            result = self._decode_slow(data, tp, limits)
+        except msgspec.ValidationError as err:
+            result = self._decode_slow(data, tp, limits, _fallback.first_index(err))
         except msgspec.DecodeError as err:
             raise self._decode_error(err, data) from None
         except RecursionError:
@@ -171,7 +186,7 @@ class Codec:
         where = _values.find(value, _values.json_problem, path)
         return found if where is None else ValidationError(found.message, path=where[0])
 
-    def _decode_slow(self, data: Any, tp: Any, limits: Limits) -> Any:
+    def _decode_slow(self, data: Any, tp: Any, limits: Limits, first_bad: int | None) -> Any:
         def again() -> Any:
             return self._generic(data, limits)
 
@@ -184,32 +199,52 @@ class Codec:
         except msgspec.DecodeError as err:
             raise self._decode_error(err, data) from None
         item_tp = tp.__args__[0]
-        strict = self._decoders[item_tp]
-        out = []
-        for i, raw in enumerate(raws):
+        strict_list = self._decoders[tp]
+
+        def decode_chunk(framed: bytes, start: int, stop: int) -> list[Any]:
             try:
-                out.append(strict.decode(raw))
-            except msgspec.ValidationError:
-                value = self._generic(raw, limits, f"$[{i}]")
-                copy = functools.partial(self._generic, raw, limits, f"$[{i}]")
-                out.append(_lossless.build(item_tp, value, f"$[{i}]", copy=copy))
-            except msgspec.DecodeError as err:  # the split only tokenises: UTF-8 is checked here
-                raise self._decode_error(err, raw, f"$[{i}]") from None
+                result: list[Any] = strict_list.decode(framed)
+                return result
+            except msgspec.DecodeError as err:
+                if isinstance(err, msgspec.ValidationError):
+                    raise
+                # The split only tokenises; UTF-8 is checked here. Name the element.
+                for i in range(start, stop):
+                    try:
+                        self._any.decode(raws[i])
+                    except msgspec.DecodeError as inner:
+                        raise self._decode_error(inner, raws[i], f"$[{i}]") from None
+                raise self._decode_error(err, framed) from None
             except RecursionError:
-                raise self._too_deep(limits, f"$[{i}]") from None
-        return out
+                raise self._too_deep(limits, f"$[{start}]") from None
+
+        def decode_odd(i: int) -> Any:
+            path = f"$[{i}]"
+            again = functools.partial(self._generic, raws[i], limits, path)
+            return _lossless.build(item_tp, again(), path, copy=again)
+
+        return _fallback.decode_list(raws, decode_chunk, decode_odd, self._json, first_bad)
 
     # --- encoding -----------------------------------------------------------------------------
 
-    def encode(self, obj: Any, canonical: bool) -> tuple[bytes, bool]:
-        """Encode ``obj``; also say whether the lossless path was taken."""
+    def encode(self, obj: Any, canonical: bool) -> bytes:
+        """Encode ``obj``: one msgspec call, or the lossless path when it meets an `Extra`."""
         encoder = self._canonical if canonical else self._fast
         try:
             try:
-                return encoder.encode(obj), False
+                out: bytes = encoder.encode(obj)
+                return out
             except _NeedsLossless:
                 pass
-            return encoder.encode(_lossless.lower(obj)), True
+            problem = self._problem
+            if type(obj) is not list:
+                out = encoder.encode(_lossless.lower(obj, "$", problem))
+                return out
+
+            def lowered(item: Any, i: int) -> Any:
+                return _lossless.lower(item, f"$[{i}]", problem)
+
+            return _fallback.encode_list(obj, encoder.encode, lowered, _NeedsLossless, self._json)
         except (TypeError, ValueError, OverflowError, RecursionError, NotImplementedError) as err:
             raise self._encode_error(obj, err) from None
 
@@ -258,10 +293,13 @@ _SUPPORTED = (
     msgspec.Struct,
     msgspec.msgpack.Ext,
     Extra,
+    MsgpackOnly,
 )
 
 
 def _unencodable_json(value: Any) -> str | None:
+    if type(value) is MsgpackOnly:
+        return _values.json_problem(value)
     if isinstance(value, msgspec.msgpack.Ext):
         return f"MessagePack ext (type {value.code}) cannot be written as JSON"
     return _unencodable(value)

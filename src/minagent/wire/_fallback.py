@@ -22,7 +22,7 @@ import msgspec
 
 __all__ = ["CHUNK", "decode_list", "encode_list", "first_index", "join_array"]
 
-CHUNK = 64
+CHUNK = 32
 """Elements decoded per strict call on the lossless path: small enough that a wasted attempt is
 cheap, large enough that per-call overhead is negligible."""
 
@@ -51,15 +51,16 @@ def join_array(parts: Sequence[Any], json: bool) -> bytes:
 
 def decode_list(
     raws: Sequence[Any],
-    decode_chunk: Callable[[bytes], list[Any]],
+    decode_chunk: Callable[[bytes, int, int], list[Any]],
     decode_odd: Callable[[int], Any],
     json: bool,
     first_bad: int | None = None,
 ) -> list[Any]:
     """Decode ``raws`` (the elements' raw bytes) strictly in chunks, odd elements one by one.
 
-    ``decode_chunk`` decodes a framed array strictly (raising msgspec.ValidationError at the
-    first odd element); ``decode_odd(i)`` decodes element ``i`` through the lossless builder.
+    ``decode_chunk(framed, start, stop)`` decodes the framed array of elements ``start`` to
+    ``stop`` strictly (raising msgspec.ValidationError at the first odd element);
+    ``decode_odd(i)`` decodes element ``i`` through the lossless builder.
     ``first_bad``, when known from a failed fast attempt, saves one wasted chunk.
     """
     out: list[Any] = []
@@ -72,7 +73,7 @@ def decode_list(
             bad, first_bad = first_bad, None
         else:
             try:
-                out.extend(decode_chunk(join_array(raws[start:end], json)))
+                out.extend(decode_chunk(join_array(raws[start:end], json), start, end))
                 start = end
                 continue
             except msgspec.ValidationError as err:
@@ -81,7 +82,7 @@ def decode_list(
         if bad is None:  # no index in the message: fall back to one element at a time
             bad = start
         if bad > start:
-            out.extend(decode_chunk(join_array(raws[start:bad], json)))
+            out.extend(decode_chunk(join_array(raws[start:bad], json), start, bad))
         out.append(decode_odd(bad))
         start = bad + 1
     return out

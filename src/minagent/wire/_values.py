@@ -1,15 +1,16 @@
 """Value rules (PROTOCOL.md, "Values"): find what a format cannot hold, and say where.
 
 These walks are precise but slow, so the codec runs them only when a cheap test says they might
-find something: an encoder error, data that went through the lossless path, or a tool block
-remembered as holding values JSON cannot (see `remember_json_unsafe`).
+find something: an encoder error, unknown data on the lossless path, or MessagePack bytes that
+`may_hold_json_unsafe`.
 
 Values enter tool inputs by decoding or by construction. JSON decoding cannot produce NaN,
-infinity, binary or ext values; MessagePack decoding can, and `may_hold_json_unsafe` spots them
-with a byte test so that only the blocks concerned are remembered, weakly. JSON encoding then
-checks only those blocks, so it costs nothing when there are none. Values a caller puts into a
-tool ``input`` by hand are not walked on the fast path (that walk costs as much as the encode
-itself): keep them JSON values, or run `find` with `json_problem` yourself.
+infinity, binary data or non-string keys; MessagePack decoding can. `may_hold_json_unsafe` spots
+them with a byte test (a few ``memchr`` calls), and only then are tool inputs walked, wrapping
+each such value in `MsgpackOnly`, which MessagePack writes back as it was and JSON refuses with
+its path. ``ext`` values (timestamps included) need no wrapping: msgspec refuses them in JSON by
+itself. Values a caller puts into a tool ``input`` by hand are not walked on the fast path (that
+walk costs as much as the encode itself): keep them JSON values, or wrap them yourself.
 
 MessagePack timestamps (ext type -1) get their own reader: msgspec turns them into ``datetime``
 whatever ``ext_hook`` says, which drops nanoseconds and fails outside years 1-9999. So
@@ -25,7 +26,6 @@ from __future__ import annotations
 import datetime
 import math
 import struct
-import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -34,21 +34,19 @@ from msgspec.msgpack import Ext
 
 from .blocks import Base64Source, ToolUseBlock, UnknownBlock, UnknownSource
 from .errors import DecodeError
-from .extra import Extra
+from .extra import Extra, MsgpackOnly
 
 __all__ = [
     "find",
     "holds_json_unsafe",
     "json_problem",
-    "json_unsafe_alive",
     "may_hold_json_unsafe",
     "may_hold_timestamp",
     "msgpack_problem",
     "read_msgpack",
-    "remember_json_unsafe",
-    "remembered_problem",
     "too_deep",
     "tool_blocks",
+    "wrap_json_unsafe",
 ]
 
 Problem = Callable[[Any], "str | None"]
@@ -56,18 +54,19 @@ Problem = Callable[[Any], "str | None"]
 _INT64_MIN = -(2**63)
 _UINT64_MAX = 2**64 - 1
 
-_BIN_EXT_MARKERS = tuple(bytes([b]) for b in (*range(0xC4, 0xCA), *range(0xD4, 0xD9)))
+_BIN_MARKERS = (b"\xc4", b"\xc5", b"\xc6")
 _FLOAT64, _FLOAT32 = b"\xcb", b"\xca"
 
 
 def may_hold_json_unsafe(buffer: bytes | bytearray) -> bool:
-    """Cheap test on MessagePack bytes: could they hold a value JSON cannot (bin, ext, NaN, inf)?
+    """Cheap test on MessagePack bytes: could they hold ``bin`` data, NaN or infinity?
 
-    Only false positives: the type bytes of ``bin`` and ``ext`` also occur inside UTF-8 text and
-    numbers, and a float's marker byte elsewhere. Each test is one ``memchr`` over the buffer;
-    floats are looked at one by one, checking only their exponent bits.
+    Only false positives: the type bytes of ``bin`` also occur inside UTF-8 text (U+0100 to
+    U+01BF) and numbers. Each test is one ``memchr`` over the buffer; floats are looked at one by
+    one, checking only their exponent bits. (``ext`` values need no test: msgspec refuses to write
+    them as JSON by itself, and timestamps are read as ``ext`` too.)
     """
-    for marker in _BIN_EXT_MARKERS:
+    for marker in _BIN_MARKERS:
         if marker in buffer:
             return True
     end = len(buffer) - 2
@@ -80,12 +79,10 @@ def may_hold_json_unsafe(buffer: bytes | bytearray) -> bool:
     return False
 
 
-# Keyed by id(): Structs are unhashable. An entry dies with its block, so an id is never stale.
-_MSGPACK_ONLY: weakref.WeakValueDictionary[int, ToolUseBlock] = weakref.WeakValueDictionary()
-
-
 def json_problem(value: Any) -> str | None:
     """Why JSON cannot hold this value unchanged (a leaf, or an object's keys), or None."""
+    if type(value) is MsgpackOnly:
+        return json_problem(value.value) or "a MessagePack-only value cannot be written as JSON"
     if type(value) is float:
         return None if math.isfinite(value) else f"{value!r} cannot be written as JSON"
     if isinstance(value, (bytes, bytearray, memoryview)):
@@ -182,40 +179,37 @@ def tool_blocks(value: Any) -> Iterator[ToolUseBlock]:
                 yield block
 
 
-def remember_json_unsafe(decoded: Any) -> None:
-    """Remember every tool block whose input holds a value JSON cannot carry."""
+def _unsafe_leaf(value: Any) -> bool:
+    kind = type(value)
+    if kind is float:
+        return bool(value - value != 0.0)  # NaN or infinity
+    if kind is dict:
+        return any(type(key) is not str for key in value)
+    return kind is bytes or kind is bytearray
+
+
+def wrap_json_unsafe(decoded: Any) -> None:
+    """Wrap, in place, every value inside a tool input that JSON cannot hold in `MsgpackOnly`.
+
+    Run after a MessagePack decode whose bytes `may_hold_json_unsafe`; only inputs that
+    `holds_json_unsafe` are walked a second time. Unknown data needs no wrapping: it reaches the
+    encoder through the lossless path, which checks it.
+    """
     for block in tool_blocks(decoded):
         if holds_json_unsafe(block.input):
-            _MSGPACK_ONLY[id(block)] = block
+            _wrap(block.input)
 
 
-def json_unsafe_alive() -> bool:
-    """Whether any remembered block is still alive (if not, JSON encoding needs no walk)."""
-    return len(_MSGPACK_ONLY) > 0
-
-
-def remembered_problem(value: Any) -> tuple[str, str] | None:
-    """The first value JSON cannot hold inside a remembered tool block of ``value``."""
-    for i, block in _indexed_tool_blocks(value):
-        if _MSGPACK_ONLY.get(id(block)) is block:
-            found = find(block.input, json_problem, f"{i}.input")
-            if found is not None:
-                return found
-    return None
-
-
-def _indexed_tool_blocks(value: Any) -> Iterator[tuple[str, ToolUseBlock]]:
-    items = enumerate(value) if isinstance(value, list) else [(None, value)]
-    for index, item in items:
-        base = "$" if index is None else f"$[{index}]"
-        message = getattr(item, "message", None)
-        if message is not None:
-            base, item = f"{base}.message", message
-        content = getattr(item, "content", None)
-        if isinstance(content, list):
-            for j, block in enumerate(content):
-                if type(block) is ToolUseBlock:
-                    yield f"{base}.content[{j}]", block
+def _wrap(container: dict[str, Any] | list[Any]) -> None:
+    stack: list[dict[str, Any] | list[Any]] = [container]
+    while stack:
+        node = stack.pop()
+        pairs: Any = node.items() if type(node) is dict else enumerate(node)
+        for key, value in list(pairs):
+            if _unsafe_leaf(value):
+                node[key] = MsgpackOnly(value)
+            elif type(value) is dict or type(value) is list:
+                stack.append(value)
 
 
 # --- nesting depth ----------------------------------------------------------------------------

@@ -110,12 +110,11 @@ class TextBlock(_Tagged, tag="text"):
     """Keys this protocol does not name (``cache_control``, ``citations``, ...)."""
 
 
-class ToolUseBlock(_Tagged, tag="tool_use", gc=True, weakref=True):
+class ToolUseBlock(_Tagged, tag="tool_use"):
     """A tool call requested by the model.
 
-    The one Struct that is tracked by the garbage collector and weak-referenceable: a block whose
-    ``input`` was decoded from MessagePack with values JSON cannot hold (``bin``, ``ext``) is
-    remembered weakly, so JSON encoding refuses it without walking every input.
+    In an ``input`` decoded from MessagePack, values JSON cannot hold (``bin`` data, NaN,
+    infinity, non-string keys) are wrapped in `MsgpackOnly`; see there.
     """
 
     type: ClassVar[Literal["tool_use"]] = "tool_use"

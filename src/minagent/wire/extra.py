@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["Extra"]
+__all__ = ["Extra", "MsgpackOnly"]
 
 
 class Extra(Mapping[str, Any]):
@@ -53,3 +53,34 @@ class Extra(Mapping[str, Any]):
     def to_dict(self) -> dict[str, Any]:
         """Return a new plain ``dict`` with the same keys and values."""
         return dict(self._data)
+
+
+class MsgpackOnly:
+    """A value decoded from MessagePack that JSON cannot hold unchanged, inside a tool ``input``.
+
+    MessagePack ``bin`` data, NaN and infinity, and maps with non-string keys can sit inside a
+    tool's arguments on a MessagePack wire but have no faithful JSON spelling (msgspec alone would
+    write base64 text, ``null`` and string keys). The MessagePack decoder wraps such values where
+    it finds them, so that MessagePack writes them back exactly and JSON refuses them with an
+    `EncodeError` naming their path, without walking every tool input on every encode.
+
+    It compares equal to the value it wraps; ``.value`` is the value itself.
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, MsgpackOnly):
+            other = other.value
+        if self.value is other:
+            return True
+        result: bool = self.value == other
+        return result
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"MsgpackOnly({self.value!r})"

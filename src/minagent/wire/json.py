@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _values
 from ._codec import JSON as _CODEC
 from ._lines import decode_lines, encode_lines, iter_lines
-from .errors import EncodeError
 from .limits import DEFAULT, Limits
 from .messages import Message
 
@@ -23,19 +21,10 @@ def encode(obj: Any, *, canonical: bool = False) -> bytes:
     """Encode a Message, ModelResponse, or list of them, as UTF-8 JSON bytes.
 
     Raises `EncodeError` (naming the path) for anything JSON cannot hold unchanged: NaN or
-    infinity and MessagePack-only values (``bin``, ``ext``, timestamps) that came from a
-    MessagePack decode or sit in unknown data, text with lone surrogates, unsupported types.
+    infinity, binary data and non-string keys decoded from MessagePack (`MsgpackOnly`) or held in
+    unknown data, ``ext`` values and timestamps, text with lone surrogates, unsupported types.
     """
-    out, lossless = _CODEC.encode(obj, canonical)
-    if lossless:
-        found = _values.find(obj, _values.json_problem)
-        if found is not None:
-            raise EncodeError(f"cannot write JSON: {found[1]}", path=found[0])
-    elif _values.json_unsafe_alive():
-        found = _values.remembered_problem(obj)
-        if found is not None:
-            raise EncodeError(f"cannot write JSON: {found[1]}", path=found[0])
-    return out
+    return _CODEC.encode(obj, canonical)
 
 
 def decode(

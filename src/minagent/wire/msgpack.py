@@ -24,7 +24,7 @@ def encode(obj: Any, *, canonical: bool = False) -> bytes:
     Raises `EncodeError` (naming the path) for an integer beyond 64 bits or text with lone
     surrogates.
     """
-    return _CODEC.encode(obj, canonical)[0]
+    return _CODEC.encode(obj, canonical)
 
 
 def decode(
@@ -43,5 +43,5 @@ def decode(
     buffer = bytes(data) if isinstance(data, memoryview) else data
     result = _CODEC.decode(buffer, type, limits)
     if _values.may_hold_json_unsafe(buffer):
-        _values.remember_json_unsafe(result)
+        _values.wrap_json_unsafe(result)
     return result

@@ -71,7 +71,7 @@ def encode_frames(obj: Any) -> bytes:
     if not items:
         return b""
     try:
-        array, _ = _CODEC.encode(items, False)
+        array = _CODEC.encode(items, False)
     except WireError as err:
         index, moved = _split_path(err)
         raise (moved.located(frame=index) if index is not None else err) from None

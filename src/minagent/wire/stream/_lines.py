@@ -19,7 +19,6 @@ from typing import Any, BinaryIO
 
 import msgspec
 
-from .. import _values
 from .._codec import JSON as _CODEC
 from ..errors import WireError
 from ..messages import Message, ModelResponse
@@ -79,8 +78,6 @@ def encode_lines(items: Iterable[Any], *, canonical: bool = False) -> bytes:
     try:
         out: bytes = encoder.encode_lines(items)
     except Exception:  # an Extra (lossless path) or a value to report: go line by line
-        return _encode_each(items, canonical)
-    if _values.json_unsafe_alive() and _values.remembered_problem(list(items)) is not None:
         return _encode_each(items, canonical)
     return out
 
