@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+from typing import Any
 
 import msgspec
 import pytest
@@ -202,7 +203,7 @@ def test_encode_refuses_what_the_target_cannot_hold() -> None:
     assert err.value.path == "$[0].content[0].input.n[1]"
 
     for value in (float("nan"), float("inf"), -float("inf"), b"\x00\x01",
-                  msgspec.msgpack.Ext(5, b"xy")):  # fmt: skip
+                  msgspec.msgpack.Ext(5, b"xy"), {1: "integer key"}):  # fmt: skip
         packed = msgspec.msgpack.encode(
             [{"role": "assistant", "content": [
                 {"type": "tool_use", "id": "c", "name": "n", "input": {"k": {"v": [value]}}}]}]
@@ -261,3 +262,23 @@ def test_msgpack_only_values_are_wrapped_where_they_sit() -> None:
     assert block.input["xs"][0] == 1.5 and type(block.input["xs"][1]) is wire.MsgpackOnly
     assert block.input["m"] == {2: 3} and block.input["ok"] == "text"
     assert wire.msgpack.encode([wire.Message("user", [block])]) == packed
+
+
+def test_msgpack_only_values_below_the_typed_levels_are_found_too() -> None:
+    """A bin value nested deeper than msgspec types a tool input is still wrapped, and plain
+    deep values still decode on the fast path unchanged."""
+    deep: Any = b"\x01"
+    plain: Any = "leaf"
+    for _ in range(wire.blocks.TYPED_LEVELS + 3):
+        deep, plain = [deep], {"k": plain}
+    for value, wrapped in ((deep, True), (plain, False)):
+        block_wire = {"type": "tool_use", "id": "a", "name": "b", "input": {"v": value}}
+        packed = msgspec.msgpack.encode([{"role": "user", "content": [block_wire]}])
+        decoded = wire.msgpack.decode(packed)
+        assert wire.msgpack.encode(decoded) == packed
+        if wrapped:
+            with pytest.raises(wire.EncodeError) as err:
+                wire.json.encode(decoded)
+            assert err.value.path is not None and err.value.path.endswith("[0][0][0]")
+        else:
+            assert json.loads(wire.json.encode(decoded))[0]["content"][0]["input"]["v"] == value

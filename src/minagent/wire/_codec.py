@@ -24,14 +24,15 @@ import functools
 import json as _stdjson
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
 import msgspec
 
 from . import _fallback, _lossless, _values
-from .errors import DecodeError, EncodeError, ValidationError
+from .blocks import Deep
+from .errors import DecodeError, EncodeError, ValidationError, WireError
 from .extra import Extra, MsgpackOnly
 from .limits import DEFAULT, Limits
 from .messages import Message, ModelResponse
@@ -65,7 +66,11 @@ def _msgpack_hook(obj: Any) -> Any:
 
 
 def _dec_hook(tp: Any, obj: Any) -> Any:
-    # Only reached when a payload itself uses a key or tag reserved for our own bookkeeping.
+    if tp is Deep:  # a tool input value nested deeper than msgspec types it
+        if _values.holds_json_unsafe(obj):
+            raise ValueError("holds a value JSON cannot; read through the lossless path")
+        return obj
+    # Otherwise a payload itself uses a key or tag reserved for our own bookkeeping.
     raise ValueError("reserved by minagent; read through the lossless path")
 
 
@@ -129,10 +134,7 @@ class Codec:
             )
         special = self._special
         if special is not None and special[0](data):
-            read = special[1]
-            return _lossless.build(
-                tp, read(data, limits.max_depth), copy=lambda: read(data, limits.max_depth)
-            )
+            return self._decode_special(data, tp, limits, *special)
         try:
             result = decoder.decode(data)
         except msgspec.ValidationError as err:
@@ -186,6 +188,33 @@ class Codec:
         where = _values.find(value, _values.json_problem, path)
         return found if where is None else ValidationError(found.message, path=where[0])
 
+    def _decode_special(
+        self, data: Any, tp: Any, limits: Limits, flags: Callable[[Any], bool], read: Reader
+    ) -> Any:
+        """Input that may need the special reader: only the elements flagged go through it."""
+        if tp not in (list[Message], list[ModelResponse]):
+            return _lossless.build(
+                tp, read(data, limits.max_depth), copy=lambda: read(data, limits.max_depth)
+            )
+        try:
+            raws = self._raw_list.decode(data)
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+            return _lossless.build(  # not an array of objects: the reader reports it
+                tp, read(data, limits.max_depth), copy=lambda: read(data, limits.max_depth)
+            )
+        set_aside = [i for i, raw in enumerate(raws) if flags(memoryview(raw))]
+        item_tp = tp.__args__[0]
+
+        def decode_set_aside(i: int) -> Any:
+            path = f"$[{i}]"
+            try:
+                again = functools.partial(read, raws[i], limits.max_depth - 1)
+                return _lossless.build(item_tp, again(), path, copy=again)
+            except WireError as err:
+                raise _prefixed(err, path) from None
+
+        return self._decode_list(raws, tp, limits, None, set_aside, decode_set_aside)
+
     def _decode_slow(self, data: Any, tp: Any, limits: Limits, first_bad: int | None) -> Any:
         def again() -> Any:
             return self._generic(data, limits)
@@ -198,6 +227,17 @@ class Codec:
             return _lossless.build(tp, again(), copy=again)  # not an array: report it
         except msgspec.DecodeError as err:
             raise self._decode_error(err, data) from None
+        return self._decode_list(raws, tp, limits, first_bad)
+
+    def _decode_list(
+        self,
+        raws: list[Any],
+        tp: Any,
+        limits: Limits,
+        first_bad: int | None,
+        set_aside: Sequence[int] = (),
+        decode_set_aside: Callable[[int], Any] | None = None,
+    ) -> list[Any]:
         item_tp = tp.__args__[0]
         strict_list = self._decoders[tp]
 
@@ -223,7 +263,9 @@ class Codec:
             again = functools.partial(self._generic, raws[i], limits, path)
             return _lossless.build(item_tp, again(), path, copy=again)
 
-        return _fallback.decode_list(raws, decode_chunk, decode_odd, self._json, first_bad)
+        return _fallback.decode_list(
+            raws, decode_chunk, decode_odd, self._json, first_bad, set_aside, decode_set_aside
+        )
 
     # --- encoding -----------------------------------------------------------------------------
 
@@ -318,3 +360,11 @@ JSON = Codec(msgspec.json, "JSON")
 
 MSGPACK = Codec(msgspec.msgpack, "MessagePack", (_values.may_hold_timestamp, _values.read_msgpack))
 """The MessagePack codec (shared by `minagent.wire.msgpack` and the stream helpers)."""
+
+
+def _prefixed(err: WireError, base: str) -> WireError:
+    """The same error with its path moved under ``base`` (for an element decoded on its own)."""
+    path = base if err.path is None else base + err.path[1:]
+    moved = type(err)(err.message, path=path, line=err.line, frame=err.frame)
+    moved.__cause__ = err.__cause__
+    return moved

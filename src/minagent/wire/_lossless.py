@@ -26,6 +26,7 @@ from .blocks import (
     KNOWN_SOURCES,
     DocumentBlock,
     ImageBlock,
+    ToolUseBlock,
     UnknownBlock,
     UnknownSource,
 )
@@ -147,7 +148,27 @@ def _block(value: Any, path: str | None) -> Any:
     cls = KNOWN_BLOCKS.get(_tag(obj, path))
     if cls is None:
         return UnknownBlock(Extra._own(obj))
+    if cls is ToolUseBlock and "input" in obj:
+        return _tool_use(obj, path)
     return _object(cls, obj, path, _BLOCK_NESTED.get(cls, _NO_NESTED))
+
+
+def _tool_use(obj: dict[str, Any], path: str | None) -> ToolUseBlock:
+    """A tool block whose input may hold MessagePack-only values: those are wrapped in
+    `MsgpackOnly` (msgspec would refuse them against the input's JSON type)."""
+    tool_input = obj["input"]
+    where = _at(path, ".input")
+    if type(tool_input) is not dict:
+        raise ValidationError(f"Expected `object`, got `{type_name(tool_input)}`", path=where)
+    for key in tool_input:
+        if type(key) is not str:
+            raise ValidationError(f"Expected `str` object keys, got {key!r}", path=where)
+    if _values.holds_json_unsafe(tool_input):
+        _values.wrap(tool_input)
+    obj["input"] = {}
+    block: ToolUseBlock = _object(ToolUseBlock, obj, path, _NO_NESTED)
+    block.input = tool_input
+    return block
 
 
 def _content(value: Any, path: str | None) -> Any:

@@ -1,16 +1,16 @@
 """Value rules (PROTOCOL.md, "Values"): find what a format cannot hold, and say where.
 
-These walks are precise but slow, so the codec runs them only when a cheap test says they might
-find something: an encoder error, unknown data on the lossless path, or MessagePack bytes that
-`may_hold_json_unsafe`.
+These walks are precise but slow, so the codec runs them only where the fast path has already
+said something is off: an encoder error, unknown data on the lossless path, or a tool input that
+failed its strict decode.
 
 Values enter tool inputs by decoding or by construction. JSON decoding cannot produce NaN,
-infinity, binary data or non-string keys; MessagePack decoding can. `may_hold_json_unsafe` spots
-them with a byte test (a few ``memchr`` calls), and only then are tool inputs walked, wrapping
-each such value in `MsgpackOnly`, which MessagePack writes back as it was and JSON refuses with
-its path. ``ext`` values (timestamps included) need no wrapping: msgspec refuses them in JSON by
-itself. Values a caller puts into a tool ``input`` by hand are not walked on the fast path (that
-walk costs as much as the encode itself): keep them JSON values, or wrap them yourself.
+infinity, binary data or non-string keys; MessagePack decoding can. The strict decoder types a
+tool input as `blocks.JsonValue` (the JSON types, floats finite), so such a value makes the strict
+decode fail at no cost to the fast path; the lossless path then wraps it in `MsgpackOnly`, which
+MessagePack writes back as it was and JSON refuses with its path. Values a caller puts into a
+tool ``input`` by hand are not walked on the fast path (that walk costs as much as the encode
+itself): keep them JSON values, or wrap them in `MsgpackOnly` yourself.
 
 MessagePack timestamps (ext type -1) get their own reader: msgspec turns them into ``datetime``
 whatever ``ext_hook`` says, which drops nanoseconds and fails outside years 1-9999. So
@@ -40,43 +40,18 @@ __all__ = [
     "find",
     "holds_json_unsafe",
     "json_problem",
-    "may_hold_json_unsafe",
     "may_hold_timestamp",
     "msgpack_problem",
     "read_msgpack",
     "too_deep",
     "tool_blocks",
-    "wrap_json_unsafe",
+    "wrap",
 ]
 
 Problem = Callable[[Any], "str | None"]
 
 _INT64_MIN = -(2**63)
 _UINT64_MAX = 2**64 - 1
-
-_BIN_MARKERS = (b"\xc4", b"\xc5", b"\xc6")
-_FLOAT64, _FLOAT32 = b"\xcb", b"\xca"
-
-
-def may_hold_json_unsafe(buffer: bytes | bytearray) -> bool:
-    """Cheap test on MessagePack bytes: could they hold ``bin`` data, NaN or infinity?
-
-    Only false positives: the type bytes of ``bin`` also occur inside UTF-8 text (U+0100 to
-    U+01BF) and numbers. Each test is one ``memchr`` over the buffer; floats are looked at one by
-    one, checking only their exponent bits. (``ext`` values need no test: msgspec refuses to write
-    them as JSON by itself, and timestamps are read as ``ext`` too.)
-    """
-    for marker in _BIN_MARKERS:
-        if marker in buffer:
-            return True
-    end = len(buffer) - 2
-    for marker, second_mask in ((_FLOAT64, 0xF0), (_FLOAT32, 0x80)):
-        at = buffer.find(marker)
-        while 0 <= at < end:
-            if buffer[at + 1] & 0x7F == 0x7F and buffer[at + 2] & second_mask == second_mask:
-                return True  # exponent bits all ones: infinity or NaN
-            at = buffer.find(marker, at + 1)
-    return False
 
 
 def json_problem(value: Any) -> str | None:
@@ -188,19 +163,8 @@ def _unsafe_leaf(value: Any) -> bool:
     return kind is bytes or kind is bytearray
 
 
-def wrap_json_unsafe(decoded: Any) -> None:
-    """Wrap, in place, every value inside a tool input that JSON cannot hold in `MsgpackOnly`.
-
-    Run after a MessagePack decode whose bytes `may_hold_json_unsafe`; only inputs that
-    `holds_json_unsafe` are walked a second time. Unknown data needs no wrapping: it reaches the
-    encoder through the lossless path, which checks it.
-    """
-    for block in tool_blocks(decoded):
-        if holds_json_unsafe(block.input):
-            _wrap(block.input)
-
-
-def _wrap(container: dict[str, Any] | list[Any]) -> None:
+def wrap(container: dict[str, Any] | list[Any]) -> None:
+    """Wrap, in place, each value in ``container`` (at any depth) that JSON cannot hold."""
     stack: list[dict[str, Any] | list[Any]] = [container]
     while stack:
         node = stack.pop()

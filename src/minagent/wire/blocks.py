@@ -11,7 +11,8 @@ so the garbage collector never needs to track them. Do not build reference cycle
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+import sys
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Union
 
 import msgspec
 from msgspec import UNSET, Struct, UnsetType
@@ -43,6 +44,39 @@ through the lossless path too, where the key is kept as unknown data like any ot
 UNKNOWN_TAG = "__minagent_unknown__"
 """Tag msgspec sees for `UnknownBlock` / `UnknownSource`. Never written: their real ``type`` is in
 their data. A payload using this tag is read as an unknown block of that type."""
+
+
+class Deep:
+    """Stands, in the decoder's type for tool inputs, for values nested deeper than it types.
+
+    Never instantiated: msgspec hands such values, already decoded, to the codec's ``dec_hook``,
+    which checks them in Python (rare: only data nested more than `TYPED_LEVELS` deep).
+    """
+
+
+TYPED_LEVELS = 8
+"""Nesting levels of a tool input whose values msgspec checks by itself while decoding."""
+
+
+_FINITE = Annotated[float, msgspec.Meta(ge=-sys.float_info.max, le=sys.float_info.max)]
+"""A finite float: NaN fails both bounds, infinity one of them."""
+
+
+def _json_value_type(levels: int) -> Any:
+    inner: Any = Deep
+    for _ in range(levels):
+        inner = Union[None, bool, int, _FINITE, str, list[inner], dict[str, inner]]  # noqa: UP007
+    return inner
+
+
+if TYPE_CHECKING:
+    JsonValue = Any
+else:
+    JsonValue = _json_value_type(TYPED_LEVELS)
+"""A JSON value. To msgspec it is a union of the JSON types nested `TYPED_LEVELS` deep, floats
+finite, so that a MessagePack ``bin``, ``ext``, NaN, infinity or non-string key inside a tool input
+fails the strict decode (at no measurable cost) and goes the lossless way, where it is wrapped in
+`MsgpackOnly`. To type checkers: Any."""
 
 
 class _Tagged(
@@ -122,7 +156,7 @@ class ToolUseBlock(_Tagged, tag="tool_use"):
     """Unique id of the call; the tool message answering it carries it as ``tool_call_id``."""
     name: str
     """Name of the tool."""
-    input: dict[str, Any]
+    input: dict[str, JsonValue]
     """The tool's JSON arguments."""
     extra: Extra | UnsetType = UNSET
     """Keys this protocol does not name (``caller``, ``cache_control``, ...)."""
@@ -230,4 +264,3 @@ def _unknown_source_init(self: UnknownSource) -> None:
 
 
 UnknownSource.__post_init__ = _unknown_source_init  # type: ignore[attr-defined]
-del msgspec

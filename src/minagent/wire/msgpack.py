@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _values
 from ._codec import MSGPACK as _CODEC
 from .limits import DEFAULT, Limits
 from .messages import Message
@@ -40,8 +39,4 @@ def decode(
     break the spec) and for input beyond ``limits`` (size, nesting: `minagent.wire.Limits`), and
     `ValidationError`, with ``.path``, for well-formed data of the wrong shape.
     """
-    buffer = bytes(data) if isinstance(data, memoryview) else data
-    result = _CODEC.decode(buffer, type, limits)
-    if _values.may_hold_json_unsafe(buffer):
-        _values.wrap_json_unsafe(result)
-    return result
+    return _CODEC.decode(data, type, limits)
