@@ -280,11 +280,11 @@ class Codec:
                 pass
             problem = self._problem
             if type(obj) is not list:
-                out = encoder.encode(_lossless.lower(obj, "$", problem))
+                out = encoder.encode(_lossless.lower_located(obj, "$", problem))
                 return out
 
             def lowered(item: Any, i: int) -> Any:
-                return _lossless.lower(item, f"$[{i}]", problem)
+                return _lossless.lower_located(item, f"$[{i}]", problem)
 
             return _fallback.encode_list(obj, encoder.encode, lowered, _NeedsLossless, self._json)
         except (TypeError, ValueError, OverflowError, RecursionError, NotImplementedError) as err:

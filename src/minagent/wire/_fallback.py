@@ -86,8 +86,9 @@ def _decode_range(
     json: bool,
     first_bad: int | None,
 ) -> None:
+    size = CHUNK  # adapts: halves after a miss, doubles after a hit (dense odd lists)
     while start < n:
-        end = min(start + CHUNK, n)
+        end = min(start + size, n)
         bad: int | None
         if first_bad is not None and start <= first_bad < end:
             bad, first_bad = first_bad, None
@@ -95,6 +96,7 @@ def _decode_range(
             try:
                 out.extend(decode_chunk(join_array(raws[start:end], json), start, end))
                 start = end
+                size = min(size * 2, CHUNK)
                 continue
             except msgspec.ValidationError as err:
                 index = first_index(err)
@@ -104,6 +106,7 @@ def _decode_range(
         if bad > start:
             out.extend(decode_chunk(join_array(raws[start:bad], json), start, bad))
         out.append(decode_odd(bad))
+        size = max(1, min(size, 2 * (bad - start)))
         start = bad + 1
 
 

@@ -34,7 +34,7 @@ from .errors import EncodeError, ValidationError
 from .extra import Extra
 from .messages import Message, ModelResponse
 
-__all__ = ["build", "lower", "relocate", "type_name"]
+__all__ = ["build", "lower", "lower_located", "relocate", "type_name"]
 
 _JSON_NAMES = {
     dict: "object",
@@ -227,13 +227,15 @@ def _build(tp: Any, value: Any, path: str | None) -> Any:
 
 def _needs_lowering(obj: Any) -> bool:
     """Whether ``obj`` (a Struct of ours) or anything inside it carries unknown data."""
-    if type(obj) in (UnknownBlock, UnknownSource) or getattr(obj, "extra", UNSET) is not UNSET:
+    cls = type(obj)
+    if cls is UnknownBlock or cls is UnknownSource or obj.extra is not UNSET:
         return True
-    if type(obj) is Message:
-        return not isinstance(obj.content, str) and any(map(_needs_lowering, obj.content))
-    if type(obj) is ModelResponse:
+    if cls is Message:
+        content = obj.content
+        return type(content) is list and any(map(_needs_lowering, content))
+    if cls is ModelResponse:
         return _needs_lowering(obj.message)
-    if type(obj) in (ImageBlock, DocumentBlock):
+    if cls is ImageBlock or cls is DocumentBlock:
         return _needs_lowering(obj.source)
     return False
 
@@ -241,54 +243,81 @@ def _needs_lowering(obj: Any) -> bool:
 Problem = Callable[[Any], "str | None"]
 
 
-def _checked(value: Any, path: str, problem: Problem | None) -> Any:
+def _checked(value: Any, path: str | None, problem: Problem | None) -> Any:
     """``value`` itself, after making sure ``problem`` finds nothing in it (EncodeError if so)."""
-    if problem is not None:
-        found = _values.find(value, problem, path)
+    if problem is not None and _values.holds_json_unsafe(value):
+        found = _values.find(value, problem, path or "$")
         if found is not None:
-            raise EncodeError(found[1], path=found[0])
+            raise EncodeError(found[1], path=found[0] if path is not None else None)
     return value
 
 
-def _lower_struct(obj: Struct, path: str, problem: Problem | None) -> dict[str, Any]:
-    if type(obj) in (UnknownBlock, UnknownSource):
-        data: dict[str, Any] = obj.data.to_dict()  # type: ignore[attr-defined]
-        if not isinstance(data.get("type"), str):
+_NESTED_FIELDS = frozenset({"content", "source", "message"})
+_LAYOUT: dict[type[Struct], tuple[str | None, list[tuple[str, str, bool]]]] = {
+    cls: (
+        cls.__struct_config__.tag if cls.__struct_config__.tag_field else None,  # type: ignore[misc]
+        [
+            (name, key, name in _NESTED_FIELDS)
+            for name, key in zip(cls.__struct_fields__, cls.__struct_encode_fields__, strict=True)
+            if name != "extra"
+        ],
+    )
+    for cls in _STRUCTS
+}
+"""Per Struct class: its wire tag, and (attribute, wire key, may hold Structs) for each field."""
+
+
+def _lower_struct(obj: Any, path: str | None, problem: Problem | None) -> dict[str, Any]:
+    cls = type(obj)
+    if cls is UnknownBlock or cls is UnknownSource:
+        data: dict[str, Any] = obj.data.to_dict()
+        if type(data.get("type")) is not str:
             raise EncodeError("an unknown block or source needs a string 'type'", path=path)
         return _checked(data, path, problem)  # type: ignore[no-any-return]
-    out: dict[str, Any] = {}
-    config = obj.__struct_config__
-    if config.tag_field is not None:
-        out[config.tag_field] = config.tag
-    for name, key in zip(obj.__struct_fields__, obj.__struct_encode_fields__, strict=True):
-        if name == "extra":
-            continue
+    tag, fields = _LAYOUT[cls]
+    out: dict[str, Any] = {} if tag is None else {"type": tag}
+    for name, key, nested in fields:
         value = getattr(obj, name)
         if value is UNSET:
             continue
-        out[key] = lower(value, f"{path}.{key}", problem)
-    extra = getattr(obj, "extra", UNSET)
+        out[key] = lower(value, _at(path, "." + key), problem) if nested else value
+    extra = obj.extra
     if extra is not UNSET:
         for key, value in extra.items():
+            if type(key) is not str:
+                raise EncodeError(f"extra keys must be strings, got {key!r}", path=path)
             if key in out:
                 raise EncodeError(
-                    f"extra key {key!r} collides with a field of {type(obj).__name__}",
-                    path=f"{path}.{key}",
+                    f"extra key {key!r} collides with a field of {cls.__name__}",
+                    path=_at(path, "." + key),
                 )
-            if not isinstance(key, str):
-                raise EncodeError(f"extra keys must be strings, got {key!r}", path=path)
-            out[key] = _checked(value, f"{path}.{key}", problem)
+            out[key] = _checked(value, _at(path, "." + key), problem)
     return out
 
 
-def lower(obj: Any, path: str = "$", problem: Problem | None = None) -> Any:
+def lower(obj: Any, path: str | None = "$", problem: Problem | None = None) -> Any:
     """Return ``obj`` with every Struct that carries unknown data turned into a plain dict.
 
     ``problem`` (for JSON: `_values.json_problem`) is checked on the unknown data spread back in,
     which is the only generic data that reaches the encoder without passing a fast-path check.
+    With ``path=None`` no paths are built; `lower_located` re-runs with paths on an error.
     """
-    if isinstance(obj, list):
+    cls = type(obj)
+    if cls is list:
+        if path is None:
+            return [lower(item, None, problem) for item in obj]
         return [lower(item, f"{path}[{i}]", problem) for i, item in enumerate(obj)]
-    if isinstance(obj, Struct) and _needs_lowering(obj):
+    if cls in _LOWERABLE and _needs_lowering(obj):
         return _lower_struct(obj, path, problem)
     return obj
+
+
+def lower_located(obj: Any, path: str, problem: Problem | None) -> Any:
+    """`lower` without building paths, and again with them only if it raises."""
+    try:
+        return lower(obj, None, problem)
+    except EncodeError:
+        return lower(obj, path, problem)
+
+
+_LOWERABLE = frozenset({*_STRUCTS, UnknownBlock, UnknownSource})

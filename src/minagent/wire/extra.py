@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import ItemsView, Iterator, Mapping
 from typing import Any
 
 __all__ = ["Extra", "MsgpackOnly"]
@@ -30,6 +30,13 @@ class Extra(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._data)
+
+    def items(self) -> ItemsView[str, Any]:
+        """The keys and values (a view of the underlying dict)."""
+        return self._data.items()
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Extra):
