@@ -24,7 +24,7 @@ import functools
 import json as _stdjson
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -132,9 +132,6 @@ class Codec:
                 f"{self.name} input of {size} bytes is over the limit max_size={limits.max_size}",
                 path="$",
             )
-        special = self._special
-        if special is not None and special[0](data):
-            return self._decode_special(data, tp, limits, *special)
         try:
             result = decoder.decode(data)
         except msgspec.ValidationError as err:
@@ -188,36 +185,22 @@ class Codec:
         where = _values.find(value, _values.json_problem, path)
         return found if where is None else ValidationError(found.message, path=where[0])
 
-    def _decode_special(
-        self, data: Any, tp: Any, limits: Limits, flags: Callable[[Any], bool], read: Reader
-    ) -> Any:
-        """Input that may need the special reader: only the elements flagged go through it."""
-        if tp not in (list[Message], list[ModelResponse]):
-            return _lossless.build(
-                tp, read(data, limits.max_depth), copy=lambda: read(data, limits.max_depth)
-            )
+    def _value(self, data: Any, limits: Limits, path: str = "$", nested: int = 0) -> Any:
+        """Schema-less decode of ``data`` (the whole input, or one element ``nested`` deep), for
+        the lossless builder. MessagePack that may hold a timestamp goes through the format's
+        own reader (msgspec would turn it into a lossy ``datetime``); the strict fast path never
+        needs that: a timestamp fails every type it could meet there."""
+        special = self._special
+        if special is None or not special[0](memoryview(data)):
+            return self._generic(data, limits, path)
         try:
-            raws = self._raw_list.decode(data)
-        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-            return _lossless.build(  # not an array of objects: the reader reports it
-                tp, read(data, limits.max_depth), copy=lambda: read(data, limits.max_depth)
-            )
-        set_aside = [i for i, raw in enumerate(raws) if flags(memoryview(raw))]
-        item_tp = tp.__args__[0]
-
-        def decode_set_aside(i: int) -> Any:
-            path = f"$[{i}]"
-            try:
-                again = functools.partial(read, raws[i], limits.max_depth - 1)
-                return _lossless.build(item_tp, again(), path, copy=again)
-            except WireError as err:
-                raise _prefixed(err, path) from None
-
-        return self._decode_list(raws, tp, limits, None, set_aside, decode_set_aside)
+            return special[1](data, limits.max_depth - nested)
+        except WireError as err:
+            raise (_prefixed(err, path) if nested else err) from None
 
     def _decode_slow(self, data: Any, tp: Any, limits: Limits, first_bad: int | None) -> Any:
         def again() -> Any:
-            return self._generic(data, limits)
+            return self._value(data, limits)
 
         if tp not in (list[Message], list[ModelResponse]):
             return _lossless.build(tp, again(), copy=again)
@@ -235,8 +218,6 @@ class Codec:
         tp: Any,
         limits: Limits,
         first_bad: int | None,
-        set_aside: Sequence[int] = (),
-        decode_set_aside: Callable[[int], Any] | None = None,
     ) -> list[Any]:
         item_tp = tp.__args__[0]
         strict_list = self._decoders[tp]
@@ -260,12 +241,10 @@ class Codec:
 
         def decode_odd(i: int) -> Any:
             path = f"$[{i}]"
-            again = functools.partial(self._generic, raws[i], limits, path)
+            again = functools.partial(self._value, raws[i], limits, path, 1)
             return _lossless.build(item_tp, again(), path, copy=again)
 
-        return _fallback.decode_list(
-            raws, decode_chunk, decode_odd, self._json, first_bad, set_aside, decode_set_aside
-        )
+        return _fallback.decode_list(raws, decode_chunk, decode_odd, self._json, first_bad)
 
     # --- encoding -----------------------------------------------------------------------------
 

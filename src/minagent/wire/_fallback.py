@@ -55,8 +55,6 @@ def decode_list(
     decode_odd: Callable[[int], Any],
     json: bool,
     first_bad: int | None = None,
-    set_aside: Sequence[int] = (),
-    decode_set_aside: Callable[[int], Any] | None = None,
 ) -> list[Any]:
     """Decode ``raws`` (the elements' raw bytes) strictly in chunks, odd elements one by one.
 
@@ -64,28 +62,9 @@ def decode_list(
     ``stop`` strictly (raising msgspec.ValidationError at the first odd element);
     ``decode_odd(i)`` decodes element ``i`` through the lossless builder.
     ``first_bad``, when known from a failed fast attempt, saves one wasted chunk.
-    ``set_aside`` (ascending indices) are decoded by ``decode_set_aside`` without a strict try.
     """
     out: list[Any] = []
-    start = 0
-    for stop in (*set_aside, len(raws)):
-        _decode_range(raws, start, stop, out, decode_chunk, decode_odd, json, first_bad)
-        if stop < len(raws) and decode_set_aside is not None:
-            out.append(decode_set_aside(stop))
-        start = stop + 1
-    return out
-
-
-def _decode_range(
-    raws: Sequence[Any],
-    start: int,
-    n: int,
-    out: list[Any],
-    decode_chunk: Callable[[bytes, int, int], list[Any]],
-    decode_odd: Callable[[int], Any],
-    json: bool,
-    first_bad: int | None,
-) -> None:
+    start, n = 0, len(raws)
     size = CHUNK  # adapts: halves after a miss, doubles after a hit (dense odd lists)
     while start < n:
         end = min(start + size, n)
@@ -108,6 +87,7 @@ def _decode_range(
         out.append(decode_odd(bad))
         size = max(1, min(size, 2 * (bad - start)))
         start = bad + 1
+    return out
 
 
 def encode_list(
