@@ -35,11 +35,17 @@ def first_index(err: msgspec.ValidationError) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def join_array(parts: Sequence[Any], json: bool) -> bytes:
-    """Frame already-encoded elements as one array in the format."""
+def join_array(parts: Sequence[Any], json: bool, count: int | None = None) -> bytes:
+    """Frame already-encoded elements as one array in the format (``count`` elements in all,
+    when a part may hold several)."""
     if json:
-        return b"[" + b",".join(parts) + b"]"
-    n = len(parts)
+        if not parts:
+            return b"[]"
+        framed: list[Any] = [b","] * (2 * len(parts) + 1)
+        framed[0], framed[-1] = b"[", b"]"
+        framed[1:-1:2] = parts
+        return b"".join(framed)  # one copy
+    n = len(parts) if count is None else count
     if n < 16:
         header = bytes([0x90 | n])
     elif n < 0x10000:
@@ -97,11 +103,35 @@ def encode_list(
     needs_lossless: type[BaseException],
     json: bool,
 ) -> bytes:
-    """Encode ``items`` one by one, lowering only those the strict encoder refuses."""
-    parts = []
-    for i, item in enumerate(items):
+    """Encode ``items`` in chunks of `CHUNK` (one strict call each); a chunk the strict encoder
+    refuses is encoded element by element, lowering only the elements it refuses."""
+    parts: list[Any] = []
+    n = len(items)
+    for start in range(0, n, CHUNK):
+        chunk = items[start : start + CHUNK]
         try:
-            parts.append(encode(item))
+            parts.extend(_elements(encode(list(chunk)), len(chunk), json))
+            continue
         except needs_lossless:
-            parts.append(encode(lowered(item, i)))
-    return join_array(parts, json)
+            pass
+        for i, item in enumerate(chunk, start):
+            try:
+                parts.append(encode(item))
+            except needs_lossless:
+                parts.append(encode(lowered(item, i)))
+    return join_array(parts, json, n)
+
+
+def _elements(array: bytes, count: int, json: bool) -> list[Any]:
+    """The encoded elements of an encoded array, as one part (``join_array`` frames them again).
+
+    The result is a single part holding all ``count`` elements, separators included, so that
+    joining parts with the format's separator gives a well-formed array.
+    """
+    if count == 0:
+        return []
+    view = memoryview(array)  # no copy: join_array copies once, at the end
+    if json:
+        return [view[1:-1]]
+    header = 1 if count < 16 else 3 if count < 0x10000 else 5
+    return [view[header:]]
