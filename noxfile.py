@@ -36,8 +36,10 @@ def lint(session: nox.Session) -> None:
 
 @nox.session
 def typing(session: nox.Session) -> None:
-    """mypy --strict over src/."""
-    session.install("-e", ".", *[d for d in EXTRAS["lint"] if d.startswith("mypy")])
+    """mypy --strict over src/ (with the optional benchmark peers, whose types bench/ uses)."""
+    session.install(
+        "-e", ".[bench,plot,peers]", *[d for d in EXTRAS["lint"] if d.startswith("mypy")]
+    )
     session.run("mypy", "--strict", "src")
 
 
