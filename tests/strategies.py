@@ -7,6 +7,8 @@ from typing import Any
 from hypothesis import strategies as st
 
 from minagent import types as ref
+from minagent import wire
+from minagent.bench import corpus
 
 # Any Unicode scalar value: CJK, emoji, control characters, quotes, backslashes; no lone
 # surrogates (they are not text: the protocol refuses them).
@@ -74,3 +76,20 @@ def responses(*, floats: bool = False) -> st.SearchStrategy[ref.ModelResponse]:
         stop_reason=st.sampled_from(["end_turn", "tool_use", "max_tokens", "pause_turn"]) | text,
         usage=usage,
     )
+
+
+wire_texts = st.text(st.characters(exclude_categories=("Cs",)), max_size=30)
+messages_st = st.lists(
+    st.builds(
+        wire.Message,
+        role=roles,
+        content=wire_texts | st.lists(st.builds(wire.TextBlock, text=wire_texts), max_size=3),
+    ),
+    max_size=8,
+)
+"""Short transcripts of wire Messages (text and text blocks), for the stream tests."""
+
+
+def corpus_messages(family: str, size: int) -> list[wire.Message]:
+    """The corpus transcript of ``family`` as Structs (decoded from its JSON)."""
+    return wire.json.decode(corpus.json_bytes(corpus.transcript(family, size)))

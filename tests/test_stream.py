@@ -12,7 +12,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from minagent import wire
-from minagent.bench import corpus
 from minagent.wire import stream
 from minagent.wire.stream import (
     FrameDecoder,
@@ -22,21 +21,7 @@ from minagent.wire.stream import (
     read_frames,
     write_frame,
 )
-
-texts = st.text(st.characters(exclude_categories=("Cs",)), max_size=30)
-messages_st = st.lists(
-    st.builds(
-        wire.Message,
-        role=st.sampled_from(["system", "user", "assistant", "tool"]),
-        content=texts | st.lists(st.builds(wire.TextBlock, text=texts), max_size=3),
-    ),
-    max_size=8,
-)
-
-
-def corpus_messages(family: str, size: int) -> list[wire.Message]:
-    """The corpus transcript of ``family`` as Structs (decoded from its JSON)."""
-    return wire.json.decode(corpus.json_bytes(corpus.transcript(family, size)))
+from tests.strategies import corpus_messages, messages_st
 
 
 def test_public_names() -> None:
