@@ -78,15 +78,6 @@ _GUARD_BEFORE_3_12 = sys.version_info < (3, 12)
 _recursion_limit = sys.getrecursionlimit
 
 
-def _guard_covers(max_depth: int) -> bool:
-    """Whether msgspec's recursion guard alone already refuses nesting beyond ``max_depth``.
-
-    Up to CPython 3.11, C code and Python frames share one recursion counter: a decode started
-    from any frame fails with RecursionError before nesting reaches the recursion limit.
-    """
-    return _GUARD_BEFORE_3_12 and max_depth >= sys.getrecursionlimit()
-
-
 Reader = Callable[[Any, int], Any]
 
 
@@ -142,7 +133,10 @@ class Codec:
             raise self._too_deep(limits, "$") from None
         except TypeError as err:  # wrong argument type, e.g. a list instead of bytes
             raise TypeError(f"data must be bytes, bytearray or memoryview: {err}") from None
-        if not (_GUARD_BEFORE_3_12 and limits.max_depth >= _recursion_limit()):  # _guard_covers
+        # Up to CPython 3.11, C code and Python frames share one recursion counter: a decode
+        # fails with RecursionError before nesting reaches the recursion limit, so a max_depth at
+        # or above it needs no walk.
+        if not (_GUARD_BEFORE_3_12 and limits.max_depth >= _recursion_limit()):
             where = _values.too_deep(result, limits.max_depth)
             if where is not None:
                 raise self._too_deep(limits, where)

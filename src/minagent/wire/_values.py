@@ -32,7 +32,7 @@ from typing import Any
 from msgspec import UNSET, Struct
 from msgspec.msgpack import Ext
 
-from .blocks import Base64Source, ToolUseBlock, UnknownBlock, UnknownSource
+from .blocks import Base64Source, UnknownBlock, UnknownSource
 from .errors import DecodeError
 from .extra import Extra, MsgpackOnly
 
@@ -44,7 +44,6 @@ __all__ = [
     "msgpack_problem",
     "read_msgpack",
     "too_deep",
-    "tool_blocks",
     "wrap",
 ]
 
@@ -138,20 +137,6 @@ def find(value: Any, problem: Problem, path: str = "$") -> tuple[str, str] | Non
         children = list(_children(item, where))
         stack.extend(reversed(children))
     return None
-
-
-def tool_blocks(value: Any) -> Iterator[ToolUseBlock]:
-    """Every ToolUseBlock inside a message, response, or list of either."""
-    if isinstance(value, list):
-        for item in value:
-            yield from tool_blocks(item)
-        return
-    message = getattr(value, "message", value)
-    content = getattr(message, "content", None)
-    if isinstance(content, list):
-        for block in content:
-            if type(block) is ToolUseBlock:
-                yield block
 
 
 def _unsafe_leaf(value: Any) -> bool:
