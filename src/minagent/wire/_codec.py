@@ -2,20 +2,23 @@
 
 Decoding tries the strict fast path first: one msgspec call over the whole buffer straight into
 Structs. Only if msgspec refuses the shape does the codec look closer: for a list it splits the
-buffer into raw elements (tokenising only) and re-decodes each one strictly, sending just the
-elements that still fail through the lossless builder. So a transcript with one odd message pays
-for that message, and a genuinely malformed one is reported with its full path.
+buffer into raw elements (tokenising only) and re-decodes them strictly in chunks
+(`_fallback.decode_list`), sending just the elements that still fail through the lossless builder.
+So a transcript with one odd message pays mostly for that message, and a genuinely malformed one
+is reported with its full path.
 
 Limits (`minagent.wire.limits`) are checked where they cost nothing: the input size before
 parsing; the nesting depth by the recursion guard msgspec shares with the interpreter, which on
 CPython up to 3.11 never lets nesting reach ``sys.getrecursionlimit()`` (the default
 ``max_depth``), so only a smaller ``max_depth`` (or a newer CPython, whose C recursion limit is
-separate) pays for one walk over the decoded values. MessagePack input that may hold timestamps
-is read by `_values.read_msgpack` instead (msgspec would turn them into ``datetime``).
+separate) pays for one walk over the decoded values. On the lossless path, MessagePack that may
+hold a timestamp is read by `_values.read_msgpack` (msgspec would turn it into ``datetime``);
+the strict path never meets one, since a timestamp fails every type it could sit in.
 
 Encoding writes everything with one msgspec call. An `Extra` anywhere stops that call (msgspec
-cannot encode it and asks our hook, which signals the lossless path); the object is then lowered
-to dicts where needed and written again.
+cannot encode it and asks our hook, which signals the lossless path); the object is then written
+again in chunks, lowering to dicts only the elements that carry unknown data. A `MsgpackOnly`
+value is unwrapped by the MessagePack hook and refused, with its path, by the JSON one.
 """
 
 from __future__ import annotations
