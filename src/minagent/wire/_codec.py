@@ -106,6 +106,11 @@ class Codec:
             _values.json_problem if self._json else None
         )
 
+    def encoder(self, canonical: bool) -> Any:
+        """The msgspec encoder of the strict path (it raises on anything needing the lossless
+        path or refused by the format; callers then fall back to `encode`)."""
+        return self._canonical if canonical else self._fast
+
     # --- decoding -----------------------------------------------------------------------------
 
     def decoder_for(self, tp: Any) -> Any:

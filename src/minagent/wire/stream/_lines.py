@@ -74,7 +74,7 @@ def encode_lines(items: Iterable[Any], *, canonical: bool = False) -> bytes:
     items = items if isinstance(items, (list, tuple)) else list(items)
     if not items:
         return b""
-    encoder = _CODEC._canonical if canonical else _CODEC._fast
+    encoder = _CODEC.encoder(canonical)
     try:
         out: bytes = encoder.encode_lines(items)
     except Exception:  # an Extra (lossless path) or a value to report: go line by line
