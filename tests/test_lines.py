@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import itertools
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -226,3 +227,25 @@ def test_line_decoder_one_byte_at_a_time() -> None:
     for i in range(len(data)):
         out += decoder.feed(data[i : i + 1])
     assert out + decoder.finish() == messages
+
+
+def test_line_readers_take_limits() -> None:
+    """decode_lines and iter_lines enforce Limits: size of the input, nesting of each line."""
+    deep: Any = "leaf"
+    for _ in range(20):
+        deep = [deep]
+    line = (
+        wire.json.encode(wire.Message("assistant", [wire.ToolUseBlock("c", "f", {"v": deep})]))
+        + b"\n"
+    )
+    data = wire.json.encode_lines([wire.Message("user", "hi")]) + line
+    assert len(wire.json.decode_lines(data)) == 2
+    shallow = wire.Limits(max_depth=10)
+    with pytest.raises(wire.DecodeError) as err:
+        wire.json.decode_lines(data, limits=shallow)
+    assert err.value.line == 2
+    with pytest.raises(wire.DecodeError) as err:
+        list(wire.json.iter_lines(io.BytesIO(data), limits=shallow))
+    assert err.value.line == 2
+    with pytest.raises(wire.DecodeError):
+        wire.json.decode_lines(data, limits=wire.Limits(max_size=len(data) - 1))

@@ -40,7 +40,7 @@ from .extra import Extra, MsgpackOnly
 from .limits import DEFAULT, Limits
 from .messages import Message, ModelResponse
 
-__all__ = ["DECODABLE", "JSON", "MSGPACK", "Codec"]
+__all__ = ["DECODABLE", "JSON", "MSGPACK", "Codec", "guard_covers"]
 
 _LONE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
@@ -79,6 +79,16 @@ def _dec_hook(tp: Any, obj: Any) -> Any:
 
 _GUARD_BEFORE_3_12 = sys.version_info < (3, 12)
 _recursion_limit = sys.getrecursionlimit
+
+
+def guard_covers(limits: Limits) -> bool:
+    """Whether msgspec's recursion guard alone refuses nesting beyond ``limits.max_depth``.
+
+    Up to CPython 3.11, C code and Python frames share one recursion counter: a decode fails with
+    RecursionError before nesting reaches the recursion limit, so a ``max_depth`` at or above it
+    needs no walk over the decoded values.
+    """
+    return _GUARD_BEFORE_3_12 and limits.max_depth >= _recursion_limit()
 
 
 Reader = Callable[[Any, int], Any]
@@ -141,10 +151,7 @@ class Codec:
             raise self._too_deep(limits, "$") from None
         except TypeError as err:  # wrong argument type, e.g. a list instead of bytes
             raise TypeError(f"data must be bytes, bytearray or memoryview: {err}") from None
-        # Up to CPython 3.11, C code and Python frames share one recursion counter: a decode
-        # fails with RecursionError before nesting reaches the recursion limit, so a max_depth at
-        # or above it needs no walk.
-        if not (_GUARD_BEFORE_3_12 and limits.max_depth >= _recursion_limit()):
+        if not guard_covers(limits):
             where = _values.too_deep(result, limits.max_depth)
             if where is not None:
                 raise self._too_deep(limits, where)

@@ -20,7 +20,9 @@ from typing import Any, BinaryIO
 import msgspec
 
 from .._codec import JSON as _CODEC
-from ..errors import WireError
+from .._codec import guard_covers
+from ..errors import DecodeError, WireError
+from ..limits import DEFAULT, Limits
 from ..messages import Message, ModelResponse
 from ._errors import LineTooLongError, StreamIOError, TruncatedError
 
@@ -98,11 +100,16 @@ def _encode_each(items: list[Any] | tuple[Any, ...], canonical: bool) -> bytes:
 # --- reading ----------------------------------------------------------------------------------
 
 
-def decode_lines(data: bytes | bytearray | memoryview | str, *, type: Any = Message) -> list[Any]:
+def decode_lines(
+    data: bytes | bytearray | memoryview | str,
+    *,
+    type: Any = Message,
+    limits: Limits = DEFAULT,
+) -> list[Any]:
     """Decode JSON Lines into a list of ``type`` (`Message` by default, or `ModelResponse`).
 
     Raises `DecodeError` / `ValidationError` naming the 1-based ``.line`` (and ``.path`` inside
-    the line).
+    the line). ``limits.max_size`` bounds the whole input, ``limits.max_depth`` each line.
     """
     strict = item_decoder(type)
     if isinstance(data, str):
@@ -113,18 +120,35 @@ def decode_lines(data: bytes | bytearray | memoryview | str, *, type: Any = Mess
         buf = data.tobytes()
     else:
         raise TypeError(f"data must be bytes, bytearray, memoryview or str; got {data!r:.60}")
+    if len(buf) > limits.max_size:
+        raise DecodeError(
+            f"JSON Lines input of {len(buf)} bytes is over the limit max_size={limits.max_size}"
+        )
     end = buf.rfind(b"\n") + 1
-    items, line = _decode_span(buf, 0, end, 1, type, strict, DEFAULT_BATCH_BYTES)
+    items, line = _decode_span(buf, 0, end, 1, type, strict, DEFAULT_BATCH_BYTES, limits)
     if end < len(buf):
-        items += _decode_last(buf[end:], line, end, type)
+        items += _decode_last(buf[end:], line, end, type, limits)
     return items
 
 
 def _decode_span(
-    buf: _Buffer, start: int, end: int, line: int, tp: Any, strict: Any, batch: int
+    buf: _Buffer,
+    start: int,
+    end: int,
+    line: int,
+    tp: Any,
+    strict: Any,
+    batch: int,
+    limits: Limits,
 ) -> tuple[list[Any], int]:
     """Decode the complete lines ``buf[start:end]`` (``end`` just past a newline), in batches
-    of about ``batch`` bytes. Returns the objects and the number of the next line."""
+    of about ``batch`` bytes. Returns the objects and the number of the next line.
+
+    With a ``max_depth`` msgspec's recursion guard does not cover, every line goes through the
+    codec (which enforces it) instead of the batch fast path."""
+    if not guard_covers(limits):
+        span = bytes(buf[start:end])
+        return _decode_each(span, line, tp, limits), line + span.count(b"\n")
     out: list[Any] = []
     with memoryview(buf) as view:
         while start < end:
@@ -138,7 +162,7 @@ def _decode_span(
             except (msgspec.DecodeError, RecursionError):
                 items = None
             if items is None or len(items) != lines:
-                items = _decode_each(chunk.tobytes(), line, tp)
+                items = _decode_each(chunk.tobytes(), line, tp, limits)
             chunk.release()
             out += items
             line += lines
@@ -146,25 +170,25 @@ def _decode_span(
     return out, line
 
 
-def _decode_each(chunk: bytes, line: int, tp: Any) -> list[Any]:
+def _decode_each(chunk: bytes, line: int, tp: Any, limits: Limits) -> list[Any]:
     """Decode line by line through the shared codec (lossless path, exact error line)."""
     out = []
     for number, text in enumerate(chunk.split(b"\n"), line):
         if not text.strip(_BLANK):
             continue
         try:
-            out.append(_CODEC.decode(text, tp))
+            out.append(_CODEC.decode(text, tp, limits))
         except WireError as err:
             raise err.located(line=number) from None
     return out
 
 
-def _decode_last(rest: _Buffer, line: int, offset: int, tp: Any) -> list[Any]:
+def _decode_last(rest: _Buffer, line: int, offset: int, tp: Any, limits: Limits) -> list[Any]:
     """Decode a last line that has no newline (blank: nothing); a bad one is reported as cut."""
     if not rest.strip(_BLANK):
         return []
     try:
-        return [_CODEC.decode(bytes(rest), tp)]
+        return [_CODEC.decode(bytes(rest), tp, limits)]
     except WireError as err:
         cut = TruncatedError(
             f"input ended inside line {line} at byte offset {offset + len(rest)} "
@@ -191,9 +215,11 @@ class LineDecoder:
         type: Any = Message,
         max_line: int = DEFAULT_MAX_LINE,
         batch_bytes: int = DEFAULT_BATCH_BYTES,
+        limits: Limits = DEFAULT,
     ) -> None:
         self._strict = item_decoder(type)
         self._type = type
+        self._limits = limits
         self.max_line = max_line
         """Longest unfinished line buffered before `LineTooLongError`."""
         self.batch_bytes = batch_bytes
@@ -230,7 +256,7 @@ class LineDecoder:
         items: list[Any] = []
         if end:
             items, self._line = _decode_span(
-                buf, 0, end, self._line, self._type, self._strict, self.batch_bytes
+                buf, 0, end, self._line, self._type, self._strict, self.batch_bytes, self._limits
             )
             self._offset += end
         if buf is not self._buf or end:
@@ -248,7 +274,7 @@ class LineDecoder:
     def finish(self) -> list[Any]:
         """End of stream: the object of a last line without newline (if any); resets."""
         rest, self._buf = self._buf, bytearray()
-        items = _decode_last(rest, self._line, self._offset, self._type)
+        items = _decode_last(rest, self._line, self._offset, self._type, self._limits)
         self._offset += len(rest)
         self._line += 1 if rest else 0
         return items
@@ -260,6 +286,7 @@ def iter_line_batches(
     type: Any = Message,
     batch_bytes: int = DEFAULT_BATCH_BYTES,
     max_line: int = DEFAULT_MAX_LINE,
+    limits: Limits = DEFAULT,
 ) -> Iterator[list[Any]]:
     """Read JSON Lines from a binary file in batches: yields lists of objects, in order.
 
@@ -267,7 +294,7 @@ def iter_line_batches(
     batch when done with it. Errors name the line (`DecodeError`, `ValidationError`,
     `LineTooLongError`, `TruncatedError`); a failing read raises `StreamIOError`.
     """
-    decoder = LineDecoder(type=type, max_line=max_line, batch_bytes=batch_bytes)
+    decoder = LineDecoder(type=type, max_line=max_line, batch_bytes=batch_bytes, limits=limits)
     read = binary_file.read
     while True:
         try:
@@ -292,12 +319,13 @@ def iter_lines(
     type: Any = Message,
     batch_bytes: int = DEFAULT_BATCH_BYTES,
     max_line: int = DEFAULT_MAX_LINE,
+    limits: Limits = DEFAULT,
 ) -> Iterator[Any]:
     """Stream the objects of a JSON Lines file one by one, in constant memory.
 
     Decoding happens in batches (`iter_line_batches`); errors name the line.
     """
     for batch in iter_line_batches(
-        binary_file, type=type, batch_bytes=batch_bytes, max_line=max_line
+        binary_file, type=type, batch_bytes=batch_bytes, max_line=max_line, limits=limits
     ):
         yield from batch
