@@ -12,6 +12,7 @@ from . import json, msgpack
 from .blocks import (
     Base64Source,
     BashCodeExecutionToolResultBlock,
+    BrowserStateBlock,
     CodeExecutionToolResultBlock,
     ContainerUploadBlock,
     ContentBlock,
@@ -48,6 +49,7 @@ from .messages import Message, ModelResponse, Role
 __all__ = [
     "Base64Source",
     "BashCodeExecutionToolResultBlock",
+    "BrowserStateBlock",
     "CodeExecutionToolResultBlock",
     "ContainerUploadBlock",
     "ContentBlock",

@@ -33,6 +33,7 @@ __all__ = [
     "UNKNOWN_TAG",
     "Base64Source",
     "BashCodeExecutionToolResultBlock",
+    "BrowserStateBlock",
     "CacheControl",
     "Caller",
     "CodeExecutionToolResultBlock",
@@ -317,7 +318,8 @@ class ToolResultBlock(_Tagged, tag="tool_result"):
     tool_use_id: str
     """The id of the ``tool_use`` block this answers."""
     content: str | list[ContentBlock] | UnsetType = UNSET
-    """The result: text, or blocks (text, image, document, search_result, tool_reference)."""
+    """The result: text, or blocks (text, image, document, search_result, tool_reference,
+    browser_state)."""
     is_error: bool | UnsetType = UNSET
     """``True`` when the tool failed."""
     toolset_name: OptionalText = UNSET
@@ -512,6 +514,20 @@ class ToolReferenceBlock(_Tagged, tag="tool_reference"):
     """Keys this protocol does not name."""
 
 
+class BrowserStateBlock(_Tagged, tag="browser_state"):
+    """The caller's browser after a browser toolset call, inside a tool result."""
+
+    type: ClassVar[Literal["browser_state"]] = "browser_state"
+    tabs: list[JsonObject]
+    """Every open tab (``tab_id``, ``title``, ``url``, ``active``)."""
+    state_changes: list[JsonObject] | UnsetType | None = UNSET
+    """Tabs opened and downloads changed during the call."""
+    cache_control: CacheControl = UNSET
+    """A cache breakpoint after this block."""
+    extra: Extra | UnsetType = UNSET
+    """Keys this protocol does not name."""
+
+
 class UnknownBlock(_Tagged, tag=UNKNOWN_TAG):
     """A block whose ``type`` this protocol does not know, kept whole and written back unchanged.
 
@@ -550,6 +566,7 @@ ContentBlock = (
     | SearchResultBlock
     | ContainerUploadBlock
     | ToolReferenceBlock
+    | BrowserStateBlock
     | UnknownBlock
 )
 """Any content block; tagged by ``"type"``."""
@@ -576,6 +593,7 @@ KNOWN_BLOCKS: dict[str, type[Struct]] = {
         SearchResultBlock,
         ContainerUploadBlock,
         ToolReferenceBlock,
+        BrowserStateBlock,
     )
 }
 """Block classes by wire tag (the unknown block aside)."""
