@@ -7,7 +7,11 @@ Speed-ups depend on the shape of the traffic far more than on its size, so the c
 - ``text-heavy``: long English prose and code in user, assistant and tool messages;
 - ``multilingual``: long CJK, Cyrillic, accented Latin and emoji text;
 - ``rich``: thinking blocks, images, documents, unknown blocks and provider keys, which the
-  dataclass reference cannot express.
+  dataclass reference cannot express;
+- ``anthropic``: Anthropic-native agent traffic built from the typed catalog: tool loops with
+  ``tool_result`` blocks, thinking with signatures, cited text, ``cache_control``, occasional
+  web search, code execution and MCP calls (nothing unknown);
+- ``anthropic-1in100``: the same transcript with one unknown block in every 100 messages.
 
 A `Transcript` holds the conversation as plain wire data (the protocol's data model: dicts, lists,
 strings, numbers; image bytes as ``bytes``) and, for the first three families, as
@@ -302,6 +306,148 @@ def _rich(rng: random.Random, n: int) -> Wire:
     return wire[:n]
 
 
+def _citation(rng: random.Random, text: str) -> dict[str, Any]:
+    start = rng.randint(0, 40)
+    return {
+        "type": "char_location",
+        "cited_text": text[start : start + 30],
+        "document_index": 0,
+        "document_title": "Build log",
+        "start_char_index": start,
+        "end_char_index": start + 30,
+    }
+
+
+def _server_tool(rng: random.Random, turn: int) -> list[dict[str, Any]]:
+    """Blocks of one server tool call (web search, code execution) or MCP call and its result."""
+    kind = rng.random()
+    call_id = f"srvtoolu_{turn:06d}"
+    if kind < 0.5:
+        query = _short_text(rng)
+        results = [
+            {
+                "type": "web_search_result",
+                "title": _short_text(rng),
+                "url": f"https://example.org/{turn}/{i}",
+                "encrypted_content": base64.b64encode(rng.randbytes(96)).decode(),
+                "page_age": None if i else "2 days ago",
+            }
+            for i in range(3)
+        ]
+        cited = {
+            "type": "text",
+            "text": _prose(rng, 1),
+            "citations": [
+                {
+                    "type": "web_search_result_location",
+                    "url": results[0]["url"],
+                    "title": results[0]["title"],
+                    "encrypted_index": base64.b64encode(rng.randbytes(24)).decode(),
+                    "cited_text": _prose(rng, 1),
+                }
+            ],
+        }
+        return [
+            {"type": "server_tool_use", "id": call_id, "name": "web_search",
+             "input": {"query": query}},
+            {"type": "web_search_tool_result", "tool_use_id": call_id, "content": results},
+            cited,
+        ]  # fmt: skip
+    if kind < 0.8:
+        return [
+            {"type": "server_tool_use", "id": call_id, "name": "code_execution",
+             "input": {"code": _code(rng)}},
+            {"type": "code_execution_tool_result", "tool_use_id": call_id,
+             "content": {"type": "code_execution_result", "stdout": _prose(rng, 1),
+                         "stderr": "", "return_code": 0, "content": []}},
+        ]  # fmt: skip
+    mcp_id = f"mcptoolu_{turn:06d}"
+    return [
+        {"type": "mcp_tool_use", "id": mcp_id, "name": "lookup", "server_name": "docs",
+         "input": {"q": _short_text(rng), "limit": rng.randint(1, 9)}},
+        {"type": "mcp_tool_result", "tool_use_id": mcp_id, "is_error": False,
+         "content": [{"type": "text", "text": _prose(rng, 1)}]},
+    ]  # fmt: skip
+
+
+def _anthropic_turn(rng: random.Random, turn: int) -> Iterator[dict[str, Any]]:
+    """Messages of one Anthropic-native turn: a user ask, tool loops answered by ``tool_result``
+    blocks, then a final (sometimes cited) answer."""
+    ask: list[dict[str, Any]] = [{"type": "text", "text": _prose(rng, 2)}]
+    if rng.random() < 0.1:
+        ask.append({"type": "document", "source": {"type": "text", "media_type": "text/plain",
+                    "data": _prose(rng, 3)}, "title": "Build log", "context": None,
+                    "citations": {"enabled": True}})  # fmt: skip
+    if rng.random() < 0.05:
+        image = rng.randbytes(rng.randint(200, 800))
+        ask.append(
+            {
+                "type": "image",
+                "source": {"type": "base64", "media_type": "image/png", "data": image},
+            }
+        )
+    ask[-1]["cache_control"] = {"type": "ephemeral"}
+    yield {"role": "user", "content": ask}
+    for loop in range(rng.randint(1, 3)):
+        call_id = f"toolu_{turn:06d}_{loop}"
+        tool = rng.choice(_TOOLS)
+        calls: list[dict[str, Any]] = [
+            {"type": "thinking", "thinking": _prose(rng, 2),
+             "signature": base64.b64encode(rng.randbytes(64)).decode()},
+            {"type": "text", "text": _short_text(rng)},
+            {"type": "tool_use", "id": call_id, "name": tool, "input": _small_input(rng, tool)},
+        ]  # fmt: skip
+        if rng.random() < 0.5:
+            calls[-1]["caller"] = {"type": "direct"}
+        yield {"role": "assistant", "content": calls}
+        result: dict[str, Any] = {"type": "tool_result", "tool_use_id": call_id}
+        if rng.random() < 0.5:
+            result["content"] = _prose(rng, 1)
+        else:
+            result["content"] = [{"type": "text", "text": _prose(rng, 1)}]
+        if rng.random() < 0.1:
+            result["is_error"] = True
+        if rng.random() < 0.3:
+            result["cache_control"] = {"type": "ephemeral", "ttl": "5m"}
+        yield {"role": "user", "content": [result]}
+    final: list[dict[str, Any]] = []
+    if rng.random() < 0.15:
+        final.extend(_server_tool(rng, turn))
+    answer = _prose(rng, 2)
+    cited = rng.random() < 0.3
+    final.append({"type": "text", "text": answer,
+                  "citations": [_citation(rng, answer)] if cited else None})  # fmt: skip
+    yield {"role": "assistant", "content": final}
+
+
+def _anthropic(rng: random.Random, n: int) -> Wire:
+    wire: Wire = []
+    turn = 0
+    while len(wire) < n:
+        wire.extend(_anthropic_turn(rng, turn))
+        turn += 1
+    return wire[:n]
+
+
+UNKNOWN_BLOCK: dict[str, Any] = {
+    "type": "compaction",
+    "content": "Summary of the earlier turns.",
+    "encrypted_content": "RW5jcnlwdGVk",
+}
+"""The block ``anthropic-1in100`` adds: a beta block outside the typed catalog."""
+
+
+def _one_in_100(wire: Wire) -> Wire:
+    """``wire`` with `UNKNOWN_BLOCK` appended to the first block-list message of each 100."""
+    out = [dict(m) for m in wire]
+    for start in range(0, len(out), 100):
+        for msg in out[start : start + 100]:
+            if isinstance(msg["content"], list):
+                msg["content"] = [*msg["content"], dict(UNKNOWN_BLOCK)]
+                break
+    return out
+
+
 _REFERENCE_FAMILIES: dict[str, Turn] = {
     "tool-heavy": _reference_family(_short_text, True, "You are a coding agent. Use the tools."),
     "text-heavy": _reference_family(_long_english, False, _long_english(random.Random(0))),
@@ -313,6 +459,9 @@ FAMILIES: dict[str, str] = {
     "text-heavy": "long English prose and code in user, assistant and tool messages",
     "multilingual": "long CJK, Cyrillic, accented and emoji text (non-ASCII strings dominate)",
     "rich": "thinking, images, documents, unknown blocks, provider keys (beyond the reference)",
+    "anthropic": "Anthropic-native: tool_result loops, thinking, citations, cache_control, server "
+    "tools (typed catalog)",
+    "anthropic-1in100": "the anthropic transcript with one unknown block per 100 messages",
 }
 """Family names and what dominates each."""
 
@@ -324,7 +473,11 @@ def transcript(family: str, size: int, seed: int = SEED) -> Transcript:
         raise ValueError(f"unknown family {family!r}; choose from {', '.join(FAMILIES)}")
     if size < 1:
         raise ValueError(f"size must be at least 1, got {size}")
+    if family == "anthropic-1in100":
+        return Transcript(family, _one_in_100(transcript("anthropic", size, seed).wire), None)
     rng = random.Random(f"{family}:{size}:{seed}")
+    if family == "anthropic":
+        return Transcript(family, _anthropic(rng, size), None)
     generate = _REFERENCE_FAMILIES.get(family)
     if generate is None:
         return Transcript(family, _rich(rng, size), None)

@@ -9,6 +9,7 @@ back unchanged. Everything the codec raises is a `WireError`.
 from __future__ import annotations
 
 from . import json, msgpack
+from ._check import check
 from .blocks import (
     Base64Source,
     BashCodeExecutionToolResultBlock,
@@ -86,6 +87,7 @@ __all__ = [
     "WebFetchToolResultBlock",
     "WebSearchToolResultBlock",
     "WireError",
+    "check",
     "from_reference",
     "json",
     "msgpack",

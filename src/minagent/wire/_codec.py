@@ -33,7 +33,7 @@ from typing import Any
 
 import msgspec
 
-from . import _fallback, _lossless, _values
+from . import _fallback, _finite, _lossless, _values
 from .blocks import Deep
 from .errors import DecodeError, EncodeError, ValidationError, WireError
 from .extra import Extra, MsgpackOnly
@@ -258,7 +258,16 @@ class Codec:
     # --- encoding -----------------------------------------------------------------------------
 
     def encode(self, obj: Any, canonical: bool) -> bytes:
-        """Encode ``obj``: one msgspec call, or the lossless path when it meets an `Extra`."""
+        """Encode ``obj``: one msgspec call, or the lossless path when it meets an `Extra`.
+
+        JSON refuses NaN and infinity (msgspec would write ``null``), looking for them only when
+        the output holds ``null`` (`_finite`)."""
+        out = self._encode(obj, canonical)
+        if self._json:
+            _finite.refuse_nonfinite(obj, out)
+        return out
+
+    def _encode(self, obj: Any, canonical: bool) -> bytes:
         encoder = self._canonical if canonical else self._fast
         try:
             try:

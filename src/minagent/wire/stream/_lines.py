@@ -21,6 +21,7 @@ import msgspec
 
 from .._codec import JSON as _CODEC
 from .._codec import guard_covers
+from .._finite import refuse_nonfinite
 from ..errors import DecodeError, WireError
 from ..limits import DEFAULT, Limits
 from ..messages import Message, ModelResponse
@@ -79,6 +80,7 @@ def encode_lines(items: Iterable[Any], *, canonical: bool = False) -> bytes:
     encoder = _CODEC.encoder(canonical)
     try:
         out: bytes = encoder.encode_lines(items)
+        refuse_nonfinite(items, out)  # msgspec writes NaN / infinity as null
     except Exception:  # an Extra (lossless path) or a value to report: go line by line
         return _encode_each(items, canonical)
     return out
