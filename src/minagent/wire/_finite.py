@@ -3,24 +3,29 @@
 msgspec writes a non-finite float as ``null``. Such floats can only reach the encoder inside
 Structs built in Python (a decoded float is always finite, or wrapped in `MsgpackOnly`). Output
 without ``null`` cannot hide one, so the JSON codec looks closer only when the bytes contain
-``null`` (a byte search), and then walks only the fields that can hold floats: JSON-valued
-fields, nested Structs and unknown data.
+``null`` (a byte search). The closer look is a byte search too: msgspec writes every float to
+MessagePack as a float64 (``0xcb`` and 8 big-endian bytes), and a NaN or an infinity has all
+exponent bits set, so its encoding starts ``cb 7f f?`` or ``cb ff f?``. Only if those bytes
+occur (or the object cannot be written as MessagePack) are the objects walked, to find the
+path.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+import msgspec
 import msgspec.inspect as mi
 from msgspec import Struct
 
 from . import _values
 from .blocks import KNOWN_BLOCKS, KNOWN_SOURCES, UnknownBlock, UnknownSource
 from .errors import EncodeError
-from .extra import Extra
+from .extra import Extra, MsgpackOnly
 from .messages import Message, ModelResponse
 
-__all__ = ["refuse_nonfinite"]
+__all__ = ["holds_nonfinite", "may_hold_nonfinite", "refuse_nonfinite"]
 
 
 def _may_hold_float(t: Any) -> bool:
@@ -34,10 +39,13 @@ def _float_fields(cls: type[Struct]) -> tuple[str, ...]:
     return tuple(f.name for f in info.fields if _may_hold_float(f.type))
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {
-    cls: _float_fields(cls)
-    for cls in (Message, ModelResponse, *KNOWN_BLOCKS.values(), *KNOWN_SOURCES.values())
-}
+_CLASSES: list[type[Struct]] = [
+    Message,
+    ModelResponse,
+    *KNOWN_BLOCKS.values(),
+    *KNOWN_SOURCES.values(),
+]
+_FIELDS: dict[type, tuple[str, ...]] = {cls: _float_fields(cls) for cls in _CLASSES}
 _FIELDS[UnknownBlock] = _FIELDS[UnknownSource] = ("data",)
 
 
@@ -72,10 +80,35 @@ def _problem(value: Any) -> str | None:
     return None
 
 
+def _as_builtin(value: Any) -> Any:
+    if type(value) is Extra:
+        return value._data
+    if type(value) is MsgpackOnly:
+        return None
+    raise NotImplementedError
+
+
+_PACK = msgspec.msgpack.Encoder(enc_hook=_as_builtin).encode
+_NONFINITE_FLOAT64 = re.compile(rb"\xcb[\x7f\xff][\xf0-\xff]")
+
+
+def may_hold_nonfinite(obj: Any) -> bool:
+    """False only if ``obj`` surely holds no NaN or infinity (a MessagePack encode and a byte
+    search, no Python walk)."""
+    try:
+        packed = _PACK(obj)
+    except Exception:  # e.g. an integer beyond 64 bits: look the slow way
+        return True
+    if b"\xcb\x7f" not in packed and b"\xcb\xff" not in packed:
+        return False
+    return _NONFINITE_FLOAT64.search(packed) is not None
+
+
 def refuse_nonfinite(obj: Any, out: bytes) -> None:
     """Raise `EncodeError` naming the path of a NaN or infinity in ``obj``, which msgspec wrote
-    into ``out`` as ``null``; cheap when ``out`` holds no ``null``."""
-    if b"null" not in out or not holds_nonfinite(obj):
+    into ``out`` as ``null``; cheap when ``out`` holds no ``null``, and close to one MessagePack
+    encode otherwise."""
+    if b"null" not in out or not may_hold_nonfinite(obj) or not holds_nonfinite(obj):
         return
     found = _values.find(obj, _problem)
     path, reason = found if found is not None else (None, "NaN or infinity")
