@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from minagent import wire
+from minagent.wire.limits import Limits
 from minagent.wire.stream import (
     LineDecoder,
     LineTooLongError,
@@ -83,16 +84,16 @@ def test_iter_lines_matches_decode_lines(batch: int) -> None:
     """Streaming in any batch size gives what decoding everything at once gives."""
     messages = corpus_messages("rich", 120) + corpus_messages("multilingual", 120)
     data = wire.json.encode_lines(messages)
-    assert list(wire.json.iter_lines(io.BytesIO(data), batch_bytes=batch)) == messages
+    assert list(wire.json.iter_lines(io.BytesIO(data), chunk_size=batch)) == messages
 
 
 def test_iter_line_batches_are_bounded(tmp_path: Path) -> None:
-    """A real file streams in batches of about batch_bytes, never everything at once."""
+    """A real file streams in batches of about chunk_size, never everything at once."""
     messages = corpus_messages("tool-heavy", 2000)
     path = tmp_path / "log.jsonl"
     path.write_bytes(wire.json.encode_lines(messages))
     with path.open("rb") as f:
-        batches = list(iter_line_batches(f, batch_bytes=4096))
+        batches = list(iter_line_batches(f, chunk_size=4096))
     assert len(batches) > 20
     assert max(len(b) for b in batches) < 200
     assert list(itertools.chain.from_iterable(batches)) == messages
@@ -121,7 +122,7 @@ def test_invalid_json_names_the_line(at: int) -> None:
         wire.json.decode_lines(data)
     assert info.value.line == at
     with pytest.raises(wire.DecodeError) as info:
-        list(wire.json.iter_lines(io.BytesIO(data), batch_bytes=1000))
+        list(wire.json.iter_lines(io.BytesIO(data), chunk_size=1000))
     assert info.value.line == at
 
 
@@ -173,7 +174,7 @@ def test_line_too_long() -> None:
     """A stream reader refuses a line that grows past max_line without ending."""
     data = b'{"role": "user", "content": "hi"}\n' + b'{"role": "user", "content": "' + b"x" * 5000
     with pytest.raises(LineTooLongError) as info:
-        list(wire.json.iter_lines(io.BytesIO(data), max_line=1000, batch_bytes=512))
+        list(wire.json.iter_lines(io.BytesIO(data), limits=Limits(max_line=1000), chunk_size=512))
     assert (info.value.line, info.value.offset, info.value.limit) == (2, 34, 1000)
 
 

@@ -16,6 +16,7 @@ import pytest
 from minagent import wire
 from minagent.bench import corpus
 from minagent.wire.stream import LogLockedError, SessionLog, TornTail, TornTailError
+from minagent.wire.stream._errors import TAIL_KEPT
 
 
 def corpus_messages(family: str, size: int) -> list[wire.Message]:
@@ -65,7 +66,7 @@ def test_torn_tail_is_reported_and_repaired(tmp_path: Path, cut: int) -> None:
     path = tmp_path / "torn.jsonl"
     path.write_bytes(whole + torn)
     with SessionLog(path) as log:
-        assert log.tail == TornTail(len(whole), torn, 8, "no trailing newline")
+        assert log.tail == TornTail(len(whole), torn, 8, "no trailing newline", len(torn))
         with pytest.raises(TornTailError) as info:
             log.read()
         err = info.value
@@ -74,23 +75,24 @@ def test_torn_tail_is_reported_and_repaired(tmp_path: Path, cut: int) -> None:
         with pytest.raises(TornTailError):
             log.append(messages[7])
         assert path.read_bytes() == whole + torn  # nothing touched before repair
-        assert log.repair() == TornTail(len(whole), torn, 8, "no trailing newline")
+        assert log.repair() == TornTail(len(whole), torn, 8, "no trailing newline", len(torn))
         assert path.read_bytes() == whole
         assert log.repair() is None
         log.append(messages[7])
         assert log.read() == messages
 
 
-def test_invalid_last_line_is_torn(tmp_path: Path) -> None:
-    """A last line that ends in a newline but is not valid JSON is torn too."""
+def test_whole_bad_last_line_is_reported_never_cut(tmp_path: Path) -> None:
+    """A last line that ends in a newline is whole: read() names it, repair() never cuts it."""
     whole = wire.json.encode_lines(corpus_messages("tool-heavy", 3))
     path = tmp_path / "bad.jsonl"
     path.write_bytes(whole + b"\x00\x00\x00\n")
     with SessionLog(path) as log:
-        assert log.tail is not None and log.tail.offset == len(whole)
-        assert log.tail.reason.startswith("not valid JSON")
-        log.repair()
-    assert path.read_bytes() == whole
+        assert log.tail is None and log.repair() is None
+        with pytest.raises(wire.DecodeError) as info:
+            log.read()
+        assert info.value.line == 4
+    assert path.read_bytes() == whole + b"\x00\x00\x00\n"
 
 
 def test_bad_line_in_the_middle_is_not_repairable(tmp_path: Path) -> None:
@@ -213,7 +215,8 @@ def test_sigkill_never_loses_a_complete_message(tmp_path: Path) -> None:
                     torn += 1
                     assert log.tail is not None
                     assert (log.tail.offset, log.tail.line) == (cut, complete + 1)
-                    assert log.tail.data == data[cut:]
+                    assert log.tail.data == data[cut : cut + TAIL_KEPT]
+                    assert log.tail.size == len(data) - cut
                     log.repair()
                 else:
                     assert log.tail is None

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from minagent import wire
+from minagent.wire.limits import Limits
 from minagent.wire import stream
 from minagent.wire.stream import (
     FrameDecoder,
@@ -94,7 +95,7 @@ def test_any_chunking(messages: list[wire.Message], cuts: list[int]) -> None:
 def test_too_large_is_refused_before_reading() -> None:
     """A header over max_frame is refused at once, after the good frames before it."""
     good = encode_frames(corpus_messages("tool-heavy", 3))
-    decoder = FrameDecoder(max_frame=1000)
+    decoder = FrameDecoder(limits=Limits(max_frame=1000))
     assert len(decoder.feed(good + struct.pack(">I", 2**32 - 1))) == 3
     with pytest.raises(FrameTooLargeError) as info:
         decoder.feed(b"\x00" * 10)
@@ -107,7 +108,6 @@ def test_too_large_is_refused_before_reading() -> None:
 
 def test_default_limit_comes_from_limits() -> None:
     """Without max_frame the reader uses wire.limits.Limits().max_frame."""
-    from minagent.wire.limits import Limits
 
     assert FrameDecoder().max_frame == Limits().max_frame
     assert FrameDecoder(limits=Limits(max_frame=10)).max_frame == 10

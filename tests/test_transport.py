@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from minagent import wire
+from minagent.wire.limits import Limits
 from minagent.bench import corpus
 from minagent.wire.stream import (
     FrameTooLargeError,
@@ -121,7 +122,7 @@ def test_socket_closed_mid_frame() -> None:
 def test_socket_frame_over_limit() -> None:
     """A frame header over max_frame is refused before its payload is read."""
     with pytest.raises(FrameTooLargeError) as info:
-        asyncio.run(_serve_bytes(struct.pack(">I", 1 << 30), max_frame=1 << 20))
+        asyncio.run(_serve_bytes(struct.pack(">I", 1 << 30), limits=Limits(max_frame=1 << 20)))
     assert (info.value.size, info.value.limit) == (1 << 30, 1 << 20)
 
 

@@ -27,6 +27,7 @@ import functools
 import json as _stdjson
 import re
 import sys
+import threading
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -34,13 +35,13 @@ from typing import Any
 import msgspec
 
 from . import _fallback, _lossless, _values
-from .blocks import Deep
+from .blocks import TYPED_LEVELS, Deep
 from .errors import DecodeError, EncodeError, ValidationError, WireError
 from .extra import Extra, MsgpackOnly
 from .limits import DEFAULT, Limits
 from .messages import Message, ModelResponse
 
-__all__ = ["DECODABLE", "JSON", "MSGPACK", "Codec", "guard_covers"]
+__all__ = ["DECODABLE", "JSON", "MSGPACK", "Codec", "batch_check", "guard_covers"]
 
 _LONE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
@@ -72,6 +73,9 @@ def _dec_hook(tp: Any, obj: Any) -> Any:
     if tp is Deep:  # a tool input value nested deeper than msgspec types it
         if _values.holds_json_unsafe(obj):
             raise ValueError("holds a value JSON cannot; read through the lossless path")
+        deepest = getattr(_seen, "depth", None)
+        if deepest is not None:  # a depth check is counting (see `_deep_checked`)
+            _seen.depth = max(deepest, _values.nesting(obj))
         return obj
     # Otherwise a payload itself uses a key or tag reserved for our own bookkeeping.
     raise ValueError("reserved by minagent; read through the lossless path")
@@ -79,6 +83,62 @@ def _dec_hook(tp: Any, obj: Any) -> Any:
 
 _GUARD_BEFORE_3_12 = sys.version_info < (3, 12)
 _recursion_limit = sys.getrecursionlimit
+
+# Depth of the container holding a `Deep` value (where `blocks.TYPED_LEVELS` ends) in a decoded
+# ``tp``: a lone Message's tool input sits at depth 4, its typed levels end at 4 + 8. Nothing a
+# strict decode returns is deeper than this, except the Deep values, which the hook measures.
+_TYPED_DEPTH = {
+    Message: 4 + TYPED_LEVELS,
+    list[Message]: 5 + TYPED_LEVELS,
+    ModelResponse: 5 + TYPED_LEVELS,
+    list[ModelResponse]: 6 + TYPED_LEVELS,
+}
+_seen = threading.local()
+_headroom = threading.Lock()
+
+
+class _Recursion(Exception):
+    """Internal: msgspec or our reader hit the interpreter's recursion guard at ``path``."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+
+def _deep_checked(
+    call: Callable[[Any], Any], data: Any, tp: Any, limits: Limits
+) -> tuple[Any, bool]:
+    """``call(data)`` (a strict decode of ``tp``, or of lines of ``tp``), and whether its depth
+    is surely within ``limits.max_depth``: false if a `Deep` value in it may nest deeper (the
+    caller then finds the exact place by the slow way). Costs nothing unless the input holds
+    Deep values."""
+    _seen.depth = 0
+    try:
+        result = call(data)
+        deepest = _seen.depth
+    finally:
+        del _seen.depth
+    return result, _TYPED_DEPTH[tp] + deepest <= limits.max_depth
+
+
+def batch_check(tp: Any, limits: Limits) -> Callable[[Callable[[Any], Any], Any], Any] | None:
+    """How a caller running a strict msgspec decoder of ``tp`` itself (the JSON Lines batches)
+    keeps ``limits.max_depth``: a function ``check(call, data)`` giving ``call(data)``, or None
+    when that result may be too deep (decode that input through `Codec.decode` instead); or None
+    if these limits need the codec for every input."""
+    if guard_covers(limits):
+        return _plain_call
+    if limits.max_depth >= _TYPED_DEPTH[tp]:
+        return functools.partial(_checked_call, tp=tp, limits=limits)
+    return None
+
+
+def _plain_call(call: Callable[[Any], Any], data: Any) -> Any:
+    return call(data)
+
+
+def _checked_call(call: Callable[[Any], Any], data: Any, *, tp: Any, limits: Limits) -> Any:
+    result, within = _deep_checked(call, data, tp, limits)
+    return result if within else None
 
 
 def guard_covers(limits: Limits) -> bool:
@@ -133,7 +193,7 @@ class Codec:
 
     def decode(self, data: Any, tp: Any, limits: Limits = DEFAULT) -> Any:
         """Decode ``data`` as ``tp`` within ``limits``: fast path first, the lossless path on a
-        shape mismatch."""
+        shape mismatch. The result does not depend on how deep the caller's stack is."""
         decoder = self.decoder_for(tp)
         size = data.nbytes if isinstance(data, memoryview) else len(data)
         if size > limits.max_size:
@@ -142,16 +202,42 @@ class Codec:
                 path="$",
             )
         try:
-            result = decoder.decode(data)
+            return self._decode_once(decoder, data, tp, limits)
+        except _Recursion as deep:
+            if not _GUARD_BEFORE_3_12:
+                raise self._too_deep(limits, deep.path) from None
+        # The guard counts the caller's frames too: try again with room for max_depth levels,
+        # then hold the result to max_depth exactly.
+        with _headroom:
+            before = _recursion_limit()
+            sys.setrecursionlimit(before + limits.max_depth + 64)
+            try:
+                result = self._decode_once(decoder, data, tp, limits)
+            except _Recursion as deep:
+                raise self._too_deep(limits, deep.path) from None
+            finally:
+                sys.setrecursionlimit(before)
+        where = _values.too_deep(result, limits.max_depth)
+        if where is not None:
+            raise self._too_deep(limits, where)
+        return result
+
+    def _decode_once(self, decoder: Any, data: Any, tp: Any, limits: Limits) -> Any:
+        within = guard_covers(limits)
+        try:
+            if not within and limits.max_depth >= _TYPED_DEPTH[tp]:
+                result, within = _deep_checked(decoder.decode, data, tp, limits)
+            else:
+                result = decoder.decode(data)
         except msgspec.ValidationError as err:
             result = self._decode_slow(data, tp, limits, _fallback.first_index(err))
         except msgspec.DecodeError as err:
             raise self._decode_error(err, data) from None
         except RecursionError:
-            raise self._too_deep(limits, "$") from None
+            raise _Recursion("$") from None
         except TypeError as err:  # wrong argument type, e.g. a list instead of bytes
             raise TypeError(f"data must be bytes, bytearray or memoryview: {err}") from None
-        if not guard_covers(limits):
+        if not within:
             where = _values.too_deep(result, limits.max_depth)
             if where is not None:
                 raise self._too_deep(limits, where)
@@ -178,7 +264,7 @@ class Codec:
         except msgspec.DecodeError as err:
             raise self._decode_error(err, data) from None
         except RecursionError:
-            raise self._too_deep(limits, path) from None
+            raise _Recursion(path) from None
 
     def _locate(self, err: msgspec.ValidationError, data: Any, path: str) -> ValidationError:
         """Our error for a value msgspec cannot hold, with object keys in its path (msgspec
@@ -246,7 +332,7 @@ class Codec:
                         raise self._decode_error(inner, raws[i], f"$[{i}]") from None
                 raise self._decode_error(err, framed) from None
             except RecursionError:
-                raise self._too_deep(limits, f"$[{start}]") from None
+                raise _Recursion(f"$[{start}]") from None
 
         def decode_odd(i: int) -> Any:
             path = f"$[{i}]"

@@ -42,6 +42,7 @@ __all__ = [
     "json_problem",
     "may_hold_timestamp",
     "msgpack_problem",
+    "nesting",
     "read_msgpack",
     "too_deep",
     "wrap",
@@ -164,6 +165,25 @@ def wrap(container: dict[str, Any] | list[Any]) -> None:
 # --- nesting depth ----------------------------------------------------------------------------
 
 _CONTAINERS = (dict, list, tuple, Struct)
+
+
+def nesting(value: Any) -> int:
+    """How deep plain ``dict`` / ``list`` values nest in ``value`` (a scalar: 0, ``[]``: 1)."""
+    deepest = 0
+    stack = [(value, 0)]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        item, level = pop()
+        kind = type(item)
+        if kind is dict:
+            item = item.values()
+        elif kind is not list:
+            continue
+        level += 1
+        if level > deepest:
+            deepest = level
+        extend([(child, level) for child in item])
+    return deepest
 
 
 def too_deep(value: Any, max_depth: int, depth: int = 0, path: str = "$") -> str | None:
