@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from minagent import wire
-from minagent.wire.limits import Limits
 from minagent.wire import stream
+from minagent.wire.limits import Limits
 from minagent.wire.stream import (
     FrameDecoder,
     FrameTooLargeError,

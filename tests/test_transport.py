@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from minagent import wire
-from minagent.wire.limits import Limits
 from minagent.bench import corpus
+from minagent.wire.limits import Limits
 from minagent.wire.stream import (
     FrameTooLargeError,
     TruncatedError,

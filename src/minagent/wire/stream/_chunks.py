@@ -61,8 +61,8 @@ class ChunkDecoder:
             raise self._failed
         self._buf += data
         if self._deferred is not None:
-            err, self._deferred = self._deferred, None
-            raise err
+            deferred, self._deferred = self._deferred, None
+            raise deferred
         items, used, err, fatal = self._take()
         if used:
             del self._buf[:used]

@@ -180,7 +180,7 @@ class FrameDecoder(ChunkDecoder):
         self, buf: bytearray, spans: list[tuple[int, int]]
     ) -> tuple[list[Any], int, WireError | None]:
         """Decode frame by frame up to the first bad one."""
-        items = []
+        items: list[Any] = []
         for a, b in spans:
             index = self._frames
             self._frames += 1

@@ -159,7 +159,7 @@ class _Span:
         self, buf: _Buffer, start: int, end: int, offset: int
     ) -> tuple[list[Any], int, WireError | None]:
         """Line by line through the shared codec (lossless path, exact error line)."""
-        out = []
+        out: list[Any] = []
         decode, tp, limits, max_line = _CODEC.decode, self.type, self.limits, self.max_line
         while start < end:
             stop = buf.find(b"\n", start, end)

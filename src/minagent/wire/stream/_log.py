@@ -16,6 +16,7 @@ checks that the path still names the open file (`LogMovedError` after a rotation
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import sys
@@ -211,10 +212,8 @@ class SessionLog:
             if self._durable:
                 os.fsync(self._fd)
         except OSError:
-            try:
+            with contextlib.suppress(StreamIOError):
                 self._tail = self._find_tail()
-            except StreamIOError:
-                pass
 
     def _check_path(self) -> None:
         """`LogMovedError` unless the path still names the file this log has open."""
