@@ -97,6 +97,23 @@ _seen = threading.local()
 _headroom = threading.Lock()
 
 
+def _with_headroom(levels: int, call: Callable[..., Any], *args: Any) -> Any:
+    """``call(*args)`` with the recursion limit raised by ``levels`` (up to CPython 3.11 the
+    guard msgspec uses counts the caller's frames too, so how deep a value may nest would
+    depend on where it is decoded). Raises RecursionError at once if already raised here."""
+    if getattr(_seen, "raised", False):
+        raise RecursionError("nesting too deep even with headroom")
+    with _headroom:
+        before = _recursion_limit()
+        sys.setrecursionlimit(before + levels)
+        _seen.raised = True
+        try:
+            return call(*args)
+        finally:
+            _seen.raised = False
+            sys.setrecursionlimit(before)
+
+
 class _Recursion(Exception):
     """Internal: msgspec or our reader hit the interpreter's recursion guard at ``path``."""
 
@@ -208,15 +225,12 @@ class Codec:
                 raise self._too_deep(limits, deep.path) from None
         # The guard counts the caller's frames too: try again with room for max_depth levels,
         # then hold the result to max_depth exactly.
-        with _headroom:
-            before = _recursion_limit()
-            sys.setrecursionlimit(before + limits.max_depth + 64)
-            try:
-                result = self._decode_once(decoder, data, tp, limits)
-            except _Recursion as deep:
-                raise self._too_deep(limits, deep.path) from None
-            finally:
-                sys.setrecursionlimit(before)
+        try:
+            result = _with_headroom(
+                limits.max_depth + 64, self._decode_once, decoder, data, tp, limits
+            )
+        except (_Recursion, RecursionError) as deep:
+            raise self._too_deep(limits, getattr(deep, "path", "$")) from None
         where = _values.too_deep(result, limits.max_depth)
         if where is not None:
             raise self._too_deep(limits, where)
@@ -362,6 +376,12 @@ class Codec:
 
             return _fallback.encode_list(obj, encoder.encode, lowered, _NeedsLossless, self._json)
         except (TypeError, ValueError, OverflowError, RecursionError, NotImplementedError) as err:
+            if (
+                type(err) is RecursionError
+                and _GUARD_BEFORE_3_12
+                and not _seen.__dict__.get("raised")
+            ):
+                return _with_headroom(DEFAULT.max_depth + 64, self.encode, obj, canonical)  # type: ignore[no-any-return]
             raise self._encode_error(obj, err) from None
 
     def _encode_error(self, obj: Any, err: BaseException) -> EncodeError:
