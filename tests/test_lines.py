@@ -250,3 +250,75 @@ def test_line_readers_take_limits() -> None:
     assert err.value.line == 2
     with pytest.raises(wire.DecodeError):
         wire.json.decode_lines(data, limits=wire.Limits(max_size=len(data) - 1))
+
+
+# --- issue 12: no good line is lost before a bad one; limits on complete lines -------------------
+
+
+def _hundred_then_bad() -> tuple[list[wire.Message], bytes, bytes]:
+    messages = corpus_messages("tool-heavy", 103)
+    lines = wire.json.encode_lines(messages[:100]) + b'{"role": "robot"}\n'
+    return messages, lines, wire.json.encode_lines(messages[100:])
+
+
+def test_good_lines_before_a_bad_one_are_delivered() -> None:
+    """100 good lines and a bad one in one chunk: the 100 come out, then line 101's error,
+    then the lines after it, numbered right."""
+    messages, head, tail = _hundred_then_bad()
+    decoder = LineDecoder()
+    assert decoder.feed(head + tail[:10]) == messages[:100]
+    with pytest.raises(wire.ValidationError) as info:
+        decoder.feed(tail[10:])
+    assert (info.value.line, info.value.path) == (101, "$.role")
+    assert decoder.feed() == messages[100:]
+    assert (decoder.line, decoder.offset, decoder.pending) == (105, len(head + tail), 0)
+    assert decoder.finish() == []
+
+
+def test_iter_lines_yields_good_lines_before_the_bad_one(tmp_path: Path) -> None:
+    """iter_lines over a real file yields the 100 good lines, then raises for line 101."""
+    messages, head, tail = _hundred_then_bad()
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(head + tail)
+    out = []
+    with path.open("rb") as f, pytest.raises(wire.ValidationError) as info:
+        out.extend(wire.json.iter_lines(f, chunk_size=1 << 20))
+    assert (out, info.value.line) == (messages[:100], 101)
+
+
+@pytest.mark.parametrize("chunk", [1000, 1 << 21])
+def test_complete_long_line_is_refused(chunk: int) -> None:
+    """A complete 1 MiB line is over max_line=1000 (and over max_size=1000) in any chunking:
+    the line before it is delivered, the one after it can still be read."""
+    short = wire.Message(role="user", content="hi")
+    long = wire.Message(role="user", content="x" * (1 << 20))
+    data = wire.json.encode_lines([short, long, short])
+    for limits in (Limits(max_line=1000), Limits(max_size=1000)):
+        decoder = LineDecoder(limits=limits)
+        out: list[Any] = []
+        with pytest.raises(LineTooLongError) as info:
+            for i in range(0, len(data), chunk):
+                out += decoder.feed(data[i : i + chunk])
+            decoder.finish()
+        assert (out, info.value.line, info.value.offset, info.value.limit) == ([short], 2, 31, 1000)
+        with pytest.raises(LineTooLongError):
+            list(wire.json.iter_lines(io.BytesIO(data), limits=limits))
+        with pytest.raises(LineTooLongError) as info:
+            wire.json.decode_lines(data, limits=Limits(max_line=1000))
+        assert info.value.line == 2
+    decoder = LineDecoder(limits=Limits(max_line=1000))
+    assert decoder.feed(data[:31]) == [short]
+    with pytest.raises(LineTooLongError):
+        decoder.feed(data[31:])
+    assert decoder.feed() == [short]
+
+
+def test_line_of_exactly_max_line_is_accepted() -> None:
+    """max_line counts the bytes before the newline: a line of exactly max_line passes."""
+    line = wire.json.encode(wire.Message(role="user", content="x" * 100))
+    limits = Limits(max_line=len(line))
+    assert LineDecoder(limits=limits).feed(line + b"\n") == [
+        wire.json.decode(line, type=wire.Message)
+    ]
+    with pytest.raises(LineTooLongError):
+        LineDecoder(limits=Limits(max_line=len(line) - 1)).feed(line + b"\n")

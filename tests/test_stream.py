@@ -167,3 +167,46 @@ def test_file_errors_are_wire_errors(tmp_path: Path) -> None:
     with path.open("rb") as f, pytest.raises(stream.StreamIOError) as info:
         write_frame(f, wire.Message(role="user"))  # type: ignore[arg-type]
     assert isinstance(info.value, wire.WireError) and isinstance(info.value, OSError)
+
+
+# --- issue 12: no frame is lost around a bad one -------------------------------------------------
+
+BAD_FRAME = struct.pack(">I", 3) + b"\x92\x01\x02"  # a 2-item array: not a Message
+
+
+def test_chunk_after_a_bad_frame_is_kept() -> None:
+    """Frames m0, bad, m1, then a chunk of m2-m4 ending mid-frame: every good frame comes out,
+    in order, with the error (frame 1) between; the stream keeps its sync."""
+    m = corpus_messages("tool-heavy", 5)
+    first = encode_frames(m[0]) + BAD_FRAME + encode_frames(m[1])
+    rest = encode_frames(m[2:])
+    decoder = FrameDecoder()
+    assert decoder.feed(first) == [m[0]]
+    with pytest.raises(wire.ValidationError) as info:
+        decoder.feed(rest[:-7])  # buffered before the error is raised
+    assert (info.value.frame, info.value.path) == (1, "$")
+    assert decoder.feed(rest[-7:]) == m[1:]
+    assert (decoder.frames, decoder.offset, decoder.pending) == (6, len(first + rest), 0)
+    assert decoder.finish() == []
+
+
+def test_read_frames_yields_the_frames_before_a_bad_one(tmp_path: Path) -> None:
+    """read_frames over a real file yields every frame before the bad one, then raises."""
+    m = corpus_messages("tool-heavy", 4)
+    path = tmp_path / "bad.bin"
+    path.write_bytes(encode_frames(m[:3]) + BAD_FRAME + encode_frames(m[3]))
+    out = []
+    with path.open("rb") as f, pytest.raises(wire.ValidationError) as info:
+        out.extend(read_frames(f, chunk_size=1 << 20))
+    assert (out, info.value.frame) == (m[:3], 3)
+
+
+def test_frame_over_max_size_is_refused_on_every_path() -> None:
+    """A frame is one input: max_size bounds it as max_frame does, batch or not."""
+    m = corpus_messages("tool-heavy", 3)
+    small = Limits(max_size=len(wire.msgpack.encode(m[1])) - 1)
+    decoder = FrameDecoder(limits=small)
+    assert decoder.max_frame == small.max_size
+    with pytest.raises(FrameTooLargeError) as info:
+        decoder.feed(encode_frames(m[1:]))
+    assert (info.value.frame, info.value.limit) == (0, small.max_size)
