@@ -322,3 +322,35 @@ def test_line_of_exactly_max_line_is_accepted() -> None:
     ]
     with pytest.raises(LineTooLongError):
         LineDecoder(limits=Limits(max_line=len(line) - 1)).feed(line + b"\n")
+
+
+class _CountingBuffer(bytearray):
+    """A bytearray that counts the bytes its ``rfind`` / ``find`` calls search."""
+
+    searched = 0
+
+    def rfind(self, sub: Any, start: Any = 0, end: Any = None) -> int:  # type: ignore[override]
+        stop = len(self) if end is None else end
+        _CountingBuffer.searched += max(0, stop - (start or 0))
+        return super().rfind(sub, start, stop)
+
+    def find(self, sub: Any, start: Any = 0, end: Any = None) -> int:  # type: ignore[override]
+        stop = len(self) if end is None else end
+        _CountingBuffer.searched += max(0, stop - (start or 0))
+        return super().find(sub, start, stop)
+
+
+def test_long_line_is_searched_once() -> None:
+    """A 4 MiB line fed in 1 KiB chunks: the decoder searches each byte for a newline a
+    bounded number of times (main searched the whole unfinished line on every feed)."""
+    message = wire.Message(role="user", content="x" * (4 << 20))
+    data = wire.json.encode_lines([message])
+    decoder = LineDecoder()
+    assert decoder.feed(data[:1024]) == []
+    decoder._buf = _CountingBuffer(decoder._buf)
+    _CountingBuffer.searched = 0
+    out = []
+    for i in range(1024, len(data), 1024):
+        out += decoder.feed(data[i : i + 1024])
+    assert out + decoder.finish() == [message]
+    assert _CountingBuffer.searched <= 3 * len(data)
