@@ -23,12 +23,14 @@ value is unwrapped by the MessagePack hook and refused, with its path, by the JS
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import json as _stdjson
 import re
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
@@ -112,6 +114,33 @@ def _with_headroom(levels: int, call: Callable[..., Any], *args: Any) -> Any:
         finally:
             _seen.raised = False
             sys.setrecursionlimit(before)
+
+
+_PAUSE_GC_FROM = 1 << 20
+_gc_lock = threading.Lock()
+_gc_pauses = [0, False]  # decodes pausing the collector now; whether it was enabled before
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a large input is decoded.
+
+    Decoded values hold no reference cycles, but every list or non-empty dict is tracked, and
+    the collector's full passes over millions of them made dense inputs (``[[],[],...]``)
+    decode 3-4x slower (bench/worst_case.py). Nested and concurrent pauses share one count;
+    the collector is enabled again by the last one, and only if it was enabled before."""
+    with _gc_lock:
+        if _gc_pauses[0] == 0:
+            _gc_pauses[1] = gc.isenabled()
+            gc.disable()
+        _gc_pauses[0] += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_pauses[0] -= 1
+            if _gc_pauses[0] == 0 and _gc_pauses[1]:
+                gc.enable()
 
 
 class _Recursion(Exception):
@@ -219,7 +248,10 @@ class Codec:
                 path="$",
             )
         try:
-            return self._decode_once(decoder, data, tp, limits)
+            if size < _PAUSE_GC_FROM:
+                return self._decode_once(decoder, data, tp, limits)
+            with _gc_paused():
+                return self._decode_once(decoder, data, tp, limits)
         except _Recursion as deep:
             if not _GUARD_BEFORE_3_12:
                 raise self._too_deep(limits, deep.path) from None
