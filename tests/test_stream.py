@@ -210,3 +210,22 @@ def test_frame_over_max_size_is_refused_on_every_path() -> None:
     with pytest.raises(FrameTooLargeError) as info:
         decoder.feed(encode_frames(m[1:]))
     assert (info.value.frame, info.value.limit) == (0, small.max_size)
+
+
+def test_importing_wire_loads_no_session_log_fcntl_or_asyncio() -> None:
+    """`import minagent.wire` (in a fresh interpreter) loads neither the session log, fcntl
+    nor asyncio; the stream names still resolve on first use."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, minagent.wire\n"
+        "print(sorted(m for m in sys.modules if m in ('fcntl', 'asyncio') "
+        "or m.startswith(('minagent.wire.stream._log', 'minagent.wire.stream._aio'))))\n"
+        "from minagent.wire.stream import SessionLog, receive\n"
+        "print(SessionLog.__module__, receive.__module__)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out == "[]\nminagent.wire.stream._log minagent.wire.stream._aio\n"

@@ -12,7 +12,7 @@ parsing; the nesting depth by the recursion guard msgspec shares with the interp
 CPython up to 3.11 never lets nesting reach ``sys.getrecursionlimit()`` (the default
 ``max_depth``), so only a smaller ``max_depth`` (or a newer CPython, whose C recursion limit is
 separate) pays for one walk over the decoded values. On the lossless path, MessagePack that may
-hold a timestamp is read by `_values.read_msgpack` (msgspec would turn it into ``datetime``);
+hold a timestamp is read by `_mpreader.read_msgpack` (msgspec would turn it into ``datetime``);
 the strict path never meets one, since a timestamp fails every type it could sit in.
 
 Encoding writes everything with one msgspec call. An `Extra` anywhere stops that call (msgspec
@@ -36,7 +36,7 @@ from typing import Any
 
 import msgspec
 
-from . import _fallback, _lossless, _values
+from . import _depth, _fallback, _lossless, _mpreader, _values
 from .blocks import TYPED_LEVELS, Deep
 from .errors import DecodeError, EncodeError, ValidationError, WireError
 from .extra import Extra, MsgpackOnly
@@ -77,7 +77,7 @@ def _dec_hook(tp: Any, obj: Any) -> Any:
             raise ValueError("holds a value JSON cannot; read through the lossless path")
         deepest = getattr(_seen, "depth", None)
         if deepest is not None:  # a depth check is counting (see `_deep_checked`)
-            _seen.depth = max(deepest, _values.nesting(obj))
+            _seen.depth = max(deepest, _depth.nesting(obj))
         return obj
     # Otherwise a payload itself uses a key or tag reserved for our own bookkeeping.
     raise ValueError("reserved by minagent; read through the lossless path")
@@ -263,7 +263,7 @@ class Codec:
             )
         except (_Recursion, RecursionError) as deep:
             raise self._too_deep(limits, getattr(deep, "path", "$")) from None
-        where = _values.too_deep(result, limits.max_depth)
+        where = _depth.too_deep(result, limits.max_depth)
         if where is not None:
             raise self._too_deep(limits, where)
         return result
@@ -284,7 +284,7 @@ class Codec:
         except TypeError as err:  # wrong argument type, e.g. a list instead of bytes
             raise TypeError(f"data must be bytes, bytearray or memoryview: {err}") from None
         if not within:
-            where = _values.too_deep(result, limits.max_depth)
+            where = _depth.too_deep(result, limits.max_depth)
             if where is not None:
                 raise self._too_deep(limits, where)
         return result
@@ -484,7 +484,9 @@ def _as_bytes(data: Any) -> bytes:
 JSON = Codec(msgspec.json, "JSON")
 """The JSON codec (shared by `minagent.wire.json` and the stream helpers)."""
 
-MSGPACK = Codec(msgspec.msgpack, "MessagePack", (_values.may_hold_timestamp, _values.read_msgpack))
+MSGPACK = Codec(
+    msgspec.msgpack, "MessagePack", (_mpreader.may_hold_timestamp, _mpreader.read_msgpack)
+)
 """The MessagePack codec (shared by `minagent.wire.msgpack` and the stream helpers)."""
 
 

@@ -1,0 +1,209 @@
+"""A pure-Python MessagePack reader that keeps timestamps exactly (`read_msgpack`).
+
+MessagePack timestamps (ext type -1) get their own reader: msgspec turns them into ``datetime``
+whatever ``ext_hook`` says, which drops nanoseconds and fails outside years 1-9999. So
+`may_hold_timestamp` looks for a timestamp header in the bytes (one ``memchr`` for ``0xff``
+first), and only such input goes through `read_msgpack`, a small pure-Python reader that keeps
+each timestamp as ``Ext(-1, data)``, exactly as it came, and enforces the nesting limit itself.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+from msgspec.msgpack import Ext
+
+from .errors import DecodeError
+
+__all__ = ["may_hold_timestamp", "read_msgpack"]
+
+_TIMESTAMP_TYPE = 0xFF  # ext type -1
+_FIXEXT = range(0xD4, 0xD9)
+_EXT_HEADER_SIZE = {0xC7: 2, 0xC8: 3, 0xC9: 5}  # ext 8/16/32: bytes from the marker to the type
+
+
+def may_hold_timestamp(buffer: bytes | bytearray | memoryview) -> bool:
+    """Cheap test on MessagePack bytes: could they hold an ext of type -1 (a timestamp)?
+
+    Only false positives. One ``memchr`` for ``0xff`` (never part of UTF-8 text); then each
+    ``0xff`` is checked for an ext header right before it.
+    """
+    if isinstance(buffer, memoryview):
+        buffer = bytes(buffer)
+    elif not isinstance(buffer, (bytes, bytearray)):
+        return False  # not bytes at all: the decoder reports it
+    find = buffer.find
+    at = find(b"\xff")
+    while at != -1:
+        if at >= 1 and buffer[at - 1] in _FIXEXT:
+            return True
+        for marker, size in _EXT_HEADER_SIZE.items():
+            if at >= size and buffer[at - size] == marker:
+                return True
+        at = find(b"\xff", at + 1)
+    return False
+
+
+_UNPACK_F32 = struct.Struct(">f").unpack_from
+_UNPACK_F64 = struct.Struct(">d").unpack_from
+_NANOS = 1_000_000_000
+
+
+def _timestamp(data: bytes) -> Ext:
+    """Check an ext -1 payload against the MessagePack timestamp spec; keep it as it is."""
+    if len(data) == 8:
+        nanos = int.from_bytes(data[:4], "big") >> 2
+    elif len(data) == 12:
+        nanos = int.from_bytes(data[:4], "big")
+    elif len(data) == 4:
+        nanos = 0
+    else:
+        raise ValueError(f"a timestamp (ext type -1) holds 4, 8 or 12 bytes, not {len(data)}")
+    if nanos >= _NANOS:
+        raise ValueError(f"timestamp nanoseconds {nanos} out of range")
+    return Ext(-1, data)
+
+
+class _Reader:
+    """A pure-Python MessagePack reader (see `read_msgpack`)."""
+
+    def __init__(self, data: bytes, max_depth: int) -> None:
+        self.data = data
+        self.pos = 0
+        self.max_depth = max_depth
+
+    def take(self, size: int) -> bytes:
+        start = self.pos
+        end = start + size
+        if end > len(self.data):
+            raise ValueError(f"truncated: {size} bytes claimed at byte {start}, fewer remain")
+        self.pos = end
+        return self.data[start:end]
+
+    def uint(self, size: int) -> int:
+        return int.from_bytes(self.take(size), "big")
+
+    def header(self) -> tuple[str, Any]:
+        """Read one item's header: ``("value", v)``, ``("array", n)`` or ``("map", n)``."""
+        at = self.pos
+        if at >= len(self.data):
+            raise ValueError(f"truncated: input ends at byte {at}")
+        b = self.data[at]
+        self.pos = at + 1
+        if b <= 0x7F:
+            return "value", b
+        if b >= 0xE0:
+            return "value", b - 0x100
+        if b <= 0x8F:
+            return "map", b & 0x0F
+        if b <= 0x9F:
+            return "array", b & 0x0F
+        if b <= 0xBF:
+            return "value", self.text(b & 0x1F)
+        return self.typed(b)
+
+    def typed(self, b: int) -> tuple[str, Any]:
+        simple = {0xC0: None, 0xC2: False, 0xC3: True}
+        if b in simple:
+            return "value", simple[b]
+        if 0xC4 <= b <= 0xC6:
+            return "value", self.take(self.uint(1 << (b - 0xC4)))
+        if 0xC7 <= b <= 0xC9:
+            size = self.uint(1 << (b - 0xC7))
+            return "value", self.ext(size)
+        if b == 0xCA:
+            return "value", _UNPACK_F32(self.take(4))[0]
+        if b == 0xCB:
+            return "value", _UNPACK_F64(self.take(8))[0]
+        if 0xCC <= b <= 0xCF:
+            return "value", self.uint(1 << (b - 0xCC))
+        if 0xD0 <= b <= 0xD3:
+            return "value", int.from_bytes(self.take(1 << (b - 0xD0)), "big", signed=True)
+        if 0xD4 <= b <= 0xD8:
+            return "value", self.ext(1 << (b - 0xD4))
+        if 0xD9 <= b <= 0xDB:
+            return "value", self.text(self.uint(1 << (b - 0xD9)))
+        if b in (0xDC, 0xDD):
+            return "array", self.uint(2 if b == 0xDC else 4)
+        if b in (0xDE, 0xDF):
+            return "map", self.uint(2 if b == 0xDE else 4)
+        raise ValueError(f"invalid type byte 0x{b:02x} at byte {self.pos - 1}")
+
+    def text(self, size: int) -> str:
+        try:
+            return self.take(size).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(f"invalid UTF-8 in the string ending at byte {self.pos}") from None
+
+    def ext(self, size: int) -> Ext:
+        code = int.from_bytes(self.take(1), "big", signed=True)
+        data = self.take(size)
+        return _timestamp(data) if code == -1 else Ext(code, data)
+
+    def read(self) -> Any:
+        """Read the one object the buffer holds; iterative, so nesting costs no recursion."""
+        # Each frame: [container, items still to read, pending map key or _NO_KEY].
+        stack: list[list[Any]] = []
+        while True:
+            kind, value = self.header()
+            if kind != "value":
+                remaining = len(self.data) - self.pos
+                if value > remaining // (2 if kind == "map" else 1):
+                    raise ValueError(
+                        f"truncated: {kind} of {value} items at byte {self.pos}, "
+                        f"only {remaining} bytes remain"
+                    )
+                if len(stack) >= self.max_depth:
+                    raise _TooDeep
+                if value:
+                    stack.append([{} if kind == "map" else [], value, _NO_KEY])
+                    continue
+                value = {} if kind == "map" else []
+            while True:  # hand ``value`` to its container; close the containers it completes
+                if not stack:
+                    if self.pos != len(self.data):
+                        raise ValueError(f"trailing data after the object, at byte {self.pos}")
+                    return value
+                frame = stack[-1]
+                container = frame[0]
+                if type(container) is list:
+                    container.append(value)
+                elif frame[2] is _NO_KEY:
+                    if type(value) in (dict, list, Ext):
+                        raise ValueError(f"map keys must be hashable, not {type(value).__name__}")
+                    frame[2] = value
+                    break
+                else:
+                    container[frame[2]] = value
+                    frame[2] = _NO_KEY
+                frame[1] -= 1
+                if frame[1]:
+                    break
+                stack.pop()
+                value = container
+
+
+_NO_KEY = object()
+
+
+class _TooDeep(Exception):
+    """Internal: the reader met more nesting than allowed."""
+
+
+def read_msgpack(data: bytes | bytearray | memoryview, max_depth: int) -> Any:
+    """Decode one MessagePack object into Python values, keeping timestamps as ``Ext(-1, data)``.
+
+    Values come out as msgspec's generic decoder gives them (``bin`` as ``bytes``, other ext
+    types as `Ext`). Raises `DecodeError` for malformed input, a timestamp that breaks the spec,
+    or nesting deeper than ``max_depth``. Length prefixes are checked against the bytes left
+    before anything is allocated.
+    """
+    try:
+        return _Reader(bytes(data), max_depth).read()
+    except _TooDeep:
+        raise DecodeError(
+            f"invalid MessagePack: nesting deeper than max_depth={max_depth}", path="$"
+        ) from None
+    except ValueError as err:
+        raise DecodeError(f"invalid MessagePack: {err}", path="$") from None
