@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import struct
 import sys
 import tracemalloc
 from typing import Any
@@ -11,7 +12,7 @@ import msgspec
 import pytest
 
 from minagent import wire
-from minagent.wire import Limits, Message, ModelResponse, _codec
+from minagent.wire import Limits, Message, ModelResponse, _codec, _mpreader
 from minagent.wire.limits import DEFAULT
 
 TYPES = [Message, list[Message], ModelResponse, list[ModelResponse]]
@@ -265,12 +266,12 @@ def _collections(call: Any) -> list[int]:
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_dense_containers_decode_without_collector_passes(fmt: Any) -> None:
-    """A million empty arrays in a tool input decode with the collector paused (main ran some
+    """A million one-item arrays in a tool input decode with the collector paused (main ran some
     1,500 collections over the new lists); the collector is on again after."""
     import gc
 
     count = 1 << 20
-    message = tool_message([[]] * count)
+    message = tool_message([[None]] * count)
     data = msgspec.json.encode(message) if fmt is wire.json else msgspec.msgpack.encode(message)
     result: list[Any] = []
     seen = _collections(lambda: result.append(fmt.decode(data, type=Message)))
@@ -283,3 +284,50 @@ def test_dense_containers_decode_without_collector_passes(fmt: Any) -> None:
         assert not gc.isenabled()  # a collector the caller turned off stays off
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize(
+    ("item", "name"),
+    [
+        (b"\x80", "{}"),
+        (b"\x90", "[]"),
+        (b"\x81\xa0\x80", "{'': {}}"),
+        (b"\x81\xa0\x81\xa0\xc0", "{'': {'': nil}}"),
+    ],
+)
+def test_dense_msgpack_is_refused_before_decoding(item: bytes, name: str) -> None:
+    """MessagePack packed with small maps or arrays (60-85x its size as Python objects) is a
+    DecodeError at $ before any of it is decoded, in a tool input and in a frame."""
+    from minagent.wire.stream import FrameDecoder
+
+    count = (3 << 20) // len(item) // 2
+    payload = struct.pack(">BI", 0xDD, count) + item * count
+    head = msgspec.msgpack.encode(tool_message(0))[:-1]
+    data = head + payload
+    tracemalloc.start()
+    try:
+        with pytest.raises(wire.DecodeError, match="more than 60x their size in memory") as info:
+            wire.msgpack.decode(data, type=Message)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert (info.value.path, peak < 1 << 20) == ("$", True)
+    frame = struct.pack(">I", len(data)) + data
+    with pytest.raises(wire.DecodeError, match="60x") as info:
+        FrameDecoder().feed(frame)
+    assert info.value.frame == 0
+
+
+def test_large_real_msgpack_passes_the_density_check() -> None:
+    """A 1.7 MB real transcript (over the size the check starts at) decodes, under 64x."""
+    from minagent.bench import corpus
+
+    data = corpus.msgpack_bytes(corpus.transcript("tool-heavy", 15000))
+    assert len(data) > _mpreader.DENSE_FROM
+    tracemalloc.start()
+    try:
+        result = wire.msgpack.decode(data)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert (len(result), peak < 64 * len(data)) == (15000, True)

@@ -9,6 +9,8 @@ each timestamp as ``Ext(-1, data)``, exactly as it came, and enforces the nestin
 
 from __future__ import annotations
 
+import os
+import random
 import struct
 from typing import Any
 
@@ -16,7 +18,7 @@ from msgspec.msgpack import Ext
 
 from .errors import DecodeError
 
-__all__ = ["may_hold_timestamp", "read_msgpack"]
+__all__ = ["DENSE_FROM", "check_density", "may_hold_timestamp", "python_cost", "read_msgpack"]
 
 _TIMESTAMP_TYPE = 0xFF  # ext type -1
 _FIXEXT = range(0xD4, 0xD9)
@@ -207,3 +209,102 @@ def read_msgpack(data: bytes | bytearray | memoryview, max_depth: int) -> Any:
         ) from None
     except ValueError as err:
         raise DecodeError(f"invalid MessagePack: {err}", path="$") from None
+
+
+# --- memory of dense input ------------------------------------------------------------------------
+
+DENSE_FROM = 1 << 20
+"""Inputs at least this large are checked for density (85x a smaller one is under 90 MiB)."""
+
+_DENSE_MARKERS = (b"\x80", b"\x81", b"\x90")  # empty and one-item maps, empty arrays
+_WINDOW = 4096
+_WINDOWS = 32
+_sample = random.Random(os.urandom(8)).randrange
+
+
+def _map_cost(n: int) -> int:
+    if n == 0:
+        return 64
+    return 184 if n <= 5 else (272 if n <= 10 else 64 + 40 * n)
+
+
+def _fixed() -> tuple[list[int], list[int]]:
+    """For each first byte of an item of fixed size: bytes after it, and the Python bytes it
+    becomes (an upper estimate; 0 for cached objects); -1 steps: sized by a length field."""
+    steps, costs = [0] * 256, [0] * 256
+    for b in range(0x80, 0x90):
+        costs[b] = _map_cost(b & 0x0F)
+    for b in range(0x90, 0xA0):
+        costs[b] = 56 + 8 * (b & 0x0F)
+    for b in range(0xA0, 0xC0):
+        steps[b] = b & 0x1F
+        costs[b] = 49 + steps[b] if steps[b] > 1 else 0
+    for b in (0xC4, 0xC5, 0xC6, 0xC7, 0xC8, 0xC9, 0xD9, 0xDA, 0xDB, 0xDC, 0xDD, 0xDE, 0xDF):
+        steps[b] = -1
+    for b, size in {0xCA: 4, 0xCB: 8, 0xCC: 1, 0xCD: 2, 0xCE: 4, 0xCF: 8}.items():
+        steps[b], costs[b] = size, 32
+    for b in range(0xD0, 0xD4):
+        steps[b], costs[b] = 1 << (b - 0xD0), 32
+    for b in range(0xD4, 0xD9):
+        steps[b], costs[b] = 1 + (1 << (b - 0xD4)), 64
+    for b in range(0xE0, 0xFB):
+        costs[b] = 32  # -32..-6 are new int objects
+    steps[0xC1] = 0  # never used: the decoder refuses it
+    return steps, costs
+
+
+_STEPS, _COSTS = _fixed()
+
+
+def python_cost(data: bytes, stop: int) -> int:
+    """An upper estimate of the bytes of Python objects decoding ``data`` allocates (containers,
+    and scalars that are not cached: short strings, small negative ints), counting only until
+    it passes ``stop``. A walk over the item headers: string and binary payloads are skipped by
+    length. Malformed input just ends the walk (the decoder reports it)."""
+    end = len(data)
+    pos = cost = 0
+    steps, costs, uint = _STEPS, _COSTS, int.from_bytes
+    while pos < end and cost <= stop:
+        b = data[pos]
+        step = steps[b]
+        if step >= 0:
+            cost += costs[b]
+            pos += 1 + step
+            continue
+        size = 1 << ((b - 0xC4) % 3) if b <= 0xDB else (2 if b in (0xDC, 0xDE) else 4)
+        length = uint(data[pos + 1 : pos + 1 + size], "big")
+        pos += 1 + size
+        if b >= 0xDC:  # arrays and maps: ``length`` items follow
+            cost += 56 + 8 * length if b <= 0xDD else _map_cost(length)
+        else:  # bin, ext (one type byte more), str
+            pos += length + (1 if 0xC7 <= b <= 0xC9 else 0)
+            cost += 33 + length
+    return cost
+
+
+def check_density(data: bytes | bytearray | memoryview, max_ratio: int = 60) -> None:
+    """Refuse, before decoding, MessagePack whose objects would take more than ``max_ratio``
+    times its size in memory (dense empty or one-item maps: up to 85x in CPython). The estimate
+    leaves room for the decoder's own overhead: what passes stays under 64x measured.
+
+    Free below `DENSE_FROM` bytes. Above, 32 windows of 4 KiB at random places are searched for
+    the bytes of such maps and arrays; input this dense in none of them is accepted (only an
+    input dense in most of its length can pass 60x, and the windows' places cannot be known in
+    advance). Otherwise the items are walked (`python_cost`), at 10-20 MB/s."""
+    size = data.nbytes if isinstance(data, memoryview) else len(data)
+    if size < DENSE_FROM or not isinstance(data, (bytes, bytearray, memoryview)):
+        return
+    buffer = bytes(data) if isinstance(data, memoryview) else data
+    for _ in range(_WINDOWS):
+        at = _sample(size - _WINDOW)
+        if sum(buffer.count(m, at, at + _WINDOW) for m in _DENSE_MARKERS) * 8 >= _WINDOW:
+            break
+    else:
+        return
+    limit = max_ratio * size
+    if python_cost(bytes(buffer), limit) > limit:
+        raise DecodeError(
+            f"invalid MessagePack: {size} bytes of input would take more than {max_ratio}x "
+            "their size in memory (densely packed maps or arrays); refused before decoding",
+            path="$",
+        )
