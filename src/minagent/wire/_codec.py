@@ -26,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
-import json as _stdjson
 import re
 import sys
 import threading
@@ -45,6 +44,7 @@ from .messages import Message, ModelResponse
 
 __all__ = ["DECODABLE", "JSON", "MSGPACK", "Codec", "batch_check", "guard_covers"]
 
+_FLOATS_AS_PARSED = msgspec.json.Decoder(float_hook=float)  # 1e400 -> inf, to find it
 _LONE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 DECODABLE: tuple[Any, ...] = (list[Message], Message, ModelResponse, list[ModelResponse])
@@ -314,17 +314,17 @@ class Codec:
 
     def _locate(self, err: msgspec.ValidationError, data: Any, path: str) -> ValidationError:
         """Our error for a value msgspec cannot hold, with object keys in its path (msgspec
-        writes ``[...]`` for them; the standard library's parser, on this error path only,
-        turns ``1e400`` into infinity, which `_values.find` then locates)."""
+        writes ``[...]`` for them; a second decode, on this error path only, turns ``1e400``
+        into infinity, which `_values.find_nonfinite` then locates in one quick pass)."""
         found = _lossless.relocate(err, path)
         if self.name != "JSON" or "[...]" not in str(found.path):
             return found
         try:
-            value = _stdjson.loads(_as_bytes(data))
-        except (ValueError, RecursionError):
+            value = _FLOATS_AS_PARSED.decode(data)
+        except (msgspec.DecodeError, RecursionError):
             return found
-        where = _values.find(value, _values.json_problem, path)
-        return found if where is None else ValidationError(found.message, path=where[0])
+        where = _values.find_nonfinite(value, path)
+        return found if where is None else ValidationError(found.message, path=where)
 
     def _value(self, data: Any, limits: Limits, path: str = "$", nested: int = 0) -> Any:
         """Schema-less decode of ``data`` (the whole input, or one element ``nested`` deep), for

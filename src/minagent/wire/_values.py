@@ -32,6 +32,7 @@ from .extra import Extra, MsgpackOnly
 __all__ = [
     "children",
     "find",
+    "find_nonfinite",
     "holds_json_unsafe",
     "json_problem",
     "msgpack_problem",
@@ -150,3 +151,33 @@ def wrap(container: dict[str, Any] | list[Any]) -> None:
                 node[key] = MsgpackOnly(value)
             elif type(value) is dict or type(value) is list:
                 stack.append(value)
+
+
+def find_nonfinite(value: Any, path: str = "$") -> str | None:
+    """Path of the first NaN or infinity in plain decoded JSON values (dicts, lists, leaves), or
+    None. Paths are built only for the one found, so a million keys cost one quick pass."""
+    keys: list[Any] = []
+    stack: list[Iterator[tuple[Any, Any]]] = [iter([(None, value)])]
+    while stack:
+        for key, item in stack[-1]:
+            kind = type(item)
+            if kind is float:
+                if item - item != 0.0:
+                    return path + "".join(_step(k) for k in [*keys[1:], key])
+            elif kind is dict:
+                keys.append(key)
+                stack.append(iter(item.items()))
+                break
+            elif kind is list:
+                keys.append(key)
+                stack.append(iter(enumerate(item)))
+                break
+        else:
+            stack.pop()
+            if keys:
+                keys.pop()
+    return None
+
+
+def _step(key: Any) -> str:
+    return f"[{key}]" if type(key) is int else f".{key}"
