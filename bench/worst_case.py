@@ -61,8 +61,8 @@ def mp_array(count: int, item: bytes) -> bytes:
     return struct.pack(">BI", 0xDD, count) + item * count
 
 
-def bombs(size: int) -> list[tuple[str, Callable[[], Any], int]]:
-    """The cases: (name, decode call, input size in bytes)."""
+def bombs(size: int, frame_size: int = 16 << 20) -> list[tuple[str, Callable[[], Any], int]]:
+    """The cases: (name, decode call, input size in bytes); the frame case is ``frame_size``."""
     mp_head, mp_tail = _tool_message_prefix("msgpack")
     js_head, js_tail = _tool_message_prefix("json")
     n = size
@@ -91,7 +91,7 @@ def bombs(size: int) -> list[tuple[str, Callable[[], Any], int]]:
     for name, data, fmt in cases:
         decode = wire.json.decode if fmt == "js" else wire.msgpack.decode
         out.append((name, _call(decode, data), len(data)))
-    frame = mp_head + mp_array((16 << 20) - 128, b"\x80") + mp_tail
+    frame = mp_head + mp_array(frame_size - 128, b"\x80") + mp_tail
     frame = frame[len(b"\x91") :]  # one Message, not a list
     framed = struct.pack(">I", len(frame)) + frame
 
@@ -102,7 +102,7 @@ def bombs(size: int) -> list[tuple[str, Callable[[], Any], int]]:
         except wire.WireError as err:
             return err
 
-    out.append(("one 16 MiB frame of empty maps", one_frame, len(framed)))
+    out.append(("one frame of empty maps (FrameDecoder)", one_frame, len(framed)))
     return out
 
 
