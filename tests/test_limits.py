@@ -34,8 +34,8 @@ def nested(depth: int) -> Any:
 
 
 def test_defaults_are_documented_figures() -> None:
-    """The defaults: 64 MiB input, depth 1000, 16 MiB frames; `Limits` is exported by wire."""
-    assert DEFAULT == Limits() == Limits(64 << 20, 1000, 16 << 20)
+    """The defaults: 64 MiB input, depth 1000, 16 MiB frames, 64 MiB lines; `Limits` in wire."""
+    assert DEFAULT == Limits() == Limits(64 << 20, 1000, 16 << 20, 64 << 20)
     assert "Limits" in wire.__all__
     assert dataclasses.replace(DEFAULT, max_depth=8).max_size == DEFAULT.max_size
 
@@ -43,7 +43,7 @@ def test_defaults_are_documented_figures() -> None:
 @pytest.mark.parametrize("bad", [0, -1, 1.5, "9", True])
 def test_limits_refuse_non_positive_or_non_int(bad: Any) -> None:
     """Every figure must be a positive int."""
-    for field in ("max_size", "max_depth", "max_frame"):
+    for field in ("max_size", "max_depth", "max_frame", "max_line"):
         with pytest.raises(ValueError, match=field):
             Limits(**{field: bad})
 
