@@ -160,8 +160,8 @@ class FrameDecoder(ChunkDecoder):
     ) -> tuple[list[Any], int, WireError | None]:
         """Decode the payloads at ``spans``: the objects, the bytes used (up to the end of the
         last good frame, or of the first bad one) and the bad frame's error."""
-        if not spans:
-            return [], 0, None
+        if len(spans) < 2:  # nothing to batch (and a bad frame is not decoded twice)
+            return self._decode_each(buf, spans) if spans else ([], 0, None)
         with memoryview(buf) as view:
             views = [view[a:b] for a, b in spans]
             batch = b"".join([_ARRAY32.pack(0xDD, len(spans)), *views])
