@@ -46,9 +46,11 @@ class RedisServer:
         """Start the server and wait until it answers PING (raise with its log if it dies)."""
         log = self.directory / "redis.log"
         self.proc = subprocess.Popen(
-            [self.exe, "--bind", "127.0.0.1", "--port", str(self.port)]
-            + ["--dir", str(self.directory), "--logfile", str(log), "--save", ""]
-            + ["--appendonly", "yes", "--appendfsync", "always", "--daemonize", "no"],
+            [
+                *(self.exe, "--bind", "127.0.0.1", "--port", str(self.port)),
+                *("--dir", str(self.directory), "--logfile", str(log), "--save", ""),
+                *("--appendonly", "yes", "--appendfsync", "always", "--daemonize", "no"),
+            ],
             stdin=subprocess.DEVNULL,
         )
         client = redis.Redis(port=self.port, socket_connect_timeout=1)

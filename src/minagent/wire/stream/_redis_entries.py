@@ -50,7 +50,7 @@ _DECODERS = {"msgpack": _msgpack.decode, "json": _json.decode}
 FORMATS = tuple(_ENCODERS)
 """The formats an entry may name."""
 
-_RAW_SCAN = {
+_RAW_SCAN: dict[str, Any] = {
     "msgpack": msgspec.msgpack.Decoder(list[msgspec.Raw]),
     "json": msgspec.json.Decoder(list[msgspec.Raw]),
 }

@@ -1,0 +1,308 @@
+"""Redis Streams: a real redis-server (append-only file, fsync always), no mocks."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+import redis.asyncio
+
+from minagent import wire
+from minagent.bench.corpus import FAMILIES, msgpack_bytes, transcript
+from minagent.wire.stream import redis_asyncio
+from minagent.wire.stream.redis import Consumer, Publisher
+
+from .redis_server import RedisServer
+
+
+def _corpus() -> list[wire.Message]:
+    """Every corpus family (the rich one carries unknown blocks, keys and binary data)."""
+    out: list[wire.Message] = []
+    for family in FAMILIES:
+        out += wire.msgpack.decode(msgpack_bytes(transcript(family, 100)))
+    return out
+
+
+def _drain(consumer: Consumer, want: int, deadline_s: float = 10) -> list[tuple[str, Any]]:
+    """Read and ack until ``want`` messages arrived (claims may need an idle period to pass)."""
+    got: list[tuple[str, Any]] = []
+    end = time.monotonic() + deadline_s
+    while len(got) < want and time.monotonic() < end:
+        for entry_id, message in consumer:
+            got.append((entry_id, message))
+            consumer.ack(entry_id)
+        time.sleep(0.02)
+    return got
+
+
+@pytest.mark.parametrize("fmt", ["msgpack", "json"])
+def test_corpus_published_and_consumed_equal_in_order(redis_url: str, fmt: str) -> None:
+    """The whole corpus comes back equal, in order, under the ids publish returned; none left."""
+    client = redis.Redis.from_url(redis_url)
+    corpus = _corpus() if fmt == "msgpack" else _corpus()[:300]  # rich holds binary: MsgPack only
+    ids = Publisher(client, "in", format=fmt).publish(corpus)
+    consumer = Consumer(client, "in", "g", "c1", batch=64)
+    got = list(consumer)
+    assert [eid for eid, _ in got] == ids
+    assert [m for _, m in got] == corpus
+    assert consumer.ack(ids) == len(corpus)
+    assert client.xpending("in", "g")["pending"] == 0
+    assert client.xlen("in:dead") == 0
+
+
+def test_entry_fields_name_format_and_version(redis_url: str) -> None:
+    """One entry per message: format, protocol version and the codec's bytes, exactly."""
+    client = redis.Redis.from_url(redis_url)
+    msg = wire.Message(role="user", content="hi")
+    Publisher(client, "in").publish(msg)
+    Publisher(client, "in", format="json").publish([msg])
+    entries = [fields for _, fields in client.xrange("in")]
+    assert entries == [
+        {
+            b"format": b"msgpack",
+            b"version": b"1",
+            b"data": b"\x82\xa4role\xa4user\xa7content\xa2hi",
+        },
+        {b"format": b"json", b"version": b"1", b"data": b'{"role":"user","content":"hi"}'},
+    ]
+
+
+class CountingConnection(redis.Connection):
+    """A real connection that counts how many times it writes to the socket."""
+
+    writes = 0
+
+    def send_packed_command(self, command: Any, check_health: bool = True) -> None:
+        type(self).writes += 1
+        super().send_packed_command(command, check_health)
+
+
+def test_batch_publish_is_one_round_trip(redis_url: str) -> None:
+    """250 messages: one socket write, one MULTI / EXEC, 250 XADD (INFO commandstats)."""
+    pool = redis.ConnectionPool.from_url(redis_url, connection_class=CountingConnection)
+    client = redis.Redis(connection_pool=pool)
+    client.config_resetstat()
+    CountingConnection.writes = 0
+    ids = Publisher(client, "in").publish(
+        [wire.Message(role="user", content=str(i)) for i in range(250)]
+    )
+    assert CountingConnection.writes == 1
+    stats = client.info("commandstats")
+    assert (stats["cmdstat_xadd"]["calls"], stats["cmdstat_multi"]["calls"]) == (250, 1)
+    assert stats["cmdstat_exec"]["calls"] == 1
+    assert len(ids) == 250
+
+
+def _dead(client: redis.Redis, stream: str = "in:dead") -> list[dict[bytes, bytes]]:
+    return [fields for _, fields in client.xrange(stream)]
+
+
+def test_poison_entries_go_to_dead_letter_stream(redis_url: str) -> None:
+    """Undecodable, wrong-shape, unknown format / version, foreign and oversized entries: each
+    dead-lettered with our error text and path and the original id; the good ones arrive."""
+    client = redis.Redis.from_url(redis_url)
+    pub = Publisher(client, "in")
+    good = [wire.Message(role="user", content=f"m{i}") for i in range(4)]
+    bad_shape = wire.msgpack.encode([{"role": "user", "content": [{"type": "text", "text": 1}]}])
+    v1 = {b"format": b"msgpack", b"version": b"1"}
+    poison = [
+        {**v1, b"data": b"\xc1"},
+        {**v1, b"data": bad_shape[1:]},  # the message alone, without the list header
+        {b"format": b"yaml", b"version": b"1", b"data": b"x"},
+        {b"format": b"json", b"version": b"2", b"data": b"{}"},
+        {b"payload": b"hello"},
+        {b"format": b"json", b"version": b"1", b"data": b'"' + b"x" * 200 + b'"'},
+    ]
+    ids = [pub.publish(good[0])[0]]
+    poison_ids = [client.xadd("in", p).decode() for p in poison[:3]]  # type: ignore[arg-type]
+    ids += pub.publish(good[1:3])
+    poison_ids += [client.xadd("in", p).decode() for p in poison[3:]]  # type: ignore[arg-type]
+    ids += pub.publish(good[3])
+    consumer = Consumer(client, "in", "g", "c1", limits=wire.Limits(max_size=100))
+    got = list(consumer)
+    assert got == list(zip(ids, good, strict=True))
+    errors = [
+        "invalid MessagePack: MessagePack data is malformed: invalid opcode '\\xc1' (byte 0)"
+        " (at $)",
+        "Expected `str`, got `int` (at $.content[0].text)",
+        "unknown format 'yaml' (expected one of msgpack, json)",
+        "unknown protocol version '2' (expected '1')",
+        "not a minagent entry: no format, version, data field",
+        "JSON input of 202 bytes is over the limit max_size=100 (at $)",
+    ]
+    dead = _dead(client)
+    assert [d[b"error"].decode() for d in dead] == errors
+    assert [d[b"path"] for d in dead] == [b"$", b"$.content[0].text", b"", b"", b"", b"$"]
+    assert [d[b"id"].decode() for d in dead] == poison_ids
+    assert dead[4] == {
+        b"error": errors[4].encode(),
+        b"error_type": b"DecodeError",
+        b"path": b"",
+        b"id": poison_ids[4].encode(),
+        b"stream": b"in",
+        b"group": b"g",
+        b"consumer": b"c1",
+        b"field:payload": b"hello",
+    }
+    assert [{k[6:]: v for k, v in d.items() if k.startswith(b"field:")} for d in dead] == poison
+    assert client.xpending("in", "g")["pending"] == len(good)  # poison acked, the good await us
+
+
+def test_neighbours_cannot_merge_into_one_message(redis_url: str) -> None:
+    """Two entries invalid alone but valid when joined are both poison, never one message."""
+    client = redis.Redis.from_url(redis_url)
+    whole = b'{"role":"user","content":"a,b"}'
+    cut = whole.index(b",")
+    v1 = {b"format": b"json", b"version": b"1"}
+    first = client.xadd("in", {**v1, b"data": whole[:cut]}).decode()  # type: ignore[dict-item]
+    second = client.xadd("in", {**v1, b"data": whole[cut + 1 :]}).decode()  # type: ignore[dict-item]
+    assert list(Consumer(client, "in", "g", "c1")) == []
+    assert [d[b"id"].decode() for d in _dead(client)] == [first, second]
+
+
+def test_trimmed_pending_entries_are_dead_lettered(redis_url: str) -> None:
+    """Entries trimmed from the stream while pending reach the dead-letter stream when claimed."""
+    client = redis.Redis.from_url(redis_url)
+    ids = Publisher(client, "in").publish(
+        [wire.Message(role="user", content=str(i)) for i in range(5)]
+    )
+    first = Consumer(client, "in", "g", "c1")
+    assert [eid for eid, _ in first.read()] == ids
+    client.xtrim("in", maxlen=2, approximate=False)
+    time.sleep(0.06)
+    second = Consumer(client, "in", "g", "c2", claim_idle_ms=50)
+    assert [eid for eid, _ in second.read()] == ids[3:]
+    dead = _dead(client)
+    assert [(d[b"id"].decode(), d[b"error"]) for d in dead] == [
+        (eid, b"entry deleted from the stream before it was acknowledged") for eid in ids[:3]
+    ]
+
+
+CHILD = """
+import sys
+import redis
+from minagent.wire.stream.redis import Consumer
+
+consumer = Consumer(redis.Redis.from_url(sys.argv[1]), "in", "g", "doomed", batch=50)
+for done, (entry_id, message) in enumerate(consumer, 1):
+    consumer.ack(entry_id)
+    print(entry_id, flush=True)
+    if done == int(sys.argv[2]):
+        print("mid-batch", flush=True)
+        sys.stdin.read()  # hold the rest of the batch until killed
+"""
+
+
+def test_killed_consumer_entries_claimed_by_another(redis_url: str) -> None:
+    """A consumer SIGKILLed mid-batch: another claims its pending entries (XAUTOCLAIM) and
+    finishes; the union of acknowledged entries is exactly what was published."""
+    client = redis.Redis.from_url(redis_url)
+    corpus = _corpus()[:200]
+    ids = Publisher(client, "in").publish(corpus)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, redis_url, "75"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=env,
+    )
+    assert child.stdout is not None
+    child_acked = []
+    for line in child.stdout:
+        if line == b"mid-batch\n":
+            break
+        child_acked.append(line.decode().strip())
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    assert child_acked == ids[:75]
+    pending = client.xpending_range("in", "g", "-", "+", 100)
+    assert [(p["message_id"].decode(), p["consumer"]) for p in pending] == [
+        (eid, b"doomed") for eid in ids[75:100]
+    ]
+    rescuer = Consumer(client, "in", "g", "rescuer", batch=50, claim_idle_ms=100)
+    got = _drain(rescuer, 125)
+    assert sorted((eid for eid, _ in got), key=ids.index) == ids[75:]  # each once
+    assert dict(got) == dict(zip(ids[75:], corpus[75:], strict=True))
+    assert set(child_acked) | {eid for eid, _ in got} == set(ids)
+    assert client.xpending("in", "g")["pending"] == 0
+
+
+def test_server_restart_loses_nothing_acknowledged(tmp_path: Path) -> None:
+    """redis-server SIGKILLed and restarted mid-run (AOF, fsync always): every published entry
+    and every acknowledgement survives; pending entries come back; all are finally acked."""
+    server = RedisServer(tmp_path)
+    server.start()
+    try:
+        client = redis.Redis.from_url(server.url)
+        corpus = _corpus()
+        pub = Publisher(client, "in")
+        ids = pub.publish(corpus[:250])
+        consumer = Consumer(client, "in", "g", "c1", batch=100)
+        for n, (eid, _) in enumerate(consumer, 1):
+            if n <= 120:
+                consumer.ack(eid)
+            if n == 150:  # mid-batch: 120 acked, the rest of the second batch of 100 pending
+                break
+        server.kill()
+        with pytest.raises(redis.ConnectionError):
+            consumer.read()
+        server.start()
+        assert [eid.decode() for eid, _ in client.xrange("in")] == ids
+        pending = client.xpending_range("in", "g", "-", "+", 1000)
+        assert [p["message_id"].decode() for p in pending] == ids[120:200]
+        ids += pub.publish(corpus[250:])
+        got = []
+        for eid, message in consumer:  # first its own pending entries again, then the rest
+            got.append((eid, message))
+            consumer.ack(eid)
+        assert [eid for eid, _ in got] == ids[120:]
+        assert [m for _, m in got] == corpus[120:]
+        assert client.xpending("in", "g")["pending"] == 0
+    finally:
+        server.stop()
+
+
+def test_async_variant(redis_url: str) -> None:
+    """redis.asyncio: the corpus equal and in order, a poison entry dead-lettered, a claim."""
+
+    async def main() -> None:
+        client = redis.asyncio.Redis.from_url(redis_url)
+        corpus = _corpus()
+        ids = await redis_asyncio.Publisher(client, "in").publish(corpus[:200])
+        await client.xadd("in", {b"format": b"json", b"version": b"1", b"data": b"[1"})
+        ids += await redis_asyncio.Publisher(client, "in", format="json").publish(corpus[200:300])
+        consumer = redis_asyncio.Consumer(client, "in", "g", "a1", batch=64)
+        got = [item async for item in consumer]
+        assert [eid for eid, _ in got] == ids
+        assert [m for _, m in got] == corpus[:300]
+        assert await consumer.ack(ids[:250]) == 250
+        dead = [f async for f in _async_range(client, "in:dead")]
+        assert [d[b"error"] for d in dead] == [b"invalid JSON: Input data was truncated (at $)"]
+        await asyncio.sleep(0.06)
+        other = redis_asyncio.Consumer(client, "in", "g", "a2", claim_idle_ms=50)
+        claimed = [item async for item in other]
+        assert claimed == got[250:]
+        assert await other.ack([eid for eid, _ in claimed]) == 50
+        await client.aclose()
+
+    asyncio.run(main())
+
+
+async def _async_range(client: redis.asyncio.Redis, stream: str) -> Any:
+    for _, fields in await client.xrange(stream):
+        yield fields
+
+
+def test_text_client_refused(redis_url: str) -> None:
+    """A client decoding replies to text would corrupt MessagePack: refused up front."""
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    with pytest.raises(ValueError, match="decode_responses=False"):
+        Publisher(client, "in")
