@@ -29,7 +29,9 @@ def _free_port() -> int:
 class RedisServer:
     """One redis-server process; `start`, `kill` (SIGKILL), `restart`, `stop`."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *, fsync: str = "always") -> None:
+        """``fsync``: the ``appendfsync`` policy (``always`` for the tests; benchmarks may use
+        ``everysec``, Redis's default)."""
         exe = shutil.which("redis-server")
         if exe is None:
             raise RuntimeError(
@@ -38,6 +40,7 @@ class RedisServer:
             )
         self.exe = exe
         self.directory = directory
+        self.fsync = fsync
         self.port = _free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -49,7 +52,7 @@ class RedisServer:
             [
                 *(self.exe, "--bind", "127.0.0.1", "--port", str(self.port)),
                 *("--dir", str(self.directory), "--logfile", str(log), "--save", ""),
-                *("--appendonly", "yes", "--appendfsync", "always", "--daemonize", "no"),
+                *("--appendonly", "yes", "--appendfsync", self.fsync, "--daemonize", "no"),
             ],
             stdin=subprocess.DEVNULL,
         )

@@ -59,19 +59,15 @@ def test_corpus_published_and_consumed_equal_in_order(redis_url: str, fmt: str) 
 
 
 def test_entry_fields_name_format_and_version(redis_url: str) -> None:
-    """One entry per message: format, protocol version and the codec's bytes, exactly."""
+    """One entry per message, one field: format/version naming the codec's bytes, exactly."""
     client = redis.Redis.from_url(redis_url)
     msg = wire.Message(role="user", content="hi")
     Publisher(client, "in").publish(msg)
     Publisher(client, "in", format="json").publish([msg])
     entries = [fields for _, fields in client.xrange("in")]
     assert entries == [
-        {
-            b"format": b"msgpack",
-            b"version": b"1",
-            b"data": b"\x82\xa4role\xa4user\xa7content\xa2hi",
-        },
-        {b"format": b"json", b"version": b"1", b"data": b'{"role":"user","content":"hi"}'},
+        {b"msgpack/1": b"\x82\xa4role\xa4user\xa7content\xa2hi"},
+        {b"json/1": b'{"role":"user","content":"hi"}'},
     ]
 
 
@@ -112,14 +108,14 @@ def test_poison_entries_go_to_dead_letter_stream(redis_url: str) -> None:
     pub = Publisher(client, "in")
     good = [wire.Message(role="user", content=f"m{i}") for i in range(4)]
     bad_shape = wire.msgpack.encode([{"role": "user", "content": [{"type": "text", "text": 1}]}])
-    v1 = {b"format": b"msgpack", b"version": b"1"}
     poison = [
-        {**v1, b"data": b"\xc1"},
-        {**v1, b"data": bad_shape[1:]},  # the message alone, without the list header
-        {b"format": b"yaml", b"version": b"1", b"data": b"x"},
-        {b"format": b"json", b"version": b"2", b"data": b"{}"},
+        {b"msgpack/1": b"\xc1"},
+        {b"msgpack/1": bad_shape[1:]},  # the message alone, without the list header
+        {b"yaml/1": b"x"},
+        {b"json/2": b"{}"},
         {b"payload": b"hello"},
-        {b"format": b"json", b"version": b"1", b"data": b'"' + b"x" * 200 + b'"'},
+        {b"json/1": b'"' + b"x" * 200 + b'"'},
+        {b"msgpack/1": b"\x80", b"json/1": b"{}"},
     ]
     ids = [pub.publish(good[0])[0]]
     poison_ids = [client.xadd("in", p).decode() for p in poison[:3]]  # type: ignore[arg-type]
@@ -135,12 +131,14 @@ def test_poison_entries_go_to_dead_letter_stream(redis_url: str) -> None:
         "Expected `str`, got `int` (at $.content[0].text)",
         "unknown format 'yaml' (expected one of msgpack, json)",
         "unknown protocol version '2' (expected '1')",
-        "not a minagent entry: no format, version, data field",
+        "not a minagent entry: fields 'payload' (expected one field named <format>/<version>)",
         "JSON input of 202 bytes is over the limit max_size=100 (at $)",
+        "not a minagent entry: fields 'msgpack/1', 'json/1' (expected one field named"
+        " <format>/<version>)",
     ]
     dead = _dead(client)
     assert [d[b"error"].decode() for d in dead] == errors
-    assert [d[b"path"] for d in dead] == [b"$", b"$.content[0].text", b"", b"", b"", b"$"]
+    assert [d[b"path"] for d in dead] == [b"$", b"$.content[0].text", b"", b"", b"", b"$", b""]
     assert [d[b"id"].decode() for d in dead] == poison_ids
     assert dead[4] == {
         b"error": errors[4].encode(),
@@ -161,9 +159,8 @@ def test_neighbours_cannot_merge_into_one_message(redis_url: str) -> None:
     client = redis.Redis.from_url(redis_url)
     whole = b'{"role":"user","content":"a,b"}'
     cut = whole.index(b",")
-    v1 = {b"format": b"json", b"version": b"1"}
-    first = client.xadd("in", {**v1, b"data": whole[:cut]}).decode()  # type: ignore[dict-item]
-    second = client.xadd("in", {**v1, b"data": whole[cut + 1 :]}).decode()  # type: ignore[dict-item]
+    first = client.xadd("in", {b"json/1": whole[:cut]}).decode()  # type: ignore[dict-item]
+    second = client.xadd("in", {b"json/1": whole[cut + 1 :]}).decode()  # type: ignore[dict-item]
     assert list(Consumer(client, "in", "g", "c1")) == []
     assert [d[b"id"].decode() for d in _dead(client)] == [first, second]
 
@@ -277,7 +274,7 @@ def test_async_variant(redis_url: str) -> None:
         client = redis.asyncio.Redis.from_url(redis_url)
         corpus = _corpus()
         ids = await redis_asyncio.Publisher(client, "in").publish(corpus[:200])
-        await client.xadd("in", {b"format": b"json", b"version": b"1", b"data": b"[1"})
+        await client.xadd("in", {b"json/1": b"[1"})
         ids += await redis_asyncio.Publisher(client, "in", format="json").publish(corpus[200:300])
         consumer = redis_asyncio.Consumer(client, "in", "g", "a1", batch=64)
         got = [item async for item in consumer]

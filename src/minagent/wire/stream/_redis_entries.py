@@ -3,13 +3,16 @@
 Shared by `minagent.wire.stream.redis` (sync) and `minagent.wire.stream.redis_asyncio`; nothing
 here imports ``redis``, so the codec stays importable without it.
 
-An entry holds one message in three fields: ``format`` (``msgpack`` or ``json``), ``version``
-(the wire protocol's, ``1``) and ``data`` (the message encoded with the codec).
+An entry holds one message in one field: its name says the format and the wire protocol version
+(``msgpack/1`` or ``json/1``), its value is the message encoded with the codec. One field, not
+three (format, version, data): redis-py parses every field of every entry in Python, so each
+extra field costs as much as a fast decode.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -22,26 +25,18 @@ from ..limits import Limits
 from ..messages import Message, ModelResponse
 
 __all__ = [
-    "DATA",
-    "FORMAT",
     "FORMATS",
     "PROTOCOL_VERSION",
-    "VERSION",
     "Batch",
     "check_format",
     "dead_letter_fields",
     "decode_entries",
     "encode_entries",
     "entry_id",
+    "field_name",
     "stream_entries",
 ]
 
-FORMAT = b"format"
-"""Entry field naming the payload's format: ``msgpack`` or ``json``."""
-VERSION = b"version"
-"""Entry field naming the wire protocol version the payload follows."""
-DATA = b"data"
-"""Entry field holding the encoded message."""
 PROTOCOL_VERSION = "1"
 """The wire protocol version this codec writes and reads (docs/PROTOCOL.md)."""
 
@@ -54,7 +49,14 @@ _RAW_SCAN: dict[str, Any] = {
     "msgpack": msgspec.msgpack.Decoder(list[msgspec.Raw]),
     "json": msgspec.json.Decoder(list[msgspec.Raw]),
 }
-_VERSION_BYTES = PROTOCOL_VERSION.encode()
+
+
+def field_name(format: str) -> bytes:
+    """The entry field for ``format``: ``b"msgpack/1"`` or ``b"json/1"``."""
+    return f"{format}/{PROTOCOL_VERSION}".encode()
+
+
+_FIELDS = {field_name(fmt): fmt for fmt in FORMATS}
 
 
 def check_format(format: str) -> str:
@@ -68,8 +70,8 @@ def encode_entries(messages: Any, format: str) -> list[dict[bytes, bytes]]:
     """The entry fields for a message, a response, or a list of them (one entry each)."""
     encode = _ENCODERS[format]
     items = messages if isinstance(messages, list) else [messages]
-    head = {FORMAT: format.encode(), VERSION: _VERSION_BYTES}
-    return [{**head, DATA: encode(item)} for item in items]
+    name = field_name(format)
+    return [{name: encode(item)} for item in items]
 
 
 def entry_id(value: bytes | str) -> str:
@@ -103,20 +105,19 @@ class Batch:
 def _header_error(fields: Mapping[bytes, bytes], accept: str | None) -> WireError | None:
     if not fields:
         return DecodeError("entry deleted from the stream before it was acknowledged")
-    fmt = fields.get(FORMAT)
-    version = fields.get(VERSION)
-    data = fields.get(DATA)
-    if fmt is None or version is None or data is None:
-        missing = [n.decode() for n in (FORMAT, VERSION, DATA) if fields.get(n) is None]
-        return DecodeError(f"not a minagent entry: no {', '.join(missing)} field")
-    name = fmt.decode("utf-8", "replace")
-    if name not in _DECODERS:
-        return DecodeError(f"unknown format {name!r} (expected one of {', '.join(FORMATS)})")
-    if accept is not None and name != accept:
-        return DecodeError(f"format {name!r} refused: this consumer reads {accept!r} only")
-    if version != _VERSION_BYTES:
-        text = version.decode("utf-8", "replace")
-        return DecodeError(f"unknown protocol version {text!r} (expected {PROTOCOL_VERSION!r})")
+    names = [key.decode("utf-8", "replace") for key in fields]
+    fmt, slash, version = names[0].partition("/")
+    if len(names) != 1 or not slash:
+        return DecodeError(
+            f"not a minagent entry: fields {', '.join(map(repr, names))}"
+            " (expected one field named <format>/<version>)"
+        )
+    if fmt not in _DECODERS:
+        return DecodeError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
+    if accept is not None and fmt != accept:
+        return DecodeError(f"format {fmt!r} refused: this consumer reads {accept!r} only")
+    if version != PROTOCOL_VERSION:
+        return DecodeError(f"unknown protocol version {version!r} (expected {PROTOCOL_VERSION!r})")
     return None
 
 
@@ -161,18 +162,35 @@ def decode_entries(
     """
     if type not in (Message, ModelResponse):
         raise ValueError(f"type must be wire.Message or wire.ModelResponse, got {type!r}")
-    rows = [(entry_id(eid), fields or {}) for eid, fields in entries]
+    pairs = list(entries)
+    if not pairs:
+        return Batch([], [])
+    ids = [e.decode("ascii") if isinstance(e, bytes) else e for e, _ in pairs]
+    all_fields = [f or {} for _, f in pairs]
+    # The common case: every entry is one field of the same format, decoded in one call.
+    key = next(iter(all_fields[0]), b"")
+    fmt = _FIELDS.get(key)
+    if fmt is not None and accept in (None, fmt) and sum(map(len, all_fields)) == len(pairs):
+        payloads = list(map(operator.methodcaller("get", key), all_fields))
+        if None not in payloads:
+            try:
+                got = _decode_batch(payloads, fmt, type, limits)
+                return Batch(list(zip(ids, got, strict=True)), [])
+            except WireError:
+                pass
+    rows = list(zip(ids, all_fields, strict=True))
     decoded: dict[int, Any] = {}
     errors: dict[int, WireError] = {}
     groups: dict[str, list[int]] = {}
     for i, (_, fields) in enumerate(rows):
         err = _header_error(fields, accept)
         if err is None:
-            groups.setdefault(fields[FORMAT].decode(), []).append(i)
+            groups.setdefault(next(iter(fields)).decode(), []).append(i)
         else:
             errors[i] = err
-    for fmt, idx in groups.items():
-        payloads = [rows[i][1][DATA] for i in idx]
+    for name, idx in groups.items():
+        fmt = name.partition("/")[0]
+        payloads = [next(iter(rows[i][1].values())) for i in idx]
         try:
             decoded.update(zip(idx, _decode_batch(payloads, fmt, type, limits), strict=True))
         except WireError:

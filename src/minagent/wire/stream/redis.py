@@ -11,8 +11,8 @@
         handle(message)
         consumer.ack([entry_id])  # only now is it done
 
-- One entry per message: fields ``format`` (``msgpack`` default, or ``json``), ``version``
-  (the wire protocol's) and ``data``.
+- One entry per message, one field: its name says the format and the wire protocol version
+  (``msgpack/1``, the default, or ``json/1``), its value is the message as the codec writes it.
 - At-least-once: an entry is pending until the caller acknowledges it. Entries a dead consumer
   left pending are claimed by another consumer of the group once idle for ``claim_idle_ms``
   (``XAUTOCLAIM``); a restarted consumer with the same name first re-reads its own pending ones.
