@@ -31,6 +31,8 @@ from pathlib import Path
 from typing import Any
 
 import redis
+from redis._parsers import _RESP2Parser
+from redis.utils import HIREDIS_AVAILABLE
 
 from minagent import types as ref
 from minagent import wire
@@ -156,12 +158,13 @@ def report(family: str, n: int, figures: dict[str, dict[str, float]]) -> str:
     return "\n".join(lines)
 
 
-def _with_server(body: Callable[[redis.Redis], None]) -> None:
+def _with_server(body: Callable[[redis.Redis], None], python_parser: bool) -> None:
+    kwargs: dict[str, Any] = {"parser_class": _RESP2Parser} if python_parser else {}
     with tempfile.TemporaryDirectory() as tmp:
         server = RedisServer(Path(tmp), fsync="everysec")
         server.start()
         try:
-            with redis.Redis.from_url(server.url) as client:
+            with redis.Redis.from_url(server.url, **kwargs) as client:
                 body(client)
         finally:
             server.stop()
@@ -173,9 +176,13 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--messages", type=int, default=3000)
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--family", action="append", choices=FAMILIES)
+    p.add_argument("--python-parser", action="store_true", help="redis-py's own reply parser")
     args = p.parse_args(argv)
 
     def body(client: redis.Redis) -> None:
+        parser = "hiredis" if HIREDIS_AVAILABLE and not args.python_parser else "pure Python"
+        server = client.info("server")["redis_version"]
+        print(f"redis-server {server}, redis-py {redis.__version__}, reply parser: {parser}")
         print("speed ratios: the reference's time over ours (higher is faster); size ratios: ours")
         print("over the reference's (lower is smaller). Medians of", args.repeat, "rounds.")
         for family in args.family or FAMILIES:
@@ -183,7 +190,7 @@ def main(argv: list[str] | None = None) -> None:
                 report(family, args.messages, measure(client, family, args.messages, args.repeat))
             )
 
-    _with_server(body)
+    _with_server(body, args.python_parser)
 
 
 def test_redis_bench_runs(tmp_path: Path) -> None:
