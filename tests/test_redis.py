@@ -14,13 +14,17 @@ from typing import Any
 import pytest
 import redis
 import redis.asyncio
+from hypothesis import given
+from hypothesis import strategies as st
 
 from minagent import wire
 from minagent.bench.corpus import FAMILIES, msgpack_bytes, transcript
 from minagent.wire.stream import redis_asyncio
+from minagent.wire.stream._redis_entries import decode_entries
 from minagent.wire.stream.redis import Consumer, Publisher
 
 from .redis_server import RedisServer
+from .strategies import messages_st
 
 
 def _corpus() -> list[wire.Message]:
@@ -155,14 +159,18 @@ def test_poison_entries_go_to_dead_letter_stream(redis_url: str) -> None:
 
 
 def test_neighbours_cannot_merge_into_one_message(redis_url: str) -> None:
-    """Two entries invalid alone but valid when joined are both poison, never one message."""
+    """Two entries invalid alone, whose joined bytes hold two valid messages, are both poison:
+    never two messages attributed to the wrong entries."""
     client = redis.Redis.from_url(redis_url)
-    whole = b'{"role":"user","content":"a,b"}'
-    cut = whole.index(b",")
-    first = client.xadd("in", {b"json/1": whole[:cut]}).decode()  # type: ignore[dict-item]
-    second = client.xadd("in", {b"json/1": whole[cut + 1 :]}).decode()  # type: ignore[dict-item]
+    first = b'{"role":"user","content":"x"},{"role":"user","content":"a'
+    second = b'b"}'
+    assert wire.json.decode(b"[" + first + b"," + second + b"]") == [
+        wire.Message(role="user", content="x"),
+        wire.Message(role="user", content="a,b"),
+    ]
+    ids = [client.xadd("in", {b"json/1": data}).decode() for data in (first, second)]  # type: ignore[dict-item]
     assert list(Consumer(client, "in", "g", "c1")) == []
-    assert [d[b"id"].decode() for d in _dead(client)] == [first, second]
+    assert [d[b"id"].decode() for d in _dead(client)] == ids
 
 
 def test_trimmed_pending_entries_are_dead_lettered(redis_url: str) -> None:
@@ -298,8 +306,89 @@ async def _async_range(client: redis.asyncio.Redis, stream: str) -> Any:
         yield fields
 
 
-def test_text_client_refused(redis_url: str) -> None:
-    """A client decoding replies to text would corrupt MessagePack: refused up front."""
-    client = redis.Redis.from_url(redis_url, decode_responses=True)
+def test_text_client_refused_and_only_messages_published(redis_url: str) -> None:
+    """A client decoding replies to text would corrupt MessagePack, and a dict is no message:
+    both refused before anything is sent."""
     with pytest.raises(ValueError, match="decode_responses=False"):
-        Publisher(client, "in")
+        Publisher(redis.Redis.from_url(redis_url, decode_responses=True), "in")
+    client = redis.Redis.from_url(redis_url)
+    msg = wire.Message(role="user", content="x")
+    with pytest.raises(TypeError) as err:
+        Publisher(client, "in").publish([msg, {"role": "user", "content": "x"}])  # type: ignore[list-item]
+    assert str(err.value) == "item 1: expected wire.Message or wire.ModelResponse, got dict"
+    assert client.exists("in") == 0
+
+
+def test_format_restriction_and_responses(redis_url: str) -> None:
+    """A consumer reading MessagePack only dead-letters JSON entries; type=ModelResponse reads
+    responses."""
+    client = redis.Redis.from_url(redis_url)
+    resp = wire.ModelResponse(message=wire.Message(role="assistant", content="4"), usage={})
+    ids = Publisher(client, "in").publish([resp])
+    json_id = Publisher(client, "in", format="json").publish(resp)[0]
+    consumer = Consumer(client, "in", "g", "c1", format="msgpack", type=wire.ModelResponse)
+    assert list(consumer) == [(ids[0], resp)]
+    assert [(d[b"id"].decode(), d[b"error"]) for d in _dead(client)] == [
+        (json_id, b"format 'json' refused: this consumer reads 'msgpack' only")
+    ]
+
+
+def test_importing_the_codec_does_not_import_redis() -> None:
+    """minagent.wire and minagent.wire.stream stay importable without redis."""
+    code = "import sys, minagent.wire, minagent.wire.stream; print('redis' in sys.modules)"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env, check=True)
+    assert out.stdout == b"False\n"
+
+
+_CODECS = {"msgpack": wire.msgpack, "json": wire.json}
+
+
+@st.composite
+def _raw_entries(draw: st.DrawFn) -> list[tuple[bytes, dict[bytes, bytes]]]:
+    """Entries a stream may hold: good ones, random bytes, a message cut short, two messages
+    in one entry, one message split across two neighbouring entries, two messages spread over
+    two entries with the boundary moved."""
+    payloads: list[tuple[str, bytes]] = []
+    for _ in range(draw(st.integers(1, 6))):
+        fmt = draw(st.sampled_from(sorted(_CODECS)))
+        msgs = draw(messages_st.filter(lambda ms: len(ms) >= 2))
+        one, two = (_CODECS[fmt].encode(m) for m in msgs[:2])
+        kind = draw(st.sampled_from(["good", "good", "bytes", "cut", "two", "split", "shift"]))
+        cut = draw(st.integers(0, len(one)))
+        if kind == "good":
+            payloads.append((fmt, one))
+        elif kind == "bytes":
+            payloads.append((fmt, draw(st.binary(max_size=12))))
+        elif kind == "cut":
+            payloads.append((fmt, one[:cut]))
+        elif kind == "two":
+            payloads.append((fmt, one + (b"," if fmt == "json" else b"") + two))
+        elif kind == "split":
+            payloads += [(fmt, one[:cut]), (fmt, one[cut:])]
+        else:  # two messages over two entries, the boundary moved: joined, they still count 2
+            sep = b"," if fmt == "json" else b""
+            payloads += [(fmt, two + sep + one[:cut]), (fmt, one[cut:])]
+    return [(f"{i}-0".encode(), {f"{f}/1".encode(): p}) for i, (f, p) in enumerate(payloads)]
+
+
+@given(
+    _raw_entries(),
+    st.sampled_from([wire.Limits(), wire.Limits(max_size=40), wire.Limits(max_depth=3)]),
+)
+def test_batch_decode_agrees_with_decoding_each_entry(
+    entries: list[tuple[bytes, dict[bytes, bytes]]], limits: wire.Limits
+) -> None:
+    """Decoding a batch gives exactly what decoding each entry alone gives: the same messages
+    and the same errors, in order."""
+    good, bad = [], []
+    for eid, fields in entries:
+        ((name, payload),) = fields.items()
+        try:
+            msg = _CODECS[name.decode()[:-2]].decode(payload, type=wire.Message, limits=limits)
+            good.append((eid.decode(), msg))
+        except wire.WireError as err:
+            bad.append((eid.decode(), str(err)))
+    out = decode_entries(entries, limits=limits)
+    assert out.messages == good
+    assert [(eid, str(err)) for eid, _, err in out.poison] == bad

@@ -28,6 +28,7 @@ __all__ = [
     "FORMATS",
     "PROTOCOL_VERSION",
     "Batch",
+    "Publishable",
     "check_format",
     "dead_letter_fields",
     "decode_entries",
@@ -66,10 +67,21 @@ def check_format(format: str) -> str:
     return format
 
 
-def encode_entries(messages: Any, format: str) -> list[dict[bytes, bytes]]:
-    """The entry fields for a message, a response, or a list of them (one entry each)."""
+Publishable = Message | ModelResponse | Sequence[Message | ModelResponse]
+"""What `Publisher.publish` takes: one message or response, or a sequence of them."""
+
+
+def encode_entries(messages: Publishable, format: str) -> list[dict[bytes, bytes]]:
+    """The entry fields for a message, a response, or a sequence of them (one entry each).
+
+    Raises TypeError for anything else (a dict would encode, then poison every consumer).
+    """
+    items = [messages] if isinstance(messages, (Message, ModelResponse)) else list(messages)
+    bad = [i for i, item in enumerate(items) if not isinstance(item, (Message, ModelResponse))]
+    if bad:
+        got = type(items[bad[0]]).__name__
+        raise TypeError(f"item {bad[0]}: expected wire.Message or wire.ModelResponse, got {got}")
     encode = _ENCODERS[format]
-    items = messages if isinstance(messages, list) else [messages]
     name = field_name(format)
     return [{name: encode(item)} for item in items]
 

@@ -37,7 +37,7 @@ import redis
 import redis.asyncio
 
 from ..limits import DEFAULT, Limits
-from ..messages import Message
+from ..messages import Message, ModelResponse
 from . import _redis_entries as _e
 from .redis import DEFAULT_CLAIM_IDLE_MS, check_client
 
@@ -63,11 +63,12 @@ class Publisher:
         self.format = _e.check_format(format)
         self.maxlen = maxlen
 
-    async def publish(self, messages: Any) -> list[str]:
-        """Append a `Message` / `ModelResponse` or a list of them; return the new entry ids.
+    async def publish(self, messages: _e.Publishable) -> list[str]:
+        """Append a `Message` / `ModelResponse` or a sequence of them; return the new entry ids.
 
         A list is sent as one ``MULTI`` / ``EXEC`` transaction in one round trip: either every
-        entry is added or none is. Encoding happens first, so an `EncodeError` adds nothing.
+        entry is added or none is. Encoding happens first, so an `EncodeError` (or a TypeError
+        for anything but messages and responses) adds nothing.
         """
         entries = _e.encode_entries(messages, self.format)
         if not entries:
@@ -93,7 +94,7 @@ class Consumer:
         name: str,
         *,
         format: str | None = None,
-        type: Any = Message,
+        type: type[Message] | type[ModelResponse] = Message,
         batch: int = 100,
         block_ms: int | None = None,
         claim_idle_ms: int | None = DEFAULT_CLAIM_IDLE_MS,
