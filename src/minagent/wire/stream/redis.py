@@ -145,19 +145,21 @@ class Consumer:
         """One batch of ``(entry_id, message)``: first this consumer's own pending entries, then
         entries idle past ``claim_idle_ms`` elsewhere in the group, then new ones. Empty when
         there is nothing. Poison entries are moved to the dead-letter stream on the way."""
-        while True:
-            try:
+        try:
+            while True:
                 entries = self._fetch()
-            except redis.ConnectionError:
-                self._history = "0"  # a reply may be lost: re-read our own pending entries
-                raise
-            if not entries:
-                return []
-            out = _e.decode_entries(entries, type=self.type, accept=self.accept, limits=self.limits)
-            if out.poison:
-                self._bury(out.poison)
-            if out.messages:
-                return out.messages
+                if not entries:
+                    return []
+                out = _e.decode_entries(
+                    entries, type=self.type, accept=self.accept, limits=self.limits
+                )
+                if out.poison:
+                    self._bury(out.poison)
+                if out.messages:
+                    return out.messages
+        except redis.ConnectionError:
+            self._history = "0"  # a reply may be lost: re-read our own pending entries first
+            raise
 
     def ack(self, entry_ids: str | Sequence[str]) -> int:
         """Acknowledge handled entries; return how many were still pending."""

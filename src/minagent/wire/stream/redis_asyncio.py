@@ -139,19 +139,21 @@ class Consumer:
                 if "BUSYGROUP" not in str(err):
                     raise
             self._create = False
-        while True:
-            try:
+        try:
+            while True:
                 entries = await self._fetch()
-            except redis.ConnectionError:
-                self._history = "0"  # a reply may be lost: re-read our own pending entries
-                raise
-            if not entries:
-                return []
-            out = _e.decode_entries(entries, type=self.type, accept=self.accept, limits=self.limits)
-            if out.poison:
-                await self._bury(out.poison)
-            if out.messages:
-                return out.messages
+                if not entries:
+                    return []
+                out = _e.decode_entries(
+                    entries, type=self.type, accept=self.accept, limits=self.limits
+                )
+                if out.poison:
+                    await self._bury(out.poison)
+                if out.messages:
+                    return out.messages
+        except redis.ConnectionError:
+            self._history = "0"  # a reply may be lost: re-read our own pending entries first
+            raise
 
     async def ack(self, entry_ids: str | Sequence[str]) -> int:
         """Acknowledge handled entries; return how many were still pending."""
