@@ -25,10 +25,12 @@ from ..limits import Limits
 from ..messages import Message, ModelResponse
 
 __all__ = [
+    "DEFAULT_CLAIM_IDLE_MS",
     "FORMATS",
     "PROTOCOL_VERSION",
     "Batch",
     "Publishable",
+    "check_client",
     "check_format",
     "dead_letter_fields",
     "decode_entries",
@@ -37,6 +39,19 @@ __all__ = [
     "field_name",
     "stream_entries",
 ]
+
+DEFAULT_CLAIM_IDLE_MS = 30_000
+"""How long an entry stays pending with a consumer before another one may claim it."""
+
+
+def check_client(client: Any) -> None:
+    """Refuse a client that decodes replies to text: MessagePack payloads are binary."""
+    kwargs = getattr(getattr(client, "connection_pool", None), "connection_kwargs", {})
+    if kwargs.get("decode_responses"):
+        raise ValueError(
+            "the Redis client must return bytes: create it with decode_responses=False"
+        )
+
 
 PROTOCOL_VERSION = "1"
 """The wire protocol version this codec writes and reads (docs/PROTOCOL.md)."""

@@ -38,19 +38,9 @@ from ..limits import DEFAULT, Limits
 from ..messages import Message, ModelResponse
 from . import _redis_entries as _e
 
-__all__ = ["Consumer", "Publisher"]
+__all__ = ["DEFAULT_CLAIM_IDLE_MS", "Consumer", "Publisher"]
 
-DEFAULT_CLAIM_IDLE_MS = 30_000
-"""How long an entry stays pending with a consumer before another one may claim it."""
-
-
-def check_client(client: Any) -> None:
-    """Refuse a client that decodes replies to text: MessagePack payloads are binary."""
-    kwargs = getattr(getattr(client, "connection_pool", None), "connection_kwargs", {})
-    if kwargs.get("decode_responses"):
-        raise ValueError(
-            "the Redis client must return bytes: create it with decode_responses=False"
-        )
+DEFAULT_CLAIM_IDLE_MS = _e.DEFAULT_CLAIM_IDLE_MS
 
 
 class Publisher:
@@ -66,7 +56,7 @@ class Publisher:
     ) -> None:
         """``maxlen`` trims the stream approximately (``MAXLEN ~``) on every append; entries
         trimmed before a consumer acknowledged them reach the dead-letter stream."""
-        check_client(client)
+        _e.check_client(client)
         self.client = client
         self.stream = stream
         self.format = _e.check_format(format)
@@ -115,7 +105,7 @@ class Consumer:
         `ModelResponse`; ``claim_idle_ms=None`` never claims others' entries; ``dead_letter``
         defaults to ``<stream>:dead``; ``create`` makes the group (from the stream's start) and
         the stream if missing."""
-        check_client(client)
+        _e.check_client(client)
         self.client = client
         self.stream = stream
         self.group = group

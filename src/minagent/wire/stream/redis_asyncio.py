@@ -39,9 +39,10 @@ import redis.asyncio
 from ..limits import DEFAULT, Limits
 from ..messages import Message, ModelResponse
 from . import _redis_entries as _e
-from .redis import DEFAULT_CLAIM_IDLE_MS, check_client
 
-__all__ = ["Consumer", "Publisher"]
+__all__ = ["DEFAULT_CLAIM_IDLE_MS", "Consumer", "Publisher"]
+
+DEFAULT_CLAIM_IDLE_MS = _e.DEFAULT_CLAIM_IDLE_MS
 
 
 class Publisher:
@@ -57,7 +58,7 @@ class Publisher:
     ) -> None:
         """``maxlen`` trims the stream approximately (``MAXLEN ~``) on every append; entries
         trimmed before a consumer acknowledged them reach the dead-letter stream."""
-        check_client(client)
+        _e.check_client(client)
         self.client = client
         self.stream = stream
         self.format = _e.check_format(format)
@@ -106,7 +107,7 @@ class Consumer:
         `ModelResponse`; ``claim_idle_ms=None`` never claims others' entries; ``dead_letter``
         defaults to ``<stream>:dead``; ``create`` makes the group (from the stream's start) and
         the stream if missing, on the first read."""
-        check_client(client)
+        _e.check_client(client)
         self.client = client
         self.stream = stream
         self.group = group
