@@ -9,10 +9,12 @@ to consume it):
 - ``reference``: the dataclass reference, ``json.dumps(m.to_wire())`` per entry on the way in and
   ``Message.from_wire(json.loads(...))`` per entry on the way out.
 
-Figures per family: publish and consume rates (messages/s; median of interleaved repetitions),
-the payload bytes per message and the server's memory per entry (``MEMORY USAGE`` of the stream
-over its length), each also as a ratio against the reference. The server runs with the
-append-only file on and ``appendfsync everysec`` (Redis's default for AOF).
+Figures per family: publish and consume rates (messages/s; medians of rounds that each run
+every implementation once, order rotated), the payload bytes per message and the server's
+memory per entry (``MEMORY USAGE`` of the stream over its length). Speed ratios against the
+reference are taken within each round (the same load on a shared machine), then the median.
+The server runs with the append-only file on and ``appendfsync everysec`` (Redis's default for
+AOF).
 
 Run: ``python bench/bench_redis.py`` (options: ``--messages``, ``--repeat``, ``--family``).
 Under pytest (the test session) every implementation runs once on 100 messages and is checked.
@@ -122,18 +124,30 @@ def _inputs(family: str, n: int) -> dict[str, list[Any]]:
 
 
 def measure(client: redis.Redis, family: str, n: int, repeat: int) -> dict[str, dict[str, float]]:
-    """Median figures per implementation over ``repeat`` interleaved rounds."""
+    """Median figures per implementation over ``repeat`` rounds, and paired speed ratios.
+
+    Each round runs every implementation once, in an order rotated from round to round; the
+    ratio against the reference is taken within each round (same load on the machine), then
+    the median over rounds is reported (``publish_ratio``, ``consume_ratio``).
+    """
     inputs = _inputs(family, n)
     rounds: dict[str, list[dict[str, Any]]] = {impl: [] for impl in IMPLEMENTATIONS}
-    for _ in range(repeat):
-        for impl in IMPLEMENTATIONS:
+    for r in range(repeat):
+        shift = r % len(IMPLEMENTATIONS)
+        for impl in IMPLEMENTATIONS[shift:] + IMPLEMENTATIONS[:shift]:
             result = run_once(client, impl, inputs[impl])
             assert result.pop("received") == inputs[impl]
             rounds[impl].append(result)
-    return {
-        impl: {key: statistics.median(r[key] for r in rs) for key in rs[0]}
-        for impl, rs in rounds.items()
-    }
+    base = rounds["reference"]
+    out = {}
+    for impl, rs in rounds.items():
+        figures = {key: statistics.median(r[key] for r in rs) for key in rs[0]}
+        for key in ("publish", "consume"):
+            figures[f"{key}_ratio"] = statistics.median(
+                b[key] / r[key] for b, r in zip(base, rs, strict=True)
+            )
+        out[impl] = figures
+    return out
 
 
 def report(family: str, n: int, figures: dict[str, dict[str, float]]) -> str:
@@ -151,8 +165,7 @@ def report(family: str, n: int, figures: dict[str, dict[str, float]]) -> str:
         )
         if impl != "reference":
             lines.append(
-                f"  {'  vs ref':10} {base['publish'] / f['publish']:>13.2f}x "
-                f"{base['consume'] / f['consume']:>13.2f}x "
+                f"  {'  vs ref':10} {f['publish_ratio']:>13.2f}x {f['consume_ratio']:>13.2f}x "
                 f"{f['payload'] / base['payload']:>13.2f}x {f['memory'] / base['memory']:>12.2f}x"
             )
     return "\n".join(lines)
@@ -183,8 +196,8 @@ def main(argv: list[str] | None = None) -> None:
         parser = "hiredis" if HIREDIS_AVAILABLE and not args.python_parser else "pure Python"
         server = client.info("server")["redis_version"]
         print(f"redis-server {server}, redis-py {redis.__version__}, reply parser: {parser}")
-        print("speed ratios: the reference's time over ours (higher is faster); size ratios: ours")
-        print("over the reference's (lower is smaller). Medians of", args.repeat, "rounds.")
+        print("speed ratios: the reference's time over ours within each round, median of")
+        print(f"{args.repeat} rounds (higher is faster); size ratios: ours over the reference's.")
         for family in args.family or FAMILIES:
             print(
                 report(family, args.messages, measure(client, family, args.messages, args.repeat))
