@@ -191,6 +191,20 @@ def test_trimmed_pending_entries_are_dead_lettered(redis_url: str) -> None:
     ]
 
 
+@pytest.mark.parametrize("options", [{"protocol": 2}, {"protocol": 3, "legacy_responses": False}])
+def test_both_reply_protocols(redis_url: str, options: dict[str, Any]) -> None:
+    """RESP2 lists and RESP3 maps: reading, claiming and dead-lettering work the same."""
+    client = redis.Redis.from_url(redis_url, **options)
+    ids = Publisher(client, "in").publish(
+        [wire.Message(role="user", content=str(i)) for i in range(3)]
+    )
+    bad = client.xadd("in", {b"json/1": b"[1"}).decode()
+    assert [eid for eid, _ in Consumer(client, "in", "g", "a")] == ids
+    time.sleep(0.06)
+    assert [eid for eid, _ in Consumer(client, "in", "g", "b", claim_idle_ms=50)] == ids
+    assert [d[b"id"].decode() for d in _dead(client)] == [bad]
+
+
 CHILD = """
 import sys
 import redis
