@@ -289,7 +289,8 @@ def test_server_restart_loses_nothing_acknowledged(tmp_path: Path) -> None:
 
 
 def test_async_variant(redis_url: str) -> None:
-    """redis.asyncio: the corpus equal and in order, a poison entry dead-lettered, a claim."""
+    """redis.asyncio: the corpus equal and in order, a poison entry dead-lettered, a claim, a
+    blocking read woken by a publish."""
 
     async def main() -> None:
         client = redis.asyncio.Redis.from_url(redis_url)
@@ -309,6 +310,12 @@ def test_async_variant(redis_url: str) -> None:
         claimed = [item async for item in other]
         assert claimed == got[250:]
         assert await other.ack([eid for eid, _ in claimed]) == 50
+        waiter = redis_asyncio.Consumer(client, "in", "g", "a3", block_ms=4000)
+        task = asyncio.create_task(waiter.read())  # blocks in XREADGROUP until an entry comes
+        await asyncio.sleep(0.1)
+        late = wire.Message(role="user", content="late")
+        late_ids = await redis_asyncio.Publisher(client, "in").publish(late)
+        assert await task == [(late_ids[0], late)]
         await client.aclose()
 
     asyncio.run(main())
