@@ -147,7 +147,7 @@ class Consumer:
                     self._bury(out.poison)
                 if out.messages:
                     return out.messages
-        except redis.ConnectionError:
+        except (redis.ConnectionError, redis.TimeoutError):
             self._history = "0"  # a reply may be lost: re-read our own pending entries first
             raise
 
