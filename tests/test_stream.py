@@ -229,3 +229,18 @@ def test_importing_wire_loads_no_session_log_fcntl_or_asyncio() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out == "[]\nminagent.wire.stream._log minagent.wire.stream._aio\n"
+
+
+def test_stream_errors_keep_fields_and_cause_when_located() -> None:
+    """located() copies a stream error with its own fields and its cause; fields go in through
+    the constructor, and an unknown one is a TypeError."""
+    from minagent.wire.stream import LineTooLongError, TruncatedError
+
+    cause = ValueError("inner")
+    err = TruncatedError("cut", frame=2, missing=7, offset=40)
+    err.__cause__ = cause
+    moved = err.located(frame=5)
+    assert (type(moved), moved.frame, moved.missing, moved.offset) == (TruncatedError, 5, 7, 40)
+    assert moved.__cause__ is cause
+    with pytest.raises(TypeError, match="no field 'size'"):
+        LineTooLongError("long", size=3)
