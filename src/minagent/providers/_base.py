@@ -9,10 +9,17 @@ from typing import Any, Literal
 
 import msgspec
 
-from ..wire.errors import EncodeError
+from ..wire.errors import DecodeError, EncodeError
 from ..wire.messages import Message
 
-__all__ = ["Dropped", "Request", "Unsupported", "UnsupportedError", "UnsupportedPolicy"]
+__all__ = [
+    "Dropped",
+    "Request",
+    "StreamError",
+    "Unsupported",
+    "UnsupportedError",
+    "UnsupportedPolicy",
+]
 
 UnsupportedPolicy = Literal["error", "drop"]
 """What an encoder does with content the target format cannot hold: raise, or drop and report."""
@@ -44,6 +51,18 @@ class Dropped(msgspec.Struct, frozen=True, gc=False):
 
 class UnsupportedError(EncodeError):
     """The target format cannot hold this content; ``.path`` says where it is in the input."""
+
+
+class StreamError(DecodeError):
+    """A provider event stream failed: an ``error`` event, bad JSON, or a stream cut mid-event.
+
+    ``.frame`` is the 0-based index of the event at fault; ``.error`` holds the provider's error
+    object when the stream sent one. The stream reader keeps everything received before the
+    failure: its accumulated response is still available.
+    """
+
+    error: object = None
+    """The provider's error payload (for an ``error`` event), else ``None``."""
 
 
 class Unsupported:
