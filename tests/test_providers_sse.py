@@ -45,7 +45,7 @@ def test_one_byte_at_a_time() -> None:
 def test_random_splits(cuts: list[int]) -> None:
     """Any split of the stream into chunks yields the same events."""
     cuts = sorted(cuts)
-    chunks = [STREAM[a:b] for a, b in zip([0, *cuts], [*cuts, len(STREAM)])]
+    chunks = [STREAM[a:b] for a, b in zip([0, *cuts], [*cuts, len(STREAM)], strict=False)]
     assert feed_all(SSEParser(), chunks) == EXPECTED
 
 
@@ -54,7 +54,7 @@ def test_cr_line_ends(cuts: list[int], eol: bytes) -> None:
     """CRLF and CR line ends give the same events, data and offsets in the CR stream."""
     stream = STREAM.replace(b"\n", eol)
     cuts = sorted(c * len(stream) // len(STREAM) for c in cuts)
-    chunks = [stream[a:b] for a, b in zip([0, *cuts], [*cuts, len(stream)])]
+    chunks = [stream[a:b] for a, b in zip([0, *cuts], [*cuts, len(stream)], strict=False)]
     got = feed_all(SSEParser(), chunks)
     assert [(e.event, e.data, e.index, e.id) for e in got] == [
         (e.event, e.data, e.index, e.id) for e in EXPECTED

@@ -111,9 +111,8 @@ class SSEParser:
                 data.append(value)
             elif name == b"event":
                 event = value.decode("utf-8", "replace")
-            elif name == b"id":
-                if b"\0" not in value:
-                    ident = value.decode("utf-8", "replace")
+            elif name == b"id" and b"\0" not in value:
+                ident = value.decode("utf-8", "replace")
             # "retry", comments (empty name) and unknown fields carry nothing we use
         if data:
             joined = data[0] if len(data) == 1 else b"\n".join(data)
