@@ -325,7 +325,8 @@ def encode_request(
         if value is not None:
             body["system"] = value
     out: list[dict[str, Any]] = []
-    previous = ""
+    joinable = False  # may the next tool message join out[-1]? (after a tool or a split user)
+    after_tool = False
     for i in range(start, len(messages)):
         msg = messages[i]
         path = f"$.messages[{i}]"
@@ -334,29 +335,23 @@ def encode_request(
             block = _tool_result(msg, path, policy)
             if block is None:
                 continue
-            if previous in ("tool", "user") and out and out[-1]["role"] == "user":
-                _as_list(out[-1]).append(block)
+            if joinable:
+                out[-1]["content"].append(block)
             else:
                 out.append({"role": "user", "content": [block]})
+            joinable = after_tool = True
+            continue
+        _message_keys(msg, path, policy)
+        content = _content(msg.content, path, policy)
+        listed = role == "user" and type(msg.content) is list and len(msg.content) > 0
+        if listed and after_tool:
+            out[-1]["content"].extend(content)
         else:
-            _message_keys(msg, path, policy)
-            content = _content(msg.content, path, policy)
-            if role == "user" and previous == "tool" and out and out[-1]["role"] == "user":
-                if type(content) is str:
-                    content = [{"type": "text", "text": content}] if content else []
-                _as_list(out[-1]).extend(content)
-            else:
-                out.append({"role": role, "content": content})
-        previous = role
+            out.append({"role": role, "content": content})
+        joinable = listed
+        after_tool = False
     body["messages"] = out
     return encode_json(body)
-
-
-def _as_list(message: dict[str, Any]) -> list[Any]:
-    content = message["content"]
-    if type(content) is str:
-        content = message["content"] = [{"type": "text", "text": content}] if content else []
-    return content  # type: ignore[no-any-return]
 
 
 def _message_keys(msg: Message, path: str, policy: Unsupported) -> None:
@@ -530,7 +525,12 @@ def _usage(counters: dict[str, int], other: dict[str, Any], policy: Unsupported)
             policy.report(f"$.usage.{name}", f"the usage counter {name!r}")
     rest: dict[str, Any] = {}
     for name, value in other.items():
-        if name in USAGE_OTHER or name.startswith(USAGE_GROUPS) or name in _USAGE_OBJECTS:
+        if (
+            name in USAGE_OTHER
+            or name in USAGE_COUNTERS
+            or name in _USAGE_OBJECTS
+            or name.startswith(USAGE_GROUPS)
+        ):
             rest[name] = value
         elif value is not None:
             policy.report(f"$.usage_extra.{name}", f"the usage entry {name!r}")
