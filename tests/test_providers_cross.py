@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import anthropic.types as at
 import pytest
 from anthropic.types import message_create_params as mcp
 from openai.types.chat import ChatCompletion
 from openai.types.chat import completion_create_params as ccp
 
-import anthropic.types as at
 from minagent.providers import Dropped, UnsupportedError, anthropic, openai_chat
 from minagent.wire import (
     Extra,
@@ -64,7 +64,9 @@ def test_drop_policy_drops_and_reports_each_item() -> None:
     out = openai_chat.encode_request(req, unsupported="drop", dropped=dropped)
     assert dropped == [
         Dropped("$.options.thinking", "the option 'thinking'"),
-        Dropped("$.messages[0].content[0].cache_control", "the key 'cache_control' on a text block"),
+        Dropped(
+            "$.messages[0].content[0].cache_control", "the key 'cache_control' on a text block"
+        ),
         Dropped("$.messages[2].content[0]", "a thinking block in a assistant message"),
     ]
     assert json.loads(out) == {

@@ -118,7 +118,7 @@ RESPONSE_KEYS = frozenset(
 OTHER_PARTS = frozenset({"input_audio", "file", "refusal"})
 """Content part types carried whole as unknown blocks."""
 
-_TEXT_KEYS = frozenset()
+_TEXT_KEYS: frozenset[str] = frozenset()
 _IMAGE_KEYS = frozenset({"detail"})
 _DOCUMENT_KEYS = frozenset({"filename"})
 
@@ -164,7 +164,7 @@ def _message(obj: dict[str, Any], path: str) -> Message:
     content = obj.pop("content", None)
     tool_calls = obj.pop("tool_calls", None) if role == "assistant" else None
     blocks: Any
-    if type(content) is str:
+    if isinstance(content, str):
         blocks = content if tool_calls is None else [TextBlock(content)]
     elif content is None:
         blocks = "" if absent and tool_calls is None else []
@@ -221,7 +221,7 @@ def _source(url: str) -> Base64Source | UrlSource:
         if sep and head.endswith(";base64"):
             media_type = head[5:-7]
             try:
-                data = binascii.a2b_base64(b64, strict_mode=True)
+                data = binascii.a2b_base64(b64)  # exactness is checked below
             except (binascii.Error, ValueError):
                 data = None
             if (
@@ -370,7 +370,9 @@ def _fast_response(fast: _Response) -> ModelResponse:
     else:
         top["usage_absent"] = True
     return ModelResponse(
-        message=Message(role="assistant", content=content, extra=Extra._own(extra) if extra else UNSET),
+        message=Message(
+            role="assistant", content=content, extra=Extra._own(extra) if extra else UNSET
+        ),
         stop_reason=FINISH_REASONS.get(choice.finish_reason, choice.finish_reason),
         usage=counters,
         extra=Extra._own(top),
@@ -528,7 +530,7 @@ def _assistant(
     """Fill ``out`` for an assistant message: ``content`` (a string, parts or null) and
     ``tool_calls``. In a response (``response=True``) content is always a string or null."""
     content = msg.content
-    if type(content) is str:
+    if isinstance(content, str):
         if not absent:
             out["content"] = content
         return
@@ -591,7 +593,7 @@ def _encode_call(block: ToolUseBlock, path: str, policy: Unsupported) -> dict[st
 
 def _parts(content: str | list[ContentBlock], path: str, policy: Unsupported, role: str) -> Any:
     """Content as a string or a list of content parts."""
-    if type(content) is str:
+    if isinstance(content, str):
         return content
     out: list[Any] = []
     for j, block in enumerate(content):
@@ -766,4 +768,3 @@ def _usage_out(counters: dict[str, int], other: dict[str, Any], policy: Unsuppor
         elif value is not None:
             policy.report(f"$.usage_extra.{name}", f"the usage entry {name!r}")
     return unflatten_usage(kept, rest)
-
