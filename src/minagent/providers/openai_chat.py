@@ -614,7 +614,7 @@ def _encode_part(block: ContentBlock, path: str, policy: Unsupported, role: str)
     if cls is TextBlock:
         _keys_ok(block, _TEXT_KEYS, path, policy)
         return {"type": "text", "text": block.text}  # type: ignore[union-attr]
-    if cls is ImageBlock and role in ("user", "system"):
+    if cls is ImageBlock and role == "user":
         source = block.source  # type: ignore[union-attr]
         url = _url(source, path + ".source", policy)
         if url is None:
