@@ -25,7 +25,6 @@
 
 from __future__ import annotations
 
-import binascii
 from typing import Any
 
 import msgspec
@@ -220,18 +219,22 @@ def _source(url: str) -> Base64Source | UrlSource:
         head, sep, b64 = url.partition(",")
         if sep and head.endswith(";base64"):
             media_type = head[5:-7]
-            try:
-                data = binascii.a2b_base64(b64)  # exactness is checked below
-            except (binascii.Error, ValueError):
+            text = b64.encode("ascii", "replace")
+            try:  # msgspec's base64 is several times faster than binascii's here
+                data = _BYTES.decode(b'"' + text + b'"')
+            except msgspec.DecodeError:
                 data = None
             if (
                 data is not None
                 and media_type
                 and ";" not in media_type
-                and binascii.b2a_base64(data, newline=False).decode("ascii") == b64
+                and _ENC.encode(data)[1:-1] == text
             ):
                 return Base64Source(media_type=media_type, data=data)
     return UrlSource(url=url)
+
+
+_BYTES = msgspec.json.Decoder(bytes)
 
 
 def _tool_call(call: Any, path: str) -> ContentBlock:
@@ -691,7 +694,7 @@ def _url(source: Any, path: str, policy: Unsupported) -> str | None:
 
 
 def _data_url(source: Base64Source) -> str:
-    b64 = binascii.b2a_base64(source.data, newline=False).decode("ascii")
+    b64 = _ENC.encode(source.data)[1:-1].decode("ascii")  # msgspec writes standard base64
     return f"data:{source.media_type};base64,{b64}"
 
 
