@@ -26,6 +26,7 @@ __all__ = [
     "UnsupportedError",
     "UnsupportedPolicy",
     "as_request",
+    "block_keys",
     "decode_json",
     "decode_messages",
     "encode_json",
@@ -33,6 +34,7 @@ __all__ = [
     "lowered",
     "prefixed",
     "unflatten_usage",
+    "without_keys",
 ]
 
 HINTS = frozenset({"content_absent", "developer"})
@@ -259,3 +261,48 @@ def unflatten_usage(
                 node = child
             node[parts[-1]] = value
     return out
+
+
+_CORE: dict[type, frozenset[str]] = {}
+"""Per block class: the fields every encoder maps itself (required ones, the tag, ``extra``,
+and optional fields that are part of the block's meaning, such as a thinking signature)."""
+_OPTIONAL_CORE = frozenset({"signature"})
+
+
+def _core(cls: type) -> frozenset[str]:
+    core = _CORE.get(cls)
+    if core is None:
+        fields: tuple[str, ...] = getattr(cls, "__struct_fields__", ())
+        defaults: tuple[Any, ...] = getattr(cls, "__struct_defaults__", ())
+        required = fields[: len(fields) - len(defaults)]
+        core = _CORE[cls] = frozenset({*required, "extra", "type"} | (_OPTIONAL_CORE & set(fields)))
+    return core
+
+
+def block_keys(block: Any) -> dict[str, Any]:
+    """The keys a block or source carries beyond its core fields, by wire name: its optional
+    typed fields that are set (``cache_control``, ``citations``, ``caller``, ...) and its
+    ``extra`` keys. An encoder checks these against what its target can hold."""
+    out: dict[str, Any] = {}
+    core = _core(type(block))
+    for name in getattr(block, "__struct_fields__", ()):
+        if name not in core:
+            value = getattr(block, name)
+            if value is not msgspec.UNSET:
+                out[name] = value
+    extra = getattr(block, "extra", msgspec.UNSET)
+    if extra is not msgspec.UNSET:
+        out.update(extra.items())
+    return out
+
+
+def without_keys(block: Any, names: set[str]) -> Any:
+    """A copy of ``block`` without the given non-core keys (typed fields unset, extra keys
+    removed)."""
+    fields = set(getattr(block, "__struct_fields__", ())) - _core(type(block))
+    changes: dict[str, Any] = {name: msgspec.UNSET for name in names & fields}
+    extra = getattr(block, "extra", msgspec.UNSET)
+    if extra is not msgspec.UNSET and names & set(extra):
+        kept = {k: v for k, v in extra.items() if k not in names}
+        changes["extra"] = Extra._own(kept) if kept else msgspec.UNSET
+    return msgspec.structs.replace(block, **changes) if changes else block

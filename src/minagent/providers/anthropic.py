@@ -50,6 +50,7 @@ from ._base import (
     Unsupported,
     UnsupportedPolicy,
     as_request,
+    block_keys,
     decode_json,
     decode_messages,
     encode_json,
@@ -57,6 +58,7 @@ from ._base import (
     lowered,
     prefixed,
     unflatten_usage,
+    without_keys,
 )
 from ._convert import options_for_anthropic
 from .anthropic_stream import StreamAccumulator, StreamEvent, StreamParser, accumulate
@@ -501,16 +503,16 @@ def _checked_block(block: Any, path: str, policy: Unsupported) -> Any:
             return block
         policy.report(path, f"a {_block_type(block)!r} block (not a Messages API block)")
         return None
-    extra = block.extra
-    if extra is UNSET:
+    keys = block_keys(block)
+    if not keys:
         return block
-    bad = [k for k, v in extra.items() if k not in allowed and v is not None]
+    bad = {k for k, v in keys.items() if k not in allowed and v is not None}
     if not bad:
         return block
-    for key in bad:
-        policy.report(f"{path}.{key}", f"the key {key!r} on a {cls.type} block")
-    kept = {k: v for k, v in extra.items() if k in allowed}
-    return msgspec.structs.replace(block, extra=Extra._own(kept) if kept else UNSET)
+    for key in keys:
+        if key in bad:
+            policy.report(f"{path}.{key}", f"the key {key!r} on a {cls.type} block")
+    return without_keys(block, bad)
 
 
 def encode_response(

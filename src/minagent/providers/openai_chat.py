@@ -38,7 +38,6 @@ from ..wire.blocks import (
     TextBlock,
     ToolUseBlock,
     UnknownBlock,
-    UnknownSource,
     UrlSource,
 )
 from ..wire.errors import EncodeError, ValidationError
@@ -53,6 +52,7 @@ from ._base import (
     Unsupported,
     UnsupportedPolicy,
     as_request,
+    block_keys,
     decode_json,
     encode_json,
     flatten_usage,
@@ -603,10 +603,9 @@ def _encode_call(block: ToolUseBlock, path: str, policy: Unsupported) -> dict[st
             arguments = _ENC.encode(block.input).decode()
         except (TypeError, ValueError, OverflowError) as err:
             raise EncodeError(f"cannot write tool input: {err}", path=path + ".input") from None
-    if block.extra is not UNSET:
-        for key, value in block.extra.items():
-            if key != RAW_ARGUMENTS and value is not None:
-                policy.report(f"{path}.{key}", f"the key {key!r} on a tool_use block")
+    for key, value in block_keys(block).items():
+        if key != RAW_ARGUMENTS and value is not None:
+            policy.report(f"{path}.{key}", f"the key {key!r} on a tool_use block")
     return {
         "id": block.id,
         "type": "function",
@@ -666,11 +665,8 @@ def _keys_ok(
     policy: Unsupported,
     into: dict[str, Any] | None = None,
 ) -> bool:
-    extra = block.extra
-    if extra is UNSET:
-        return True
     ok = True
-    for key, value in extra.items():
+    for key, value in block_keys(block).items():
         if key in allowed and into is not None:
             into[key] = value
         elif value is not None:
@@ -682,14 +678,13 @@ def _keys_ok(
 def _url(source: Any, path: str, policy: Unsupported) -> str | None:
     cls = type(source)
     if cls is UrlSource:
-        if source.extra is not UNSET:
-            for key in source.extra:
+        for key, value in block_keys(source).items():
+            if value is not None:
                 policy.report(f"{path}.{key}", f"the key {key!r} on a url source")
         return str(source.url)
     if cls is Base64Source:
         return _data_url(source)
-    kind = source.type if cls is UnknownSource else "?"
-    policy.report(path, f"a {kind!r} source")
+    policy.report(path, f"a {getattr(source, 'type', '?')!r} source")
     return None
 
 
