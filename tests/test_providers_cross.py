@@ -8,6 +8,7 @@ from typing import Any
 import anthropic.types as at
 import pytest
 from anthropic.types import message_create_params as mcp
+from hypothesis import given
 from openai.types.chat import ChatCompletion
 from openai.types.chat import completion_create_params as ccp
 
@@ -22,6 +23,7 @@ from minagent.wire import (
 )
 
 from .providers_sdk import examples, validate_params
+from .test_providers_openai_chat import conversations as openai_conversations
 
 THINKING = {
     "model": "claude",
@@ -256,3 +258,13 @@ def test_openai_responses_to_anthropic(path: Any) -> None:
     ]
     assert sdk.usage.input_tokens == resp.usage["input_tokens"]
     assert {d.path for d in dropped} >= {"$.object", "$.created"}
+
+
+@given(openai_conversations())
+def test_conversations_cross_both_ways_unchanged(messages: list[Message]) -> None:
+    """Generated conversations both APIs can hold go neutral -> OpenAI -> neutral -> Anthropic
+    -> neutral unchanged."""
+    via_openai = openai_chat.decode_request(openai_chat.encode_request(messages, model="m"))
+    assert via_openai.messages == messages
+    body = anthropic.encode_request(via_openai, max_tokens=5)
+    assert anthropic.decode_request(body).messages == messages
