@@ -268,3 +268,24 @@ def test_conversations_cross_both_ways_unchanged(messages: list[Message]) -> Non
     assert via_openai.messages == messages
     body = anthropic.encode_request(via_openai, max_tokens=5)
     assert anthropic.decode_request(body).messages == messages
+
+
+def test_several_and_late_system_messages_into_anthropic() -> None:
+    """Leading system and developer messages join one system list of text blocks; a system
+    message later in the conversation stays in place; the SDK accepts the result."""
+    req = openai_chat.decode_request(
+        b'{"model":"m","messages":[{"role":"system","content":"A"},'
+        b'{"role":"developer","content":[{"type":"text","text":"B"}]},'
+        b'{"role":"user","content":"q"},{"role":"system","content":"C"}]}'
+    )
+    out = anthropic.encode_request(req, max_tokens=9)
+    assert json.loads(out) == {
+        "model": "m",
+        "max_tokens": 9,
+        "system": [{"type": "text", "text": "A"}, {"type": "text", "text": "B"}],
+        "messages": [
+            {"role": "user", "content": "q"},
+            {"role": "system", "content": "C"},
+        ],
+    }
+    validate_params(mcp.MessageCreateParamsNonStreaming, out)
