@@ -414,3 +414,17 @@ def test_neutral_conversations_round_trip(messages: list[Message]) -> None:
     """Generated neutral conversations go to a Chat Completions request and back unchanged."""
     body = openai_chat.encode_request(messages, model="m")
     assert openai_chat.decode_request(body).messages == messages
+
+
+def test_single_text_part_with_tool_calls_is_written_as_a_string() -> None:
+    """Documented normalisation: assistant content parts holding one text part next to tool
+    calls come back as a plain string (same meaning; the neutral form cannot tell them apart)."""
+    call = {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    body = {
+        "messages": [
+            {"role": "assistant", "content": [{"type": "text", "text": "x"}], "tool_calls": [call]}
+        ]
+    }
+    req = openai_chat.decode_request(json.dumps(body).encode())
+    out = json.loads(openai_chat.encode_request(req))
+    assert out["messages"][0] == {"role": "assistant", "content": "x", "tool_calls": [call]}
