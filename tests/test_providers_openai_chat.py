@@ -428,3 +428,41 @@ def test_single_text_part_with_tool_calls_is_written_as_a_string() -> None:
     req = openai_chat.decode_request(json.dumps(body).encode())
     out = json.loads(openai_chat.encode_request(req))
     assert out["messages"][0] == {"role": "assistant", "content": "x", "tool_calls": [call]}
+
+
+def messages_raw(data: bytes) -> bytes:
+    return json.dumps(json.loads(data)["messages"]).encode()
+
+
+@pytest.mark.parametrize("path", REQUESTS, ids=lambda p: p.name)
+def test_fast_and_general_request_paths_agree(path: Path) -> None:
+    """The Struct fast path and the general path decode every example request alike."""
+    data = path.read_bytes()
+    general = openai_chat._messages_from_dicts(messages_raw(data))
+    assert openai_chat.decode_request(data).messages == general
+
+
+def test_fast_path_takes_the_common_shapes() -> None:
+    """All five example requests take the Struct fast path; audio and file parts do not."""
+    fast = 0
+    for path in REQUESTS:
+        try:
+            openai_chat._REQUEST_FAST.decode(messages_raw(path.read_bytes()))
+            fast += 1
+        except msgspec.ValidationError:
+            pass
+    assert fast == 5
+    audio = (
+        b'[{"role":"user","content":'
+        b'[{"type":"input_audio","input_audio":{"data":"","format":"wav"}}]}]'
+    )
+    with pytest.raises(msgspec.ValidationError):
+        openai_chat._REQUEST_FAST.decode(audio)
+
+
+@given(conversations())
+def test_fast_and_general_paths_agree_on_generated(messages: list[Message]) -> None:
+    """On generated conversations the two request paths agree."""
+    data = openai_chat.encode_request(messages, model="m")
+    general = openai_chat._messages_from_dicts(messages_raw(data))
+    assert openai_chat.decode_request(data).messages == general == messages

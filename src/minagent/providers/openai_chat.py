@@ -25,7 +25,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 from msgspec import UNSET
@@ -137,12 +137,104 @@ def decode_request(data: bytes | bytearray | memoryview) -> Request:
     raw = top.pop("messages", None)
     if raw is None:
         raise ValidationError("a request needs 'messages'", path="$")
-    messages = [
+    options = {key: decode_json(value, f"$.{key}") for key, value in top.items()}
+    try:  # the common shapes: one msgspec call into Structs of the provider's shape
+        fast = _REQUEST_FAST.decode(raw)
+        return Request(messages=[_fast_message(m) for m in fast], options=options)
+    except (msgspec.ValidationError, _NotFast):
+        pass
+    except msgspec.DecodeError:
+        decode_json(raw, "$.messages")  # raises the located DecodeError
+        raise
+    return Request(messages=_messages_from_dicts(raw), options=options)
+
+
+def _messages_from_dicts(raw: Any) -> list[Message]:
+    """The general path: any message shape, through plain objects."""
+    return [
         _message(m, f"$.messages[{i}]")
         for i, m in enumerate(decode_json(raw, "$.messages", _MESSAGES))
     ]
-    options = {key: decode_json(value, f"$.{key}") for key, value in top.items()}
-    return Request(messages=messages, options=options)
+
+
+class _ImageURL(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    url: str
+    detail: str | msgspec.UnsetType = UNSET
+
+
+class _TextPart(msgspec.Struct, tag_field="type", tag="text", forbid_unknown_fields=True, gc=False):
+    text: str
+
+
+class _ImagePart(
+    msgspec.Struct, tag_field="type", tag="image_url", forbid_unknown_fields=True, gc=False
+):
+    image_url: _ImageURL
+
+
+class _CallIn(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    id: str
+    type: Literal["function"]
+    function: _Function
+
+
+class _MessageIn(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """A request message of the common shapes (other parts or keys take the general path)."""
+
+    role: Literal["system", "developer", "user", "assistant", "tool"]
+    content: str | list[_TextPart | _ImagePart] | msgspec.UnsetType | None = UNSET
+    name: str | msgspec.UnsetType = UNSET
+    tool_calls: list[_CallIn] | msgspec.UnsetType = UNSET
+    tool_call_id: str | msgspec.UnsetType = UNSET
+    refusal: str | msgspec.UnsetType | None = UNSET
+
+
+def _fast_message(m: _MessageIn) -> Message:
+    """`_message` for the Struct shapes; raises `_NotFast` where the general path decides."""
+    role: Any = m.role
+    extra: dict[str, Any] = {}
+    if role == "developer":
+        role = "system"
+        extra["developer"] = True
+    calls = m.tool_calls
+    if (role == "tool") != (m.tool_call_id is not UNSET) or (
+        calls is not UNSET and role != "assistant"
+    ):
+        raise _NotFast
+    content = m.content
+    blocks: Any
+    if isinstance(content, str):
+        blocks = content if calls is UNSET else [TextBlock(content)]
+    elif content is None or content is UNSET:
+        blocks = "" if content is UNSET and calls is UNSET else []
+    else:
+        blocks = [_fast_part(p) for p in content]
+    if content is UNSET:
+        extra["content_absent"] = True
+    if calls is not UNSET:
+        if not calls:
+            extra["tool_calls"] = []
+        blocks = list(blocks) + [
+            _tool_use(c.id, c.function.name, c.function.arguments) for c in calls
+        ]
+    if m.name is not UNSET:
+        extra["name"] = m.name
+    if m.refusal is not UNSET:
+        extra["refusal"] = m.refusal
+    return Message(
+        role=role,
+        content=blocks,
+        tool_call_id=m.tool_call_id,
+        extra=Extra._own(extra) if extra else UNSET,
+    )
+
+
+def _fast_part(part: _TextPart | _ImagePart) -> ContentBlock:
+    if type(part) is _TextPart:
+        return TextBlock(part.text)
+    image = part.image_url  # type: ignore[union-attr]
+    rest = {} if image.detail is UNSET else {"detail": image.detail}
+    return ImageBlock(source=_source(image.url), extra=Extra._own(rest) if rest else UNSET)
 
 
 def _message(obj: dict[str, Any], path: str) -> Message:
@@ -786,3 +878,7 @@ def _usage_out(counters: dict[str, int], other: dict[str, Any], policy: Unsuppor
         elif value is not None:
             policy.report(f"$.usage_extra.{name}", f"the usage entry {name!r}")
     return unflatten_usage(kept, rest)
+
+
+_REQUEST_FAST = msgspec.json.Decoder(list[_MessageIn])
+"""Request messages of the common shapes (built last: its types refer to `_Function`)."""
