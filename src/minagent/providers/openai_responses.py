@@ -277,6 +277,8 @@ def _assistant_blocks(item: dict[str, Any], path: str) -> list[ContentBlock]:
         content = item.get("content", MISSING)
         keys = {k: v for k, v in item.items() if k not in ("role", "content")}
         if type(content) is str:
+            if not keys:  # an easy message: written back as such from a plain text block
+                return [TextBlock(text=content)]
             return [TextBlock(text=content, extra=Extra._own({ITEM_KEY: {**keys, "content": ""}}))]
         if type(content) is list and content:
             blocks = [_part(p, f"{path}.content[{j}]") for j, p in enumerate(content)]
@@ -298,10 +300,10 @@ def _function_call(item: dict[str, Any], path: str) -> ToolUseBlock:
     raw = want_str(item.get("arguments"), path + ".arguments")
     args, keep = parse_arguments(raw)
     keys = {k: v for k, v in item.items() if k not in ("type", "call_id", "name", "arguments")}
-    extra: dict[str, Any] = {ITEM_KEY: keys}
+    extra: dict[str, Any] = {ITEM_KEY: keys} if keys else {}
     if keep is not None:
         extra["arguments"] = keep
-    return ToolUseBlock(id=call_id, name=name, input=args, extra=Extra._own(extra))
+    return ToolUseBlock(id=call_id, name=name, input=args, extra=extra_or_unset(extra))
 
 
 def reasoning_text(item: dict[str, Any]) -> str:
@@ -672,8 +674,25 @@ def encode_response(
         body["usage"] = None
     elif response.usage or usage_other is not MISSING:
         other = usage_other if type(usage_other) is dict else {}
-        body["usage"] = unflatten_usage(response.usage, other, _USAGE_BACK)
+        usage = unflatten_usage(response.usage, other, _USAGE_BACK)
+        if "object" not in extra:  # from another provider: the keys a Response requires
+            _usage_defaults(usage)
+        body["usage"] = usage
     return encode_json(body)
+
+
+def _usage_defaults(usage: dict[str, Any]) -> None:
+    usage.setdefault("input_tokens", 0)
+    usage.setdefault("output_tokens", 0)
+    inp = usage.setdefault("input_tokens_details", {})
+    if type(inp) is dict:
+        inp.setdefault("cached_tokens", 0)
+        inp.setdefault("cache_write_tokens", 0)
+    out = usage.setdefault("output_tokens_details", {})
+    if type(out) is dict:
+        out.setdefault("reasoning_tokens", 0)
+    if type(usage["input_tokens"]) is int and type(usage["output_tokens"]) is int:
+        usage.setdefault("total_tokens", usage["input_tokens"] + usage["output_tokens"])
 
 
 def _status_for(reason: str) -> dict[str, Any]:
