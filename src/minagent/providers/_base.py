@@ -17,6 +17,7 @@ from ..wire.messages import Message
 
 __all__ = [
     "HINTS",
+    "RAW_ARGUMENTS",
     "USAGE_EXTRA",
     "Dropped",
     "Request",
@@ -40,6 +41,14 @@ something, not what it said: ``content_absent: true`` (the provider message had 
 key at all, as opposed to ``null`` or ``""``), ``developer: true`` (an OpenAI ``developer``
 message, neutrally a ``system`` message). The source's encoder reads them back; every other
 encoder ignores them, since they carry no content."""
+
+RAW_ARGUMENTS = "arguments"
+"""The `ToolUseBlock.extra` key holding a tool call's arguments as the raw JSON text it came as,
+when ``input`` cannot stand for it exactly: the text is not a JSON object (models do produce
+truncated JSON; ``input`` is then ``{}``), or (OpenAI) it parses to ``input`` but is spelled
+differently from its compact encoding. An encoder writing arguments as text writes it back
+byte-exact as long as ``input`` still equals what the text parses to (``{}`` for an invalid one);
+an encoder writing ``input`` as an object refuses a call whose text is not a JSON object."""
 
 USAGE_EXTRA = "usage_extra"
 """The `ModelResponse.extra` key holding the provider usage entries that are not integer
@@ -88,6 +97,9 @@ class StreamError(DecodeError):
 
     error: object = None
     """The provider's error payload (for an ``error`` event), else ``None``."""
+    received: list[Any] = []  # noqa: RUF012 (replaced, never mutated)
+    """Events of the failing ``feed`` call decoded before the failure (already applied by an
+    accumulator)."""
 
 
 class Unsupported:

@@ -1,0 +1,752 @@
+"""OpenAI Chat Completions <-> the neutral protocol, both directions (mapping: docs/providers.md).
+
+- ``system`` and ``developer`` messages are ``role: "system"`` messages (a developer message
+  carries the hint ``extra["developer"] = True``); ``name`` and other message keys go to
+  ``extra``.
+- User content parts: ``text`` -> `TextBlock`; ``image_url`` -> `ImageBlock` (a base64 data URL
+  becomes a `Base64Source` with the bytes, any other URL a `UrlSource`; ``detail`` in the block's
+  ``extra``); ``file`` with ``file_data`` -> `DocumentBlock` (``filename`` in ``extra``);
+  ``input_audio``, ``file`` by ``file_id`` and any other part -> `UnknownBlock`, kept whole.
+- Assistant ``tool_calls`` -> `ToolUseBlock` after the text. ``function.arguments`` (a JSON
+  string) is parsed into ``input``; text that is not a JSON object, or that is spelled otherwise
+  than ``input``'s compact encoding, is also kept raw in ``extra["arguments"]`` and written back
+  byte-exact (`RAW_ARGUMENTS`). ``refusal``, ``annotations``, ``audio`` go to ``extra``.
+- ``content: null`` and an absent ``content`` differ: null is the default for an assistant
+  message without text (content ``[]``, or only tool calls); absent is the hint
+  ``extra["content_absent"] = True``.
+- ``tool`` messages keep ``tool_call_id``.
+- Responses: the first choice is the message; further choices (``n > 1``) stay, in the
+  provider's shape, in ``extra["choices"]`` (`decode_choices` gives each as a `ModelResponse`).
+  ``finish_reason`` maps to neutral stop reasons (``stop`` -> ``end_turn``, ``tool_calls`` ->
+  ``tool_use``, ``length`` -> ``max_tokens``, ``content_filter`` -> ``refusal``; others kept).
+  Usage counters get neutral names; ``input_tokens`` counts uncached input as on Anthropic
+  (``prompt_tokens`` minus ``cached_tokens``), and ``prompt_tokens`` is rebuilt on the way back.
+"""
+
+from __future__ import annotations
+
+import binascii
+from typing import Any
+
+import msgspec
+from msgspec import UNSET
+
+from ..wire.blocks import (
+    Base64Source,
+    ContentBlock,
+    DocumentBlock,
+    ImageBlock,
+    TextBlock,
+    ToolUseBlock,
+    UnknownBlock,
+    UnknownSource,
+    UrlSource,
+)
+from ..wire.errors import EncodeError, ValidationError
+from ..wire.extra import Extra
+from ..wire.messages import Message, ModelResponse
+from ._base import (
+    HINTS,
+    RAW_ARGUMENTS,
+    USAGE_EXTRA,
+    Dropped,
+    Request,
+    Unsupported,
+    UnsupportedPolicy,
+    as_request,
+    decode_json,
+    encode_json,
+    flatten_usage,
+    unflatten_usage,
+)
+from ._convert import options_for_openai
+from .openai_chat_stream import StreamAccumulator, StreamParser, accumulate
+
+__all__ = [
+    "FINISH_REASONS",
+    "STOP_REASONS",
+    "StreamAccumulator",
+    "StreamParser",
+    "accumulate",
+    "decode_choices",
+    "decode_request",
+    "decode_response",
+    "encode_request",
+    "encode_response",
+]
+
+FINISH_REASONS = {
+    "stop": "end_turn",
+    "tool_calls": "tool_use",
+    "length": "max_tokens",
+    "content_filter": "refusal",
+}
+"""``finish_reason`` -> neutral ``stop_reason``; values not listed are kept as they are."""
+
+STOP_REASONS = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "tool_use": "tool_calls",
+    "max_tokens": "length",
+    "refusal": "content_filter",
+}
+"""Neutral ``stop_reason`` -> ``finish_reason`` (``stop_sequence`` has no own value here)."""
+
+USAGE_NAMES = {
+    "prompt_tokens": "input_tokens",
+    "completion_tokens": "output_tokens",
+    "prompt_tokens_details.cached_tokens": "cache_read_input_tokens",
+    "completion_tokens_details.reasoning_tokens": "reasoning_tokens",
+}
+"""Provider usage names -> neutral counter names (the rest keep their dotted provider names)."""
+_USAGE_BACK = {v: k for k, v in USAGE_NAMES.items()}
+
+MESSAGE_KEYS = {
+    "system": frozenset({"name"}),
+    "user": frozenset({"name"}),
+    "assistant": frozenset({"name", "refusal", "audio", "function_call", "annotations"}),
+    "tool": frozenset(),
+}
+"""Message keys besides ``role``, ``content``, ``tool_calls`` and ``tool_call_id``, by role."""
+
+RESPONSE_KEYS = frozenset(
+    {"id", "object", "created", "model", "service_tier", "system_fingerprint", "metadata"}
+)
+"""Top-level response keys kept in `ModelResponse.extra` that this API knows (and ``choices``,
+``logprobs`` for the choice)."""
+
+OTHER_PARTS = frozenset({"input_audio", "file", "refusal"})
+"""Content part types carried whole as unknown blocks."""
+
+_TEXT_KEYS = frozenset()
+_IMAGE_KEYS = frozenset({"detail"})
+_DOCUMENT_KEYS = frozenset({"filename"})
+
+
+# --- decoding ----------------------------------------------------------------------------------
+
+_TOP = msgspec.json.Decoder(dict[str, msgspec.Raw])
+_MESSAGES = msgspec.json.Decoder(list[dict[str, Any]])
+
+
+def decode_request(data: bytes | bytearray | memoryview) -> Request:
+    """Decode a Chat Completions request body into a `Request` (see the module docstring).
+
+    Raises `DecodeError` / `ValidationError` with the JSON path.
+    """
+    top = decode_json(data, "$", _TOP)
+    raw = top.pop("messages", None)
+    if raw is None:
+        raise ValidationError("a request needs 'messages'", path="$")
+    messages = [
+        _message(m, f"$.messages[{i}]")
+        for i, m in enumerate(decode_json(raw, "$.messages", _MESSAGES))
+    ]
+    options = {key: decode_json(value, f"$.{key}") for key, value in top.items()}
+    return Request(messages=messages, options=options)
+
+
+def _message(obj: dict[str, Any], path: str) -> Message:
+    obj = dict(obj)
+    role = obj.pop("role", None)
+    extra: dict[str, Any] = {}
+    if role == "developer":
+        role = "system"
+        extra["developer"] = True
+    if role not in MESSAGE_KEYS:
+        raise ValidationError(f"unsupported role {role!r}", path=path + ".role")
+    tool_call_id: Any = UNSET
+    if role == "tool":
+        tool_call_id = obj.pop("tool_call_id", None)
+        if type(tool_call_id) is not str:
+            raise ValidationError("a tool message needs a string 'tool_call_id'", path=path)
+    absent = "content" not in obj
+    content = obj.pop("content", None)
+    tool_calls = obj.pop("tool_calls", None) if role == "assistant" else None
+    blocks: Any
+    if type(content) is str:
+        blocks = content if tool_calls is None else [TextBlock(content)]
+    elif content is None:
+        blocks = "" if absent and tool_calls is None else []
+    elif type(content) is list:
+        blocks = [_part(p, f"{path}.content[{j}]") for j, p in enumerate(content)]
+    else:
+        raise ValidationError("'content' must be a string, an array or null", path=path)
+    if absent:
+        extra["content_absent"] = True
+    if tool_calls is not None:
+        if type(tool_calls) is not list:
+            raise ValidationError("'tool_calls' must be an array", path=path + ".tool_calls")
+        if not tool_calls:
+            extra["tool_calls"] = []
+        blocks = list(blocks) + [
+            _tool_call(c, f"{path}.tool_calls[{j}]") for j, c in enumerate(tool_calls)
+        ]
+    extra.update(obj)
+    return Message(
+        role=role,
+        content=blocks,
+        tool_call_id=tool_call_id,
+        extra=Extra._own(extra) if extra else UNSET,
+    )
+
+
+def _part(part: Any, path: str) -> ContentBlock:
+    if type(part) is not dict or type(part.get("type")) is not str:
+        raise ValidationError("a content part must be an object with a string 'type'", path=path)
+    kind = part["type"]
+    if kind == "text" and type(part.get("text")) is str and len(part) == 2:
+        return TextBlock(part["text"])
+    if kind == "image_url":
+        image = part.get("image_url")
+        if type(image) is dict and type(image.get("url")) is str and len(part) == 2:
+            rest = {k: v for k, v in image.items() if k != "url"}
+            return ImageBlock(
+                source=_source(image["url"]), extra=Extra._own(rest) if rest else UNSET
+            )
+    if kind == "file" and len(part) == 2:
+        file = part.get("file")
+        if type(file) is dict and type(file.get("file_data")) is str:
+            source = _source(file["file_data"])
+            rest = {k: v for k, v in file.items() if k != "file_data"}
+            if type(source) is Base64Source:
+                return DocumentBlock(source=source, extra=Extra._own(rest) if rest else UNSET)
+    return UnknownBlock(Extra(part))
+
+
+def _source(url: str) -> Base64Source | UrlSource:
+    """A data URL with canonical base64 as bytes; any other URL as it is."""
+    if url.startswith("data:"):
+        head, sep, b64 = url.partition(",")
+        if sep and head.endswith(";base64"):
+            media_type = head[5:-7]
+            try:
+                data = binascii.a2b_base64(b64, strict_mode=True)
+            except (binascii.Error, ValueError):
+                data = None
+            if (
+                data is not None
+                and media_type
+                and ";" not in media_type
+                and binascii.b2a_base64(data, newline=False).decode("ascii") == b64
+            ):
+                return Base64Source(media_type=media_type, data=data)
+    return UrlSource(url=url)
+
+
+def _tool_call(call: Any, path: str) -> ContentBlock:
+    if type(call) is not dict:
+        raise ValidationError("a tool call must be an object", path=path)
+    function = call.get("function")
+    if (
+        call.get("type") != "function"
+        or type(call.get("id")) is not str
+        or type(function) is not dict
+        or type(function.get("name")) is not str
+        or type(function.get("arguments")) is not str
+        or len(call) != 3
+        or len(function) != 2
+    ):
+        return UnknownBlock(Extra(call))  # a custom tool call, or keys we do not name: whole
+    return _tool_use(call["id"], function["name"], function["arguments"])
+
+
+_ARGS = msgspec.json.Decoder(dict[str, Any])
+_ENC = msgspec.json.Encoder()
+
+
+def _tool_use(ident: str, name: str, arguments: str) -> ToolUseBlock:
+    try:
+        value = _ARGS.decode(arguments)
+    except msgspec.DecodeError:  # truncated or not an object: keep the text only
+        return ToolUseBlock(id=ident, name=name, input={}, extra=Extra({RAW_ARGUMENTS: arguments}))
+    if _ENC.encode(value) == arguments.encode():
+        return ToolUseBlock(id=ident, name=name, input=value)
+    return ToolUseBlock(id=ident, name=name, input=value, extra=Extra({RAW_ARGUMENTS: arguments}))
+
+
+# responses: a fast path through Structs of the common shape -----------------------------------
+
+
+class _Function(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    name: str
+    arguments: str
+
+
+class _ToolCall(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    id: str
+    type: str
+    function: _Function
+
+
+class _Msg(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    role: str
+    content: str | None
+    refusal: Any = UNSET
+    annotations: Any = UNSET
+    tool_calls: list[_ToolCall] | msgspec.UnsetType = UNSET
+
+
+class _Choice(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    index: int
+    message: _Msg
+    logprobs: Any
+    finish_reason: str
+
+
+class _Response(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    id: str
+    object: str
+    created: int
+    model: str
+    choices: list[_Choice]
+    usage: dict[str, Any] | msgspec.UnsetType = UNSET
+    service_tier: Any = UNSET
+    system_fingerprint: Any = UNSET
+
+
+_FAST = msgspec.json.Decoder(_Response)
+_ANY = msgspec.json.Decoder(dict[str, Any])
+
+
+def decode_response(data: bytes | bytearray | memoryview) -> ModelResponse:
+    """Decode a Chat Completions response body into a `ModelResponse` (module docstring).
+
+    Raises `DecodeError` / `ValidationError` with the JSON path.
+    """
+    try:
+        fast = _FAST.decode(data)
+    except msgspec.ValidationError:
+        fast = None
+    except msgspec.DecodeError:
+        decode_json(data, "$")  # raises the located DecodeError
+        raise
+    if fast is not None and len(fast.choices) == 1 and fast.object == "chat.completion":
+        try:
+            return _fast_response(fast)
+        except _NotFast:
+            pass
+    return _response(decode_json(data, "$", _ANY), "$")
+
+
+def _fast_response(fast: _Response) -> ModelResponse:
+    choice = fast.choices[0]
+    msg = choice.message
+    extra: dict[str, Any] = {}
+    calls = msg.tool_calls
+    if msg.role != "assistant" or choice.index != 0:
+        raise ValidationError("the first choice must be an assistant message", path="$.choices[0]")
+    content: Any
+    if calls is UNSET:
+        content = [] if msg.content is None else msg.content
+    else:
+        content = [] if msg.content is None else [TextBlock(msg.content)]
+        if not calls:
+            extra["tool_calls"] = []
+        for call in calls:
+            if call.type != "function":
+                raise _NotFast
+            content.append(_tool_use(call.id, call.function.name, call.function.arguments))
+    if msg.refusal is not UNSET:
+        extra["refusal"] = msg.refusal
+    if msg.annotations is not UNSET:
+        extra["annotations"] = msg.annotations
+    top: dict[str, Any] = {
+        "id": fast.id,
+        "object": fast.object,
+        "created": fast.created,
+        "model": fast.model,
+        "logprobs": choice.logprobs,
+    }
+    if fast.service_tier is not UNSET:
+        top["service_tier"] = fast.service_tier
+    if fast.system_fingerprint is not UNSET:
+        top["system_fingerprint"] = fast.system_fingerprint
+    counters: dict[str, int] = {}
+    if fast.usage is not UNSET:
+        counters, other = _usage_in(fast.usage)
+        if other:
+            top[USAGE_EXTRA] = other
+    else:
+        top["usage_absent"] = True
+    return ModelResponse(
+        message=Message(role="assistant", content=content, extra=Extra._own(extra) if extra else UNSET),
+        stop_reason=FINISH_REASONS.get(choice.finish_reason, choice.finish_reason),
+        usage=counters,
+        extra=Extra._own(top),
+    )
+
+
+class _NotFast(Exception):
+    pass
+
+
+def _usage_in(usage: dict[str, Any]) -> tuple[dict[str, int], dict[str, Any]]:
+    counters, other = flatten_usage(usage, USAGE_NAMES)
+    cached = counters.get("cache_read_input_tokens")
+    if cached is not None and "input_tokens" in counters:
+        counters["input_tokens"] -= cached
+    return counters, other
+
+
+def _response(obj: dict[str, Any], path: str) -> ModelResponse:
+    obj = dict(obj)
+    choices = obj.pop("choices", None)
+    if type(choices) is not list or not choices:
+        raise ValidationError("a response needs a non-empty 'choices' array", path=path)
+    first = choices[0]
+    if type(first) is not dict or type(first.get("message")) is not dict:
+        raise ValidationError("a choice needs a 'message' object", path=f"{path}.choices[0]")
+    first = dict(first)
+    if first.pop("index", 0) != 0:
+        raise ValidationError("the first choice must have index 0", path=f"{path}.choices[0]")
+    message = _message(first.pop("message"), f"{path}.choices[0].message")
+    if message.role != "assistant":
+        raise ValidationError("a choice's message must be an assistant message", path=path)
+    finish = first.pop("finish_reason", None)
+    if type(finish) is not str:
+        raise ValidationError(
+            "'finish_reason' must be a string", path=f"{path}.choices[0].finish_reason"
+        )
+    top = obj
+    if "logprobs" in first:
+        top["logprobs"] = first.pop("logprobs")
+    if first:
+        top["choice_extra"] = first
+    if len(choices) > 1:
+        top["choices"] = choices[1:]
+    usage = top.pop("usage", UNSET)
+    counters: dict[str, int] = {}
+    if usage is UNSET:
+        top["usage_absent"] = True
+    elif type(usage) is dict:
+        counters, other = _usage_in(usage)
+        if other:
+            top[USAGE_EXTRA] = other
+    else:
+        top[USAGE_EXTRA] = {"": usage}
+    return ModelResponse(
+        message=message,
+        stop_reason=FINISH_REASONS.get(finish, finish),
+        usage=counters,
+        extra=Extra._own(top) if top else UNSET,
+    )
+
+
+def decode_choices(data: bytes | bytearray | memoryview) -> list[ModelResponse]:
+    """Every choice of a response (``n > 1``) as its own `ModelResponse`, in ``index`` order.
+
+    Each carries the response's top-level keys in ``extra`` (usage only on the first).
+    """
+    obj = decode_json(data, "$", _ANY)
+    choices = obj.get("choices")
+    if type(choices) is not list:
+        raise ValidationError("a response needs a 'choices' array", path="$")
+    out = []
+    for i, choice in enumerate(choices):
+        one = dict(obj)
+        one["choices"] = [dict(choice, index=0) if type(choice) is dict else choice]
+        if i:
+            one.pop("usage", None)
+        try:
+            out.append(_response(one, "$"))
+        except ValidationError as err:
+            raise ValidationError(err.message, path=f"$.choices[{i}]") from None
+    return out
+
+
+# --- encoding ----------------------------------------------------------------------------------
+
+
+def encode_request(
+    request: Request | list[Message],
+    /,
+    *,
+    unsupported: UnsupportedPolicy = "error",
+    dropped: list[Dropped] | None = None,
+    **options: Any,
+) -> bytes:
+    """Write a Chat Completions request body: ``encode_request(req)`` or
+    ``encode_request(messages, model=..., tools=..., **options)``.
+
+    Keyword options add to and override ``request.options``; Anthropic-shaped options (``tools``
+    with ``input_schema``, ``tool_choice`` objects, ``stop_sequences``) are converted. What this
+    API cannot hold (thinking, ``cache_control``, an unknown block, ...) raises `UnsupportedError`
+    naming it and its path, or with ``unsupported="drop"`` is left out and recorded in
+    ``dropped``.
+    """
+    req = as_request(request, options)
+    policy = Unsupported(unsupported, dropped)
+    body = options_for_openai(req.options, policy)
+    messages = []
+    for i, msg in enumerate(req.messages):
+        out = _encode_message(msg, f"$.messages[{i}]", policy)
+        if out is not None:
+            messages.append(out)
+    body["messages"] = messages
+    return encode_json(body)
+
+
+def _encode_message(msg: Message, path: str, policy: Unsupported) -> dict[str, Any] | None:
+    role = msg.role
+    extra = msg.extra if msg.extra is not UNSET else {}
+    out: dict[str, Any] = {"role": "developer" if extra.get("developer") is True else role}
+    absent = extra.get("content_absent") is True
+    if role == "tool":
+        if msg.tool_call_id is UNSET:
+            policy.report(path, "a tool message without tool_call_id")
+            return None
+        if msg.is_error is True:
+            policy.report(path + ".is_error", "is_error: true (tool messages have no error flag)")
+        out["content"] = _parts(msg.content, path, policy, "tool")
+        out["tool_call_id"] = msg.tool_call_id
+    elif role == "assistant":
+        _assistant(msg, path, policy, out, absent)
+    else:
+        content = _parts(msg.content, path, policy, role)
+        if not absent:
+            out["content"] = content
+    allowed = MESSAGE_KEYS[role]
+    for key, value in extra.items():
+        if key in allowed:
+            out[key] = value
+        elif key not in HINTS and key != "tool_calls" and value is not None:
+            policy.report(f"{path}.{key}", f"the message key {key!r}")
+    return out
+
+
+def _assistant(
+    msg: Message, path: str, policy: Unsupported, out: dict[str, Any], absent: bool
+) -> None:
+    content = msg.content
+    if type(content) is str:
+        if not absent:
+            out["content"] = content
+        return
+    calls: list[Any] = []
+    rest: list[ContentBlock] = []
+    for j, block in enumerate(content):
+        cls = type(block)
+        if cls is ToolUseBlock:
+            calls.append(_encode_call(block, f"{path}.content[{j}]", policy))
+        elif cls is UnknownBlock and block.data.get("type") == "custom" and "custom" in block.data:
+            calls.append(block.data.to_dict())
+        else:
+            rest.append(block)
+    if calls or (msg.extra is not UNSET and msg.extra.get("tool_calls") == []):
+        texts = [b for b in rest if type(b) is TextBlock and b.extra is UNSET]
+        if len(texts) == len(rest) and len(texts) <= 1:
+            value: Any = texts[0].text if texts else None
+        else:
+            value = _parts(rest, path, policy, "assistant")
+        if not absent:
+            out["content"] = value
+        out["tool_calls"] = calls
+    elif not absent:
+        out["content"] = _parts(rest, path, policy, "assistant") if rest else None
+
+
+def _encode_call(block: ToolUseBlock, path: str, policy: Unsupported) -> dict[str, Any]:
+    raw = block.extra.get(RAW_ARGUMENTS) if block.extra is not UNSET else None
+    arguments: str | None = None
+    if type(raw) is str:
+        try:
+            parsed = _ARGS.decode(raw)
+        except msgspec.DecodeError:
+            parsed = {}
+        if parsed == block.input:
+            arguments = raw
+    if arguments is None:
+        try:
+            arguments = _ENC.encode(block.input).decode()
+        except (TypeError, ValueError, OverflowError) as err:
+            raise EncodeError(f"cannot write tool input: {err}", path=path + ".input") from None
+    if block.extra is not UNSET:
+        for key, value in block.extra.items():
+            if key != RAW_ARGUMENTS and value is not None:
+                policy.report(f"{path}.{key}", f"the key {key!r} on a tool_use block")
+    return {
+        "id": block.id,
+        "type": "function",
+        "function": {"name": block.name, "arguments": arguments},
+    }
+
+
+def _parts(content: str | list[ContentBlock], path: str, policy: Unsupported, role: str) -> Any:
+    """Content as a string or a list of content parts."""
+    if type(content) is str:
+        return content
+    out: list[Any] = []
+    for j, block in enumerate(content):
+        part = _encode_part(block, f"{path}.content[{j}]", policy, role)
+        if part is not None:
+            out.append(part)
+    return out
+
+
+def _encode_part(block: ContentBlock, path: str, policy: Unsupported, role: str) -> Any:
+    cls = type(block)
+    if cls is UnknownBlock:
+        kind = block.data.get("type")  # type: ignore[union-attr]
+        if kind in OTHER_PARTS:
+            return _checked_data(block.data.to_dict(), path, policy)  # type: ignore[union-attr]
+        policy.report(path, f"a {kind!r} block (not a Chat Completions content part)")
+        return None
+    if cls is TextBlock:
+        _keys_ok(block, _TEXT_KEYS, path, policy)
+        return {"type": "text", "text": block.text}  # type: ignore[union-attr]
+    if cls is ImageBlock and role in ("user", "system"):
+        source = block.source  # type: ignore[union-attr]
+        url = _url(source, path + ".source", policy)
+        if url is None:
+            return None
+        image: dict[str, Any] = {"url": url}
+        _keys_ok(block, _IMAGE_KEYS, path, policy, image)
+        return {"type": "image_url", "image_url": image}
+    if cls is DocumentBlock and role == "user":
+        source = block.source  # type: ignore[union-attr]
+        if type(source) is Base64Source:
+            file: dict[str, Any] = {"file_data": _data_url(source)}
+            _keys_ok(block, _DOCUMENT_KEYS, path, policy, file)
+            return {"type": "file", "file": file}
+    policy.report(path, f"a {_kind(block)} block in a {role} message")
+    return None
+
+
+def _kind(block: Any) -> str:
+    return str(block.type)
+
+
+def _keys_ok(
+    block: Any,
+    allowed: frozenset[str],
+    path: str,
+    policy: Unsupported,
+    into: dict[str, Any] | None = None,
+) -> bool:
+    extra = block.extra
+    if extra is UNSET:
+        return True
+    ok = True
+    for key, value in extra.items():
+        if key in allowed and into is not None:
+            into[key] = value
+        elif value is not None:
+            ok = False
+            policy.report(f"{path}.{key}", f"the key {key!r} on a {block.type} block")
+    return ok
+
+
+def _url(source: Any, path: str, policy: Unsupported) -> str | None:
+    cls = type(source)
+    if cls is UrlSource:
+        if source.extra is not UNSET:
+            for key in source.extra:
+                policy.report(f"{path}.{key}", f"the key {key!r} on a url source")
+        return str(source.url)
+    if cls is Base64Source:
+        return _data_url(source)
+    kind = source.type if cls is UnknownSource else "?"
+    policy.report(path, f"a {kind!r} source")
+    return None
+
+
+def _data_url(source: Base64Source) -> str:
+    b64 = binascii.b2a_base64(source.data, newline=False).decode("ascii")
+    return f"data:{source.media_type};base64,{b64}"
+
+
+def _checked_data(data: dict[str, Any], path: str, policy: Unsupported) -> dict[str, Any]:
+    from ..wire import _values
+
+    found = _values.find(data, _values.json_problem, path)
+    if found is not None:
+        raise EncodeError(found[1], path=found[0])
+    return data
+
+
+def encode_response(
+    response: ModelResponse,
+    /,
+    *,
+    unsupported: UnsupportedPolicy = "error",
+    dropped: list[Dropped] | None = None,
+    **fields: Any,
+) -> bytes:
+    """Write a Chat Completions response body for ``response`` (what a gateway returns).
+
+    ``fields`` supply top-level keys the response lacks (``id=``, ``model=``, ``created=``). A
+    response decoded by `decode_response` is written back as it came. What this API cannot hold
+    raises `UnsupportedError`, or is dropped and recorded with ``unsupported="drop"``.
+    """
+    policy = Unsupported(unsupported, dropped)
+    extra = dict(response.extra.items()) if response.extra is not UNSET else {}
+    usage_other = extra.pop(USAGE_EXTRA, None) or {}
+    usage_absent = extra.pop("usage_absent", False) is True
+    more = extra.pop("choices", None)
+    logprobs = extra.pop("logprobs", None)
+    choice_extra = extra.pop("choice_extra", None) or {}
+    top: dict[str, Any] = {}
+    for key, value in extra.items():
+        if key in RESPONSE_KEYS:
+            top[key] = value
+        elif value is not None:
+            policy.report(f"$.{key}", f"the response key {key!r}")
+    for key, value in fields.items():
+        top.setdefault(key, value)
+    for key in ("id", "created", "model"):
+        if key not in top:
+            raise EncodeError(f"a Chat Completions response needs {key!r}; pass {key}=...")
+    top.setdefault("object", "chat.completion")
+    message = _encode_message(response.message, "$.message", policy)
+    choice = {
+        "index": 0,
+        "message": message,
+        "logprobs": logprobs,
+        "finish_reason": STOP_REASONS.get(response.stop_reason, response.stop_reason),
+    }
+    choice.update(choice_extra)
+    body: dict[str, Any] = {
+        "id": top.pop("id"),
+        "object": top.pop("object"),
+        "created": top.pop("created"),
+        "model": top.pop("model"),
+        "choices": [choice, *(more or [])],
+    }
+    if not usage_absent:
+        body["usage"] = _usage_out(response.usage, usage_other, policy)
+    body.update(top)
+    return encode_json(body)
+
+
+_USAGE_GROUPS = ("prompt_tokens_details.", "completion_tokens_details.")
+_USAGE_OTHER_GROUPS = frozenset({"prompt_tokens_details", "completion_tokens_details"})
+
+
+def _usage_out(counters: dict[str, int], other: dict[str, Any], policy: Unsupported) -> Any:
+    if "" in other:
+        return other[""]
+    kept: dict[str, int] = {}
+    for name, value in counters.items():
+        back = _USAGE_BACK.get(name, name)
+        if back in ("prompt_tokens", "completion_tokens", "total_tokens") or back.startswith(
+            _USAGE_GROUPS
+        ):
+            kept[back] = value
+        elif name == "cache_creation_input_tokens":
+            kept["prompt_tokens"] = kept.get("prompt_tokens", 0)  # folded in below
+        else:
+            policy.report(f"$.usage.{name}", f"the usage counter {name!r}")
+    prompt = counters.get("input_tokens", 0) + counters.get("cache_read_input_tokens", 0)
+    prompt += counters.get("cache_creation_input_tokens", 0)
+    kept["prompt_tokens"] = prompt
+    kept.setdefault("completion_tokens", 0)
+    kept.setdefault("total_tokens", prompt + kept["completion_tokens"])
+    rest = {}
+    for name, value in other.items():
+        if name.startswith(_USAGE_GROUPS) or name in _USAGE_OTHER_GROUPS:
+            rest[name] = value
+        elif value is not None:
+            policy.report(f"$.usage_extra.{name}", f"the usage entry {name!r}")
+    return unflatten_usage(kept, rest)
+
