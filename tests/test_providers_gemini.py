@@ -410,3 +410,92 @@ def test_neutral_round_trip(msgs: list[Message]) -> None:
     data = G.encode_request(Request(messages=msgs))
     sdk_validate_request(data)
     assert _normal(G.decode_request(data).messages) == _normal(msgs)
+
+
+# --- streaming ----------------------------------------------------------------------------------
+
+from minagent.providers import gemini_stream as S  # noqa: E402
+from minagent.providers._base import StreamError  # noqa: E402
+
+STREAMS = sorted(DATA.glob("*.sse"))
+
+
+def _chunks(data: bytes) -> list[dict[str, Any]]:
+    return [json.loads(b[6:]) for b in data.split(b"\r\n\r\n") if b.startswith(b"data: ")]
+
+
+def _as_array(data: bytes) -> bytes:
+    """The same chunks framed the way the non-SSE endpoint writes them (a JSON array)."""
+    return ("[" + "\r\n,\r\n".join(json.dumps(c) for c in _chunks(data)) + "]").encode()
+
+
+@pytest.mark.parametrize("path", STREAMS, ids=[p.stem for p in STREAMS])
+def test_stream_sse_and_array_agree(path: Path) -> None:
+    """SSE fed one byte at a time and the JSON-array framing give the same response."""
+    data = path.read_bytes()
+    one = S.accumulate([data[i : i + 1] for i in range(len(data))])
+    arr = _as_array(data)
+    assert S.accumulate([arr[i : i + 1] for i in range(len(arr))], sse=False) == one
+    assert S.accumulate([data]) == one
+
+
+def test_stream_text_joined() -> None:
+    """Text deltas join into one part; the last chunk's usage and finishReason win."""
+    data = (DATA / "stream_text.sse").read_bytes()
+    resp = S.accumulate([data])
+    last = _chunks(data)[-1]
+    expected = {
+        **last,
+        "candidates": [
+            {
+                "content": {"parts": [{"text": "The capital of Mexico is Mexico City."}], "role": "model"},
+                "finishReason": "STOP",
+                "index": 0,
+            }
+        ],
+    }
+    assert resp == G.decode_response(json.dumps(expected).encode())
+
+
+def test_stream_signature_stays_on_its_part() -> None:
+    """A functionCall's thoughtSignature stays on that call after accumulation."""
+    data = (DATA / "stream_function_call_signature.sse").read_bytes()
+    resp = S.accumulate([data])
+    (call,) = resp.message.content
+    sig = _chunks(data)[0]["candidates"][0]["content"]["parts"][0]["thoughtSignature"]
+    assert call.extra == Extra({"thoughtSignature": sig})
+    assert resp.stop_reason == "tool_use" and resp.usage["reasoning_tokens"] == 202
+
+
+def test_stream_signature_on_trailing_text_part() -> None:
+    """A signature that arrives on a later text piece lands on the joined text part."""
+    chunks = [
+        {"candidates": [{"content": {"role": "model", "parts": [{"text": "Hel"}]}}]},
+        {"candidates": [{"content": {"role": "model", "parts": [{"text": "lo", "thoughtSignature": "c2ln"}]}}]},
+        {"candidates": [{"content": {"role": "model", "parts": [{"text": "!"}]}, "finishReason": "STOP"}]},
+    ]
+    raw = b"".join(b"data: " + json.dumps(c).encode() + b"\r\n\r\n" for c in chunks)
+    resp = S.accumulate([raw])
+    assert resp.message.content == [
+        TextBlock("Hello", extra=Extra({"thoughtSignature": "c2ln"})),
+        TextBlock("!"),
+    ]
+
+
+def test_stream_errors() -> None:
+    """Bad JSON, an error object, a cut array: StreamError with the chunk index; chunks before
+    stay applied."""
+    data = (DATA / "stream_text.sse").read_bytes()
+    good = data.split(b"\r\n\r\n")[0] + b"\r\n\r\n"
+    acc = S.StreamAccumulator()
+    with pytest.raises(StreamError) as err:
+        acc.feed(good + b"data: {oops\r\n\r\n")
+    assert err.value.frame == 1 and acc.chunks == 1
+    acc = S.StreamAccumulator(sse=False)
+    with pytest.raises(StreamError) as err:
+        acc.feed(b'[{"candidates":[]},{"error":{"code":429,"message":"quota"}}]')
+    assert (err.value.frame, err.value.error["code"], acc.chunks) == (1, 429, 1)
+    acc = S.StreamAccumulator(sse=False)
+    acc.feed(_as_array(data)[:-5])
+    with pytest.raises(StreamError):
+        acc.close()

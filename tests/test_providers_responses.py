@@ -474,3 +474,117 @@ def test_neutral_round_trip(msgs: list[Message]) -> None:
     data = R.encode_request(Request(messages=msgs, options={"model": "gpt-5"}))
     sdk_validate_request(data)
     assert _normal(R.decode_request(data).messages) == _normal(msgs)
+
+
+# --- streaming ----------------------------------------------------------------------------------
+
+from minagent.providers import openai_responses_stream as S  # noqa: E402
+from minagent.providers._base import StreamError  # noqa: E402
+
+STREAMS = sorted(DATA.glob("*.sse"))
+
+
+def _final_snapshot(data: bytes) -> dict[str, Any]:
+    events = S.StreamParser().feed(data)
+    (last,) = [e for e in events if e.type == "response.completed"]
+    return last.data["response"]
+
+
+@pytest.mark.parametrize("path", STREAMS, ids=[p.stem for p in STREAMS])
+def test_stream_one_byte_at_a_time(path: Path) -> None:
+    """Fed one byte at a time, the accumulator gives the response of the terminal snapshot."""
+    data = path.read_bytes()
+    acc = S.StreamAccumulator()
+    for i in range(len(data)):
+        acc.feed(data[i : i + 1])
+    resp = acc.close()
+    final = _final_snapshot(data)
+    assert resp == R.decode_response(json.dumps(final).encode())
+    assert acc.events == data.count(b"\nevent: ") + 1
+
+
+@pytest.mark.parametrize("path", STREAMS, ids=[p.stem for p in STREAMS])
+def test_stream_items_from_deltas(path: Path) -> None:
+    """The items built from the delta events equal the final output, except that the API
+    re-encrypts each reasoning item's encrypted_content in the terminal snapshot."""
+    data = path.read_bytes()
+    acc = S.StreamAccumulator()
+    acc.feed(data)
+    final = _final_snapshot(data)["output"]
+    built = acc.output()
+    differ = [
+        k for a, b in zip(built, final) for k in a if a[k] != b.get(k)
+    ]
+    assert len(built) == len(final)
+    assert differ == ["encrypted_content"] * sum(1 for i in final if i["type"] == "reasoning")
+
+
+_SDK_REFUSES_STREAM = "stream_reasoning_web_search.sse"
+_SDK_CHECKED = [p for p in STREAMS if p.name != _SDK_REFUSES_STREAM]
+
+
+@pytest.mark.parametrize("path", _SDK_CHECKED, ids=[p.stem for p in _SDK_CHECKED])
+def test_stream_agrees_with_sdk(path: Path) -> None:
+    """The accumulated response agrees with the SDK's parse of the terminal snapshot."""
+    data = path.read_bytes()
+    final = json.dumps(_final_snapshot(data)).encode()
+    assert_agrees(S.accumulate([data]), sdk_parse(final))
+
+
+def test_stream_sdk_refuses_web_search_source() -> None:
+    """The SDK refuses the web-search stream's snapshot: its web_search_call action lists a source
+    of type "api", which the SDK's types do not know; we keep it whole."""
+    data = (DATA / _SDK_REFUSES_STREAM).read_bytes()
+    final = _final_snapshot(data)
+    with pytest.raises(pydantic.ValidationError) as err:
+        Response.model_validate(final)
+    locs = {e["loc"] for e in err.value.errors()}
+    assert ("output", 1, "ResponseFunctionWebSearch", "action", "ActionSearch", "sources", 0, "type") in locs
+    block = S.accumulate([data]).message.content[1]
+    assert block == UnknownBlock(Extra(final["output"][1]))
+    assert block.data["action"]["sources"] == [{"type": "api", "name": "oai-weather"}]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_stream_random_splits(data: Any) -> None:
+    """Random chunk boundaries give the same events as the whole stream at once."""
+    raw = STREAMS[0].read_bytes()
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(raw)), max_size=12)))
+    parser = S.StreamParser()
+    events = []
+    for a, b in zip([0, *cuts], [*cuts, len(raw)]):
+        events += parser.feed(raw[a:b])
+    assert events == S.StreamParser().feed(raw)
+
+
+def test_stream_function_call_arguments() -> None:
+    """Arguments arriving in pieces are joined into the call's input."""
+    resp = S.accumulate([(DATA / "stream_function_call.sse").read_bytes()])
+    assert resp.stop_reason == "tool_use"
+    (call,) = resp.message.content
+    assert (call.name, call.input) == ("get_capital", {"country": "France"})
+
+
+def test_stream_errors_keep_what_came() -> None:
+    """An error event, bad JSON or a cut stream raise StreamError with the event index; the
+    events before stay applied."""
+    raw = (DATA / "stream_text.sse").read_bytes()
+    blocks = raw.split(b"\n\n")
+    error = b'event: error\ndata: {"type":"error","code":"server_error","message":"boom"}'
+    acc = S.StreamAccumulator()
+    with pytest.raises(StreamError) as err:
+        acc.feed(b"\n\n".join([*blocks[:5], error, b""]))
+    assert (err.value.frame, err.value.error["message"]) == (5, "boom")
+    assert acc.events == 6
+    acc = S.StreamAccumulator()
+    with pytest.raises(StreamError) as err:
+        acc.feed(b"\n\n".join([*blocks[:3], b"data: {nope", b""]))
+    assert err.value.frame == 3 and acc.events == 3
+    acc = S.StreamAccumulator()
+    acc.feed(raw[: len(raw) // 2])
+    with pytest.raises(StreamError):
+        acc.close()
+    partial = acc.response()  # what came before the cut is kept
+    assert partial.message.text == "The capital of"
+    assert partial.extra["status"] == "in_progress"
