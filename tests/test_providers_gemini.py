@@ -9,13 +9,14 @@ from typing import Any
 
 import pydantic
 import pytest
-from msgspec import UNSET
 from google.genai import types as gt
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec import UNSET
 
 from minagent.providers import gemini as G
-from minagent.providers._base import Dropped, Request, UnsupportedError
+from minagent.providers import gemini_stream as S
+from minagent.providers._base import Dropped, Request, StreamError, UnsupportedError
 from minagent.wire import (
     Base64Source,
     DocumentBlock,
@@ -68,7 +69,7 @@ def assert_agrees(ours: ModelResponse, sdk: gt.GenerateContentResponse) -> None:
     parts = cand.content.parts or [] if cand.content else []
     blocks = ours.message.content
     assert isinstance(blocks, list) and len(blocks) == len(parts)
-    for block, part in zip(blocks, parts):
+    for block, part in zip(blocks, parts, strict=True):
         sig = getattr(block, "extra", None) or {}
         if part.thought_signature is None:
             assert "thoughtSignature" not in sig
@@ -169,9 +170,7 @@ def test_parallel_calls_keep_the_one_signature() -> None:
     assert resp.stop_reason == "tool_use"
     # to a request, as the next turn: the signature is on the first call only, no ids invented
     msgs = [Message(role="user", content="go"), resp.message]
-    msgs += [
-        Message(role="tool", content=f"r{j}", tool_call_id=c.id) for j, c in enumerate(calls)
-    ]
+    msgs += [Message(role="tool", content=f"r{j}", tool_call_id=c.id) for j, c in enumerate(calls)]
     body = json.loads(G.encode_request(msgs))
     sent = body["contents"][1]["parts"]
     original = json.loads(data)["candidates"][0]["content"]["parts"]
@@ -414,8 +413,6 @@ def test_neutral_round_trip(msgs: list[Message]) -> None:
 
 # --- streaming ----------------------------------------------------------------------------------
 
-from minagent.providers import gemini_stream as S  # noqa: E402
-from minagent.providers._base import StreamError  # noqa: E402
 
 STREAMS = sorted(DATA.glob("*.sse"))
 
@@ -448,7 +445,10 @@ def test_stream_text_joined() -> None:
         **last,
         "candidates": [
             {
-                "content": {"parts": [{"text": "The capital of Mexico is Mexico City."}], "role": "model"},
+                "content": {
+                    "parts": [{"text": "The capital of Mexico is Mexico City."}],
+                    "role": "model",
+                },
                 "finishReason": "STOP",
                 "index": 0,
             }
@@ -471,8 +471,21 @@ def test_stream_signature_on_trailing_text_part() -> None:
     """A signature that arrives on a later text piece lands on the joined text part."""
     chunks = [
         {"candidates": [{"content": {"role": "model", "parts": [{"text": "Hel"}]}}]},
-        {"candidates": [{"content": {"role": "model", "parts": [{"text": "lo", "thoughtSignature": "c2ln"}]}}]},
-        {"candidates": [{"content": {"role": "model", "parts": [{"text": "!"}]}, "finishReason": "STOP"}]},
+        {
+            "candidates": [
+                {
+                    "content": {
+                        "role": "model",
+                        "parts": [{"text": "lo", "thoughtSignature": "c2ln"}],
+                    }
+                }
+            ]
+        },
+        {
+            "candidates": [
+                {"content": {"role": "model", "parts": [{"text": "!"}]}, "finishReason": "STOP"}
+            ]
+        },
     ]
     raw = b"".join(b"data: " + json.dumps(c).encode() + b"\r\n\r\n" for c in chunks)
     resp = S.accumulate([raw])

@@ -15,7 +15,8 @@ from openai.types.responses import Response
 from openai.types.responses.response_create_params import ResponseCreateParamsNonStreaming
 
 from minagent.providers import openai_responses as R
-from minagent.providers._base import Dropped, Request, UnsupportedError
+from minagent.providers import openai_responses_stream as S
+from minagent.providers._base import Dropped, Request, StreamError, UnsupportedError
 from minagent.wire import (
     Base64Source,
     DocumentBlock,
@@ -144,8 +145,9 @@ _SDK_REFUSES = "request_function_call_output.json"
 
 
 @pytest.mark.parametrize(
-    "path", [p for p in REQUESTS if p.name != _SDK_REFUSES], ids=_ids(REQUESTS[:0])
-    or [p.stem for p in REQUESTS if p.name != _SDK_REFUSES]
+    "path",
+    [p for p in REQUESTS if p.name != _SDK_REFUSES],
+    ids=_ids(REQUESTS[:0]) or [p.stem for p in REQUESTS if p.name != _SDK_REFUSES],
 )
 def test_request_validates_against_sdk(path: Path) -> None:
     """Every request we write back validates against the SDK's request parameter type."""
@@ -220,9 +222,7 @@ def test_function_call_and_output() -> None:
     )
 
 
-@pytest.mark.parametrize(
-    "raw", ['{"a": 1}', '{"a":1', "not json", "[1,2]", '{"b":2,"a":1} ', ""]
-)
+@pytest.mark.parametrize("raw", ['{"a": 1}', '{"a":1', "not json", "[1,2]", '{"b":2,"a":1} ', ""])
 def test_arguments_kept_byte_exact(raw: str) -> None:
     """Arguments that are not the compact JSON of an object are kept and written back exactly."""
     item = {"type": "function_call", "call_id": "c1", "name": "f", "arguments": raw}
@@ -284,7 +284,10 @@ def test_instructions_and_developer() -> None:
     body = {
         "model": "gpt-5",
         "instructions": "Be brief.",
-        "input": [{"role": "developer", "content": "Use metric."}, {"role": "user", "content": "x"}],
+        "input": [
+            {"role": "developer", "content": "Use metric."},
+            {"role": "user", "content": "x"},
+        ],
         "store": False,
     }
     req = R.decode_request(json.dumps(body).encode())
@@ -326,7 +329,7 @@ def test_images_and_files() -> None:
 
 
 def test_tool_error_flag_refused() -> None:
-    """is_error=True on a tool result has no Responses spelling: refused, or dropped and reported."""
+    """is_error=True on a tool result has no Responses spelling: refused, or dropped, reported."""
     msgs = [
         Message(role="assistant", content=[ToolUseBlock(id="c", name="f", input={})]),
         Message(role="tool", content="boom", tool_call_id="c", is_error=True),
@@ -345,7 +348,9 @@ def test_no_none_written() -> None:
     msgs = [
         Message(role="system", content="s"),
         Message(role="user", content=[TextBlock("q")]),
-        Message(role="assistant", content=[TextBlock("a"), ToolUseBlock(id="c", name="f", input={})]),
+        Message(
+            role="assistant", content=[TextBlock("a"), ToolUseBlock(id="c", name="f", input={})]
+        ),
         Message(role="tool", content="r", tool_call_id="c"),
     ]
     data = R.encode_request(msgs, model="gpt-5", max_output_tokens=5)
@@ -369,7 +374,10 @@ def test_stop_reasons() -> None:
     base = json.loads((DATA / "response_text.json").read_bytes())
     cases = [
         ({"status": "completed"}, "end_turn"),
-        ({"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"}}, "max_tokens"),
+        (
+            {"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"}},
+            "max_tokens",
+        ),
         ({"status": "incomplete", "incomplete_details": {"reason": "content_filter"}}, "refusal"),
         ({"status": "failed"}, "failed"),
     ]
@@ -478,8 +486,6 @@ def test_neutral_round_trip(msgs: list[Message]) -> None:
 
 # --- streaming ----------------------------------------------------------------------------------
 
-from minagent.providers import openai_responses_stream as S  # noqa: E402
-from minagent.providers._base import StreamError  # noqa: E402
 
 STREAMS = sorted(DATA.glob("*.sse"))
 
@@ -512,9 +518,7 @@ def test_stream_items_from_deltas(path: Path) -> None:
     acc.feed(data)
     final = _final_snapshot(data)["output"]
     built = acc.output()
-    differ = [
-        k for a, b in zip(built, final) for k in a if a[k] != b.get(k)
-    ]
+    differ = [k for a, b in zip(built, final, strict=True) for k in a if a[k] != b.get(k)]
     assert len(built) == len(final)
     assert differ == ["encrypted_content"] * sum(1 for i in final if i["type"] == "reasoning")
 
@@ -539,7 +543,16 @@ def test_stream_sdk_refuses_web_search_source() -> None:
     with pytest.raises(pydantic.ValidationError) as err:
         Response.model_validate(final)
     locs = {e["loc"] for e in err.value.errors()}
-    assert ("output", 1, "ResponseFunctionWebSearch", "action", "ActionSearch", "sources", 0, "type") in locs
+    assert (
+        "output",
+        1,
+        "ResponseFunctionWebSearch",
+        "action",
+        "ActionSearch",
+        "sources",
+        0,
+        "type",
+    ) in locs
     block = S.accumulate([data]).message.content[1]
     assert block == UnknownBlock(Extra(final["output"][1]))
     assert block.data["action"]["sources"] == [{"type": "api", "name": "oai-weather"}]
@@ -553,7 +566,7 @@ def test_stream_random_splits(data: Any) -> None:
     cuts = sorted(data.draw(st.lists(st.integers(0, len(raw)), max_size=12)))
     parser = S.StreamParser()
     events = []
-    for a, b in zip([0, *cuts], [*cuts, len(raw)]):
+    for a, b in zip([0, *cuts], [*cuts, len(raw)], strict=True):
         events += parser.feed(raw[a:b])
     assert events == S.StreamParser().feed(raw)
 

@@ -103,7 +103,12 @@ FINISH_REASONS = {
 """Gemini ``finishReason`` -> neutral stop reason (``STOP`` with a function call: ``tool_use``).
 Other values (``MALFORMED_FUNCTION_CALL``, ``OTHER``, ...) are kept as they are."""
 
-_FINISH_BACK = {"end_turn": "STOP", "tool_use": "STOP", "max_tokens": "MAX_TOKENS", "refusal": "SAFETY"}
+_FINISH_BACK = {
+    "end_turn": "STOP",
+    "tool_use": "STOP",
+    "max_tokens": "MAX_TOKENS",
+    "refusal": "SAFETY",
+}
 
 USAGE_NAMES = {
     "promptTokenCount": "input_tokens",
@@ -170,9 +175,7 @@ def _simplify(blocks: list[ContentBlock]) -> str | list[ContentBlock]:
     return blocks
 
 
-def _content(
-    content: dict[str, Any], i: int, path: str, calls: _Calls, out: list[Message]
-) -> None:
+def _content(content: dict[str, Any], i: int, path: str, calls: _Calls, out: list[Message]) -> None:
     role = content.get("role", "user")
     if role not in ("user", "model"):
         raise ValidationError(f"unknown role {role!r}", path=path + ".role")
@@ -450,10 +453,14 @@ def _parts(
     return parts
 
 
-_PART_KEYS = frozenset({"thoughtSignature", "thought", "videoMetadata", "partMetadata", "mediaResolution"})
+_PART_KEYS = frozenset(
+    {"thoughtSignature", "thought", "videoMetadata", "partMetadata", "mediaResolution"}
+)
 
 
-def _part_keys(block: Any, path: str, policy: Unsupported, allowed: frozenset[str]) -> dict:
+def _part_keys(
+    block: Any, path: str, policy: Unsupported, allowed: frozenset[str]
+) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in extra_dict(block).items():
         if key in allowed:
@@ -463,28 +470,28 @@ def _part_keys(block: Any, path: str, policy: Unsupported, allowed: frozenset[st
     return out
 
 
-def _part(block: ContentBlock, path: str, policy: Unsupported, names: dict[str, str]) -> Any:
+def _part(block: Any, path: str, policy: Unsupported, names: dict[str, str]) -> Any:
     kind = type(block)
     if kind is TextBlock:
-        return {"text": block.text, **_part_keys(block, path, policy, _PART_KEYS)}  # type: ignore[union-attr]
+        return {"text": block.text, **_part_keys(block, path, policy, _PART_KEYS)}
     if kind is ThinkingBlock:
-        if block.signature is not UNSET:  # type: ignore[union-attr]
+        if block.signature is not UNSET:
             policy.report(path + ".signature", "a thinking signature (Anthropic) on a Gemini part")
         keys = _part_keys(block, path, policy, _PART_KEYS)
-        return {"text": block.thinking, "thought": True, **keys}  # type: ignore[union-attr]
+        return {"text": block.thinking, "thought": True, **keys}
     if kind is ToolUseBlock:
         keys = _part_keys(block, path, policy, _PART_KEYS | {"args_absent"})
-        call: dict[str, Any] = {"name": block.name}  # type: ignore[union-attr]
-        if not keys.pop("args_absent", False) or block.input:  # type: ignore[union-attr]
-            call["args"] = block.input  # type: ignore[union-attr]
-        if not block.id.startswith(ID_PREFIX):  # type: ignore[union-attr]
-            call["id"] = block.id  # type: ignore[union-attr]
-        names[block.id] = block.name  # type: ignore[union-attr]
+        call: dict[str, Any] = {"name": block.name}
+        if not keys.pop("args_absent", False) or block.input:
+            call["args"] = block.input
+        if not block.id.startswith(ID_PREFIX):
+            call["id"] = block.id
+        names[block.id] = block.name
         return {"functionCall": call, **keys}
     if kind is ImageBlock or kind is DocumentBlock:
         return _media(block, path, policy)
     if kind is UnknownBlock and block.type == PART_TYPE:
-        return {k: v for k, v in block.data.items() if k != "type"}  # type: ignore[union-attr]
+        return {k: v for k, v in block.data.items() if k != "type"}
     policy.report(path, f"a {block_kind(block)} block (not a Gemini part)")
     return None
 
@@ -501,7 +508,9 @@ def _media(block: Any, path: str, policy: Unsupported) -> Any:
     if type(source) is UrlSource:
         mime = more.pop("mimeType", None) or _guess(source.url)
         if mime is None:
-            policy.report(path + ".source", "a URL source whose media type is unknown (fileData needs one)")
+            policy.report(
+                path + ".source", "a URL source whose media type is unknown (fileData needs one)"
+            )
             return None
         return {"fileData": {"mimeType": mime, "fileUri": source.url, **more}, **keys}
     policy.report(path + ".source", f"a {source.type!r} source")
@@ -518,7 +527,10 @@ def _response_part(
     mark = extra.pop(_RESPONSE_MARK, None)
     name = extra.pop("name", None) or names.get(msg.tool_call_id)
     if name is None:
-        policy.report(path + ".tool_call_id", "a tool result answering no earlier tool call (Gemini needs the function name)")
+        policy.report(
+            path + ".tool_call_id",
+            "a tool result answering no earlier tool call (Gemini needs the function name)",
+        )
         return None
     content = msg.content
     if type(content) is not str:
@@ -527,7 +539,9 @@ def _response_part(
             if type(block) is TextBlock:
                 texts.append(block.text)
             else:
-                policy.report(f"{path}.content[{j}]", f"a {block_kind(block)} block in a tool result")
+                policy.report(
+                    f"{path}.content[{j}]", f"a {block_kind(block)} block in a tool result"
+                )
         content = "".join(texts)
     if mark == "object":
         try:

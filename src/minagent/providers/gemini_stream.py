@@ -51,9 +51,9 @@ def _decode(data: bytes | bytearray | memoryview, index: int) -> GeminiChunk:
     except msgspec.DecodeError as err:
         raise StreamError(f"chunk: invalid JSON: {err}", frame=index) from None
     if "error" in obj:
-        err = StreamError(f"error chunk: {obj['error']!r}", frame=index)
-        err.error = obj["error"]
-        raise err
+        failure = StreamError(f"error chunk: {obj['error']!r}", frame=index)
+        failure.error = obj["error"]
+        raise failure
     return GeminiChunk(index, obj)
 
 
@@ -187,7 +187,7 @@ class StreamAccumulator:
     def feed(self, chunk: bytes | bytearray | memoryview) -> list[GeminiChunk]:
         """Parse ``chunk`` and apply the chunks it completed."""
         try:
-            chunks = self._parser.feed(chunk)
+            chunks: list[GeminiChunk] = self._parser.feed(chunk)
         except StreamError as err:
             for c in err.received:
                 self.apply(c)
@@ -198,7 +198,8 @@ class StreamAccumulator:
 
     def close(self) -> ModelResponse:
         """End the stream and return the merged response."""
-        for c in self._parser.close():
+        final: list[GeminiChunk] = self._parser.close()
+        for c in final:
             self.apply(c)
         if not self.chunks:
             raise StreamError("the stream held no chunk", frame=0)
@@ -263,7 +264,9 @@ class StreamAccumulator:
         try:
             return response_from_dict(body)
         except WireError as err:
-            raise StreamError(f"the merged response is malformed: {err}", frame=self.chunks) from None
+            raise StreamError(
+                f"the merged response is malformed: {err}", frame=self.chunks
+            ) from None
 
 
 def accumulate(chunks: Any, *, sse: bool = True) -> ModelResponse:

@@ -29,7 +29,7 @@ names; every other top-level key is kept in ``ModelResponse.extra``.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 from msgspec import UNSET
@@ -45,7 +45,7 @@ from ..wire.blocks import (
     UnknownBlock,
     UrlSource,
 )
-from ..wire.errors import EncodeError, ValidationError
+from ..wire.errors import ValidationError
 from ..wire.extra import Extra
 from ..wire.messages import Message, ModelResponse
 from ._base import (
@@ -134,7 +134,12 @@ _PART_TYPES = frozenset(
 _TEXT_PART_KEYS = frozenset({"annotations", "logprobs"})
 _MESSAGE_KEYS = frozenset({"type", "id", "status", "phase"})
 _TOOL_OUTPUT_KEYS = frozenset({"id", "status"})
-_ROLES = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system"}
+_ROLES: dict[str, Any] = {
+    "user": "user",
+    "assistant": "assistant",
+    "system": "system",
+    "developer": "system",
+}
 
 
 # --- decoding -----------------------------------------------------------------------------------
@@ -162,7 +167,7 @@ def _is_assistant_side(item: dict[str, Any]) -> bool:
     kind = item.get("type", "message")
     if kind == "message":
         return item.get("role") == "assistant"
-    return kind != "function_call_output"
+    return bool(kind != "function_call_output")
 
 
 def _decode_items(items: list[Any], path: str, out: list[Message]) -> None:
@@ -223,7 +228,8 @@ def _tool_message(item: dict[str, Any], path: str) -> Message:
         raise ValidationError("a function_call_output needs 'output'", path=path)
     if type(output) is not str:
         output = [
-            _part(p, f"{path}.output[{j}]") for j, p in enumerate(want_list(output, path + ".output"))
+            _part(p, f"{path}.output[{j}]")
+            for j, p in enumerate(want_list(output, path + ".output"))
         ]
     rest = {k: v for k, v in item.items() if k not in ("type", "call_id", "output")}
     return Message(role="tool", content=output, tool_call_id=call_id, extra=extra_or_unset(rest))
@@ -312,9 +318,7 @@ def reasoning_text(item: dict[str, Any]) -> str:
     parts = content if type(content) is list and content else item.get("summary")
     if type(parts) is not list:
         return ""
-    return "\n\n".join(
-        p["text"] for p in parts if type(p) is dict and type(p.get("text")) is str
-    )
+    return "\n\n".join(p["text"] for p in parts if type(p) is dict and type(p.get("text")) is str)
 
 
 def _reasoning(item: dict[str, Any], path: str) -> ThinkingBlock:
@@ -405,7 +409,9 @@ def encode_request(
     return encode_json(body)
 
 
-def _message_rest(msg: Message, allowed: frozenset[str], path: str, policy: Unsupported) -> dict:
+def _message_rest(
+    msg: Message, allowed: frozenset[str], path: str, policy: Unsupported
+) -> dict[str, Any]:
     rest: dict[str, Any] = {}
     if msg.extra is UNSET:
         return rest
@@ -428,17 +434,17 @@ def _encode_message(msg: Message, path: str, policy: Unsupported, items: list[An
     if msg.role == "assistant":
         _encode_assistant(msg, path, policy, items)
         return
-    role = msg.role
+    role: str = msg.role
     if role == "system" and msg.extra is not UNSET and msg.extra.get("developer") is True:
         role = "developer"
     rest = _message_rest(msg, _MESSAGE_KEYS, path, policy)
-    item: dict[str, Any] = {"role": role}
-    if type(msg.content) is str:
-        item["content"] = msg.content
-    else:
-        item["content"] = _input_parts(msg.content, path + ".content", policy)
-    item.update(rest)
-    items.append(item)
+    out: dict[str, Any] = {"role": role}
+    content = msg.content
+    out["content"] = (
+        content if type(content) is str else _input_parts(content, path + ".content", policy)  # type: ignore[arg-type]
+    )
+    out.update(rest)
+    items.append(out)
 
 
 def _input_parts(blocks: list[ContentBlock], path: str, policy: Unsupported) -> list[Any]:
@@ -450,7 +456,9 @@ def _input_parts(blocks: list[ContentBlock], path: str, policy: Unsupported) -> 
     return parts
 
 
-def _block_extra(block: Any, path: str, policy: Unsupported, allowed: frozenset[str]) -> dict:
+def _block_extra(
+    block: Any, path: str, policy: Unsupported, allowed: frozenset[str]
+) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if block.extra is UNSET:
         return out
@@ -476,7 +484,7 @@ _IMAGE_KEYS = frozenset({"detail", "file_id"})
 _FILE_KEYS = frozenset({"filename", "file_id"})
 
 
-def _input_part(block: ContentBlock, path: str, policy: Unsupported) -> Any:
+def _input_part(block: Any, path: str, policy: Unsupported) -> Any:
     kind = type(block)
     if kind is TextBlock:
         rest = _block_extra(block, path, policy, frozenset())
@@ -485,7 +493,7 @@ def _input_part(block: ContentBlock, path: str, policy: Unsupported) -> Any:
         if not _source_ok(block.source, path, policy):
             return None
         source = block.source
-        url = data_url(source) if type(source) is Base64Source else source.url  # type: ignore[union-attr]
+        url = data_url(source) if type(source) is Base64Source else source.url
         rest = _block_extra(block, path, policy, _IMAGE_KEYS)
         rest.setdefault("detail", "auto")
         return {"type": "input_image", "image_url": url, **rest}
@@ -496,9 +504,9 @@ def _input_part(block: ContentBlock, path: str, policy: Unsupported) -> Any:
         rest = _block_extra(block, path, policy, _FILE_KEYS)
         if type(source) is Base64Source:
             return {"type": "input_file", "file_data": data_url(source), **rest}
-        return {"type": "input_file", "file_url": source.url, **rest}  # type: ignore[union-attr]
+        return {"type": "input_file", "file_url": source.url, **rest}
     if kind is UnknownBlock and block.type in _PART_TYPES:
-        return block.data.to_dict()  # type: ignore[union-attr]
+        return block.data.to_dict()
     policy.report(path, f"a {block_kind(block)} block in a Responses message")
     return None
 
@@ -508,7 +516,9 @@ def _encode_tool(msg: Message, path: str, policy: Unsupported) -> Any:
         policy.report(path, "a tool message without tool_call_id")
         return None
     if msg.is_error is True:
-        policy.report(path + ".is_error", "is_error on a tool result (function_call_output has none)")
+        policy.report(
+            path + ".is_error", "is_error on a tool result (function_call_output has none)"
+        )
     rest = _message_rest(msg, _TOOL_OUTPUT_KEYS, path, policy)
     output: Any = msg.content
     if type(output) is not str:
@@ -527,7 +537,8 @@ def _encode_assistant(msg: Message, path: str, policy: Unsupported, items: list[
         return
     _message_rest(msg, frozenset(), path, policy)
     current: dict[str, Any] | None = None  # the message item text parts are appended to
-    for j, block in enumerate(msg.content):
+    blocks: list[Any] = msg.content  # type: ignore[assignment]  # a list here
+    for j, block in enumerate(blocks):
         where = f"{path}.content[{j}]"
         kind = type(block)
         extra = extra_dict(block)
@@ -537,14 +548,14 @@ def _encode_assistant(msg: Message, path: str, policy: Unsupported, items: list[
                 # an assistant message item whose content was a string
                 item_keys = {k: v for k, v in keys.items() if k != "content"}
                 _check_keys(extra, frozenset(), where, policy, block)
-                items.append({"role": "assistant", "content": block.text, **item_keys})  # type: ignore[union-attr]
+                items.append({"role": "assistant", "content": block.text, **item_keys})
                 current = None
                 continue
             if kind is TextBlock:
-                part = {"type": "output_text", "text": block.text}  # type: ignore[union-attr]
+                part = {"type": "output_text", "text": block.text}
                 part.update(_check_keys(extra, _TEXT_PART_KEYS, where, policy, block))
             else:
-                part = block.data.to_dict()  # type: ignore[union-attr]
+                part = block.data.to_dict()
             if keys is not MISSING:
                 current = {**want_dict(keys, where + "." + ITEM_KEY), "role": "assistant"}
                 current["content"] = [part]
@@ -559,13 +570,13 @@ def _encode_assistant(msg: Message, path: str, policy: Unsupported, items: list[
             continue
         current = None
         if kind is ToolUseBlock:
-            items.append(_encode_call(block, keys, extra, where, policy))  # type: ignore[arg-type]
+            items.append(_encode_call(block, keys, extra, where, policy))
         elif kind is ThinkingBlock:
-            item = _encode_reasoning(block, keys, extra, where, policy)  # type: ignore[arg-type]
+            item = _encode_reasoning(block, keys, extra, where, policy)
             if item is not None:
                 items.append(item)
         elif kind is UnknownBlock and _is_item_type(block.type):
-            items.append(block.data.to_dict())  # type: ignore[union-attr]
+            items.append(block.data.to_dict())
         else:
             policy.report(where, f"a {block_kind(block)} block in an assistant turn")
 
@@ -705,4 +716,3 @@ def _status_for(reason: str) -> dict[str, Any]:
     if reason.startswith("incomplete:"):
         return {"status": "incomplete", "incomplete_details": {"reason": reason[11:]}}
     return {"status": reason}
-

@@ -149,7 +149,9 @@ class StreamAccumulator:
         except StreamError:
             raise
         except (KeyError, IndexError, TypeError, AttributeError) as err:
-            raise StreamError(f"{kind}: does not fit the stream so far ({err!r})", frame=index) from None
+            raise StreamError(
+                f"{kind}: does not fit the stream so far ({err!r})", frame=index
+            ) from None
 
     def _delta(self, kind: str, data: dict[str, Any]) -> None:
         if not kind.startswith("response."):
@@ -166,7 +168,9 @@ class StreamAccumulator:
             part = self._items[data["output_index"]]["content"][data["content_index"]]
             part[field] = part.get(field, "") + data["delta"]
         elif name in ("output_text.done", "reasoning_text.done"):
-            self._items[data["output_index"]]["content"][data["content_index"]]["text"] = data["text"]
+            self._items[data["output_index"]]["content"][data["content_index"]]["text"] = data[
+                "text"
+            ]
         elif name == "refusal.done":
             part = self._items[data["output_index"]]["content"][data["content_index"]]
             part["refusal"] = data["refusal"]
@@ -182,7 +186,9 @@ class StreamAccumulator:
             part = self._items[data["output_index"]]["summary"][data["summary_index"]]
             part["text"] = part.get("text", "") + data["delta"]
         elif name == "reasoning_summary_text.done":
-            self._items[data["output_index"]]["summary"][data["summary_index"]]["text"] = data["text"]
+            self._items[data["output_index"]]["summary"][data["summary_index"]]["text"] = data[
+                "text"
+            ]
 
     def output(self) -> list[dict[str, Any]]:
         """The output items as built from the events so far (not from the final snapshot)."""
@@ -198,7 +204,9 @@ class StreamAccumulator:
         try:
             return response_from_dict(body)
         except WireError as err:
-            raise StreamError(f"the accumulated response is malformed: {err}", frame=self.events) from None
+            raise StreamError(
+                f"the accumulated response is malformed: {err}", frame=self.events
+            ) from None
 
 
 def _put(items: list[Any], index: int, value: Any) -> None:
