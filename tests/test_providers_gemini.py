@@ -87,7 +87,8 @@ def assert_agrees(ours: ModelResponse, sdk: gt.GenerateContentResponse) -> None:
         else:
             assert type(block) is UnknownBlock
     um = sdk.usage_metadata
-    assert ours.usage.get("input_tokens") == um.prompt_token_count
+    cached = um.cached_content_token_count or 0
+    assert ours.usage.get("input_tokens") == um.prompt_token_count - cached  # uncached input
     assert ours.usage.get("output_tokens") == um.candidates_token_count
     assert ours.usage.get("total_tokens") == um.total_token_count
     assert ours.usage.get("reasoning_tokens") == um.thoughts_token_count

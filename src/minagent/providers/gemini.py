@@ -117,7 +117,9 @@ USAGE_NAMES = {
     "thoughtsTokenCount": "reasoning_tokens",
     "totalTokenCount": "total_tokens",
 }
-"""``usageMetadata`` counters -> neutral names; the rest keep their (dotted) Gemini names."""
+"""``usageMetadata`` counters -> neutral names; the rest keep their (dotted) Gemini names.
+``input_tokens`` is ``promptTokenCount`` minus ``cachedContentTokenCount`` (uncached input, as on
+Anthropic); the encoder adds it back."""
 
 _USAGE_BACK = {v: k for k, v in USAGE_NAMES.items()}
 _RESPONSE_MARK = "gemini_response"
@@ -346,6 +348,7 @@ def response_from_dict(body: dict[str, Any]) -> ModelResponse:
     counters: dict[str, int] = {}
     if type(usage) is dict:
         counters, other = flatten_usage(usage, USAGE_NAMES)
+        _uncached(counters, -1)
         if other:
             extra[USAGE_EXTRA] = other
     elif usage is not MISSING:
@@ -356,6 +359,13 @@ def response_from_dict(body: dict[str, Any]) -> ModelResponse:
         usage=counters,
         extra=extra_or_unset(extra),
     )
+
+
+def _uncached(counters: dict[str, int], sign: int) -> None:
+    """Neutral ``input_tokens`` counts uncached input (as Anthropic does); ``promptTokenCount``
+    includes ``cachedContentTokenCount``: subtract (``sign=-1``) or add back (``sign=1``)."""
+    if "input_tokens" in counters and "cache_read_input_tokens" in counters:
+        counters["input_tokens"] += sign * counters["cache_read_input_tokens"]
 
 
 def _stop(finish: str, blocks: list[ContentBlock]) -> str:
@@ -610,7 +620,9 @@ def encode_response(
     body["candidates"] = [first, *rest]
     if response.usage or (usage_other is not MISSING and usage_other is not None):
         other = usage_other if type(usage_other) is dict else {}
-        body["usageMetadata"] = unflatten_usage(response.usage, other, _USAGE_BACK)
+        counters = dict(response.usage)
+        _uncached(counters, 1)
+        body["usageMetadata"] = unflatten_usage(counters, other, _USAGE_BACK)
     elif usage_other is None:
         body["usageMetadata"] = None
     return encode_json(body)

@@ -95,7 +95,9 @@ USAGE_NAMES = {
     "input_tokens_details.cache_write_tokens": "cache_creation_input_tokens",
     "output_tokens_details.reasoning_tokens": "reasoning_tokens",
 }
-"""Responses usage counters (dotted) -> neutral names; other counters keep their dotted name."""
+"""Responses usage counters (dotted) -> neutral names; other counters keep their dotted name.
+``input_tokens`` is the API's ``input_tokens`` minus ``cached_tokens`` (uncached input, as on
+Anthropic); the encoder adds it back."""
 
 _USAGE_BACK = {v: k for k, v in USAGE_NAMES.items()}
 
@@ -244,6 +246,8 @@ def _part(raw: Any, path: str) -> ContentBlock:
     if kind == "input_image" and type(part.get("image_url")) is str:
         source = _source(part["image_url"])
         rest = {k: v for k, v in part.items() if k not in ("type", "image_url")}
+        if rest.get("detail") == "auto":  # the default, written back by the encoder
+            del rest["detail"]
         return ImageBlock(source=source, extra=extra_or_unset(rest))
     if kind == "input_file":
         if type(part.get("file_data")) is str:
@@ -360,6 +364,7 @@ def response_from_dict(body: dict[str, Any]) -> ModelResponse:
     counters: dict[str, int] = {}
     if type(usage) is dict:
         counters, other = flatten_usage(usage, USAGE_NAMES)
+        _uncached(counters, -1)
         if other:
             extra[USAGE_EXTRA] = other
     elif usage is not MISSING:
@@ -685,11 +690,20 @@ def encode_response(
         body["usage"] = None
     elif response.usage or usage_other is not MISSING:
         other = usage_other if type(usage_other) is dict else {}
-        usage = unflatten_usage(response.usage, other, _USAGE_BACK)
+        counters = dict(response.usage)
+        _uncached(counters, 1)
+        usage = unflatten_usage(counters, other, _USAGE_BACK)
         if "object" not in extra:  # from another provider: the keys a Response requires
             _usage_defaults(usage)
         body["usage"] = usage
     return encode_json(body)
+
+
+def _uncached(counters: dict[str, int], sign: int) -> None:
+    """Neutral ``input_tokens`` counts uncached input (as Anthropic does); the provider's
+    counts cached tokens too: subtract (``sign=-1``) or add back (``sign=1``) the cache reads."""
+    if "input_tokens" in counters and "cache_read_input_tokens" in counters:
+        counters["input_tokens"] += sign * counters["cache_read_input_tokens"]
 
 
 def _usage_defaults(usage: dict[str, Any]) -> None:
