@@ -7,11 +7,12 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pydantic
 import pytest
-from msgspec import UNSET
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec import UNSET
 from openai.types.responses import Response
 from openai.types.responses.response_create_params import ResponseCreateParamsNonStreaming
 
@@ -603,3 +604,35 @@ def test_stream_errors_keep_what_came() -> None:
     partial = acc.response()  # what came before the cut is kept
     assert partial.message.text == "The capital of"
     assert partial.extra["status"] == "in_progress"
+
+
+def test_stream_deltas_alone_build_the_items() -> None:
+    """Without the *.done events and the terminal snapshot, the deltas alone build the text and
+    the function call arguments."""
+    for name, key in [("stream_function_call.sse", "arguments"), ("stream_text.sse", "content")]:
+        data = (DATA / name).read_bytes()
+        events = S.StreamParser().feed(data)
+        final = _final_snapshot(data)["output"][0]
+        acc = S.StreamAccumulator()
+        for event in events:
+            if event.type.endswith(".done") or event.type == "response.completed":
+                if event.type != "response.output_item.done":
+                    continue
+                event = S.ResponsesEvent("skipped", event.index, {})
+            acc.apply(event)
+        built = acc.output()[0]
+        if key == "arguments":
+            assert built["arguments"] == final["arguments"] == '{"country":"France"}'
+        else:
+            assert built["content"][0]["text"] == final["content"][0]["text"]
+
+
+def test_changed_reasoning_text_refused() -> None:
+    """A reasoning block whose text was changed no longer matches its item: refused by path."""
+    req = R.decode_request((DATA / "request_reasoning_replay.json").read_bytes())
+    blocks = list(req.messages[2].content)
+    blocks[0] = msgspec.structs.replace(blocks[0], thinking="edited")
+    msgs = [*req.messages[:2], Message(role="assistant", content=blocks), *req.messages[3:]]
+    with pytest.raises(UnsupportedError) as err:
+        R.encode_request(Request(messages=msgs, options=req.options))
+    assert err.value.path == "$.messages[2].content[0].thinking"
