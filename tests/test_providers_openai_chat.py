@@ -405,9 +405,7 @@ def conversations(draw: st.DrawFn) -> list[Message]:
         else:
             content = text if text is not None else []
         out.append(Message(role="assistant", content=content))
-        out.extend(
-            Message(role="tool", content=draw(texts), tool_call_id=c.id) for c in calls
-        )
+        out.extend(Message(role="tool", content=draw(texts), tool_call_id=c.id) for c in calls)
     return out
 
 

@@ -167,7 +167,7 @@ def _split_user(msg: Message, i: int, out: list[Message]) -> None:
     if role == "tool" or msg.tool_call_id is not UNSET or msg.is_error is not UNSET:
         raise ValidationError(f"role {role!r} is not a Messages API role", path=f"$.messages[{i}]")
     content = msg.content
-    if role != "user" or type(content) is str or not any(map(_is_tool_result, content)):
+    if role != "user" or isinstance(content, str) or not any(map(_is_tool_result, content)):
         out.append(msg)
         return
     if msg.extra is not UNSET:
@@ -209,7 +209,7 @@ def _tool_message(block: Any, path: str) -> Message:
     elif type(content) is list:
         wrapped = {"role": "user", "content": content}
         content = _lossless.build(Message, wrapped, path).content
-    elif type(content) is not str:
+    elif not isinstance(content, str):
         raise ValidationError("'content' must be a string or an array", path=path + ".content")
     return Message(
         role="tool",
@@ -249,7 +249,11 @@ def decode_response(data: bytes | bytearray | memoryview) -> ModelResponse:
         decode_json(data, "$")  # raises the located DecodeError
         raise
     counters, other = flatten_usage(fast.usage)
-    extra = {"id": fast.id, "model": fast.model, "stop_sequence": fast.stop_sequence}
+    extra: dict[str, Any] = {
+        "id": fast.id,
+        "model": fast.model,
+        "stop_sequence": fast.stop_sequence,
+    }
     if other:
         extra[USAGE_EXTRA] = other
     return ModelResponse(
@@ -369,10 +373,10 @@ def _system(messages: list[Message], policy: Unsupported) -> Any:
     for i, msg in enumerate(messages):
         path = f"$.messages[{i}]"
         _message_keys(msg, path, policy)
-        if len(messages) == 1 and type(msg.content) is str:
+        if len(messages) == 1 and isinstance(msg.content, str):
             return msg.content
         content = msg.content
-        if type(content) is str:
+        if isinstance(content, str):
             parts.append({"type": "text", "text": content})
             continue
         kept = [
@@ -398,7 +402,7 @@ def _tool_result(msg: Message, path: str, policy: Unsupported) -> dict[str, Any]
     absent = extra is not UNSET and extra.get("content_absent") is True
     if not absent:
         content = msg.content
-        if type(content) is not str:
+        if not isinstance(content, str):
             kept = []
             for j, b in enumerate(content):
                 kind = _block_type(b)
@@ -425,13 +429,12 @@ def _block_type(block: Any) -> str:
 
 def _content(content: str | list[ContentBlock], path: str, policy: Unsupported) -> Any:
     """Message content as this API writes it (blocks checked, lowered for msgspec)."""
-    if type(content) is str:
+    if isinstance(content, str):
         return content
     kept: list[Any] = []
     for j, block in enumerate(content):
         where = f"{path}.content[{j}]"
-        cls = type(block)
-        if cls is UnknownBlock:
+        if isinstance(block, UnknownBlock):
             kind = block.data.get("type")
             if kind in OTHER_BLOCKS:
                 kept.append(block)
@@ -452,13 +455,14 @@ def _checked_block(block: Any, path: str, policy: Unsupported) -> Any:
         if type(source) is UnknownSource and source.type not in SOURCE_TYPES:
             policy.report(path + ".source", f"a {source.type!r} source")
             return None
-        if type(source) is Base64Source or type(source) is UrlSource:
-            if source.extra is not UNSET:
-                bad = [k for k, v in source.extra.items() if v is not None]
-                for key in bad:
+        if (type(source) is Base64Source or type(source) is UrlSource) and (
+            source.extra is not UNSET
+        ):
+            for key, value in source.extra.items():
+                if value is not None:
                     policy.report(f"{path}.source.{key}", f"the key {key!r} on a source")
-                source = msgspec.structs.replace(source, extra=UNSET)
-                block = msgspec.structs.replace(block, source=source)
+            source = msgspec.structs.replace(source, extra=UNSET)
+            block = msgspec.structs.replace(block, source=source)
     extra = block.extra
     if extra is UNSET:
         return block
@@ -500,7 +504,7 @@ def encode_response(
     msg = response.message
     _message_keys(msg, "$.message", policy)
     content = msg.content
-    if type(content) is str:
+    if isinstance(content, str):
         content = [TextBlock(content)] if content else []
     body = {
         "id": top.pop("id", None),

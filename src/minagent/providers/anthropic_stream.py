@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 
-class _Event(msgspec.Struct, tag_field="type", frozen=True, gc=False):
+class _Event(msgspec.Struct, tag_field="type", gc=False):
     """Base of the typed stream events."""
 
 
@@ -58,43 +58,39 @@ class ContentBlockStart(_Event, tag="content_block_start"):
     """The block as sent: ``{"type": "text", "text": ""}``, a tool_use with ``input: {}``, ..."""
 
 
-class TextDelta(msgspec.Struct, tag_field="type", tag="text_delta", frozen=True, gc=False):
+class TextDelta(msgspec.Struct, tag_field="type", tag="text_delta", gc=False):
     """More text."""
 
     text: str
 
 
-class InputJsonDelta(
-    msgspec.Struct, tag_field="type", tag="input_json_delta", frozen=True, gc=False
-):
+class InputJsonDelta(msgspec.Struct, tag_field="type", tag="input_json_delta", gc=False):
     """A piece of a tool input's JSON text."""
 
     partial_json: str
 
 
-class ThinkingDelta(msgspec.Struct, tag_field="type", tag="thinking_delta", frozen=True, gc=False):
+class ThinkingDelta(msgspec.Struct, tag_field="type", tag="thinking_delta", gc=False):
     """More thinking text."""
 
     thinking: str
 
 
-class SignatureDelta(
-    msgspec.Struct, tag_field="type", tag="signature_delta", frozen=True, gc=False
-):
+class SignatureDelta(msgspec.Struct, tag_field="type", tag="signature_delta", gc=False):
     """The thinking block's signature (appended byte-exact)."""
 
     signature: str
 
 
-class CitationsDelta(
-    msgspec.Struct, tag_field="type", tag="citations_delta", frozen=True, gc=False
-):
+class CitationsDelta(msgspec.Struct, tag_field="type", tag="citations_delta", gc=False):
     """One citation for a text block."""
 
     citation: dict[str, Any]
 
 
-Delta = Union[TextDelta, InputJsonDelta, ThinkingDelta, SignatureDelta, CitationsDelta]
+Delta = Union[  # noqa: UP007 (a runtime union for msgspec)
+    TextDelta, InputJsonDelta, ThinkingDelta, SignatureDelta, CitationsDelta
+]
 
 
 class ContentBlockDelta(_Event, tag="content_block_delta"):
@@ -131,7 +127,7 @@ class ErrorEvent(_Event, tag="error"):
     error: dict[str, Any]
 
 
-class UnknownEvent(msgspec.Struct, frozen=True, gc=False):
+class UnknownEvent(msgspec.Struct, gc=False):
     """An event (or delta) type this module does not know, kept whole."""
 
     type: str
@@ -139,7 +135,7 @@ class UnknownEvent(msgspec.Struct, frozen=True, gc=False):
     """The whole event object."""
 
 
-StreamEvent = Union[
+StreamEvent = Union[  # noqa: UP007
     MessageStart,
     ContentBlockStart,
     ContentBlockDelta,
@@ -152,7 +148,7 @@ StreamEvent = Union[
 ]
 """Any event `StreamParser` yields."""
 
-_KNOWN = Union[
+_KNOWN = Union[  # noqa: UP007
     MessageStart,
     ContentBlockStart,
     ContentBlockDelta,
@@ -307,12 +303,9 @@ class StreamAccumulator:
             )
             err.error = event.error
             raise err
-        elif cls is UnknownEvent:
-            if event.type in _MUST_APPLY:
-                raise StreamError(
-                    f"cannot apply this {event.type} event: {event.data}", frame=index
-                )
-            # an event type this module does not know carries nothing for the message
+        elif cls is UnknownEvent and event.type in _MUST_APPLY:
+            raise StreamError(f"cannot apply this {event.type} event: {event.data}", frame=index)
+        # any other event type carries nothing for the message
 
     def _require(self, index: int) -> dict[str, Any]:
         if self._message is None:

@@ -118,7 +118,7 @@ RESPONSE_KEYS = frozenset(
 OTHER_PARTS = frozenset({"input_audio", "file", "refusal"})
 """Content part types carried whole as unknown blocks."""
 
-_TEXT_KEYS = frozenset()
+_TEXT_KEYS: frozenset[str] = frozenset()
 _IMAGE_KEYS = frozenset({"detail"})
 _DOCUMENT_KEYS = frozenset({"filename"})
 
@@ -164,7 +164,7 @@ def _message(obj: dict[str, Any], path: str) -> Message:
     content = obj.pop("content", None)
     tool_calls = obj.pop("tool_calls", None) if role == "assistant" else None
     blocks: Any
-    if type(content) is str:
+    if isinstance(content, str):
         blocks = content if tool_calls is None else [TextBlock(content)]
     elif content is None:
         blocks = "" if absent and tool_calls is None else []
@@ -221,7 +221,7 @@ def _source(url: str) -> Base64Source | UrlSource:
         if sep and head.endswith(";base64"):
             media_type = head[5:-7]
             try:
-                data = binascii.a2b_base64(b64, strict_mode=True)
+                data = binascii.a2b_base64(b64)  # exactness is checked below
             except (binascii.Error, ValueError):
                 data = None
             if (
@@ -370,7 +370,9 @@ def _fast_response(fast: _Response) -> ModelResponse:
     else:
         top["usage_absent"] = True
     return ModelResponse(
-        message=Message(role="assistant", content=content, extra=Extra._own(extra) if extra else UNSET),
+        message=Message(
+            role="assistant", content=content, extra=Extra._own(extra) if extra else UNSET
+        ),
         stop_reason=FINISH_REASONS.get(choice.finish_reason, choice.finish_reason),
         usage=counters,
         extra=Extra._own(top),
@@ -487,7 +489,9 @@ def encode_request(
     return encode_json(body)
 
 
-def _encode_message(msg: Message, path: str, policy: Unsupported) -> dict[str, Any] | None:
+def _encode_message(
+    msg: Message, path: str, policy: Unsupported, response: bool = False
+) -> dict[str, Any] | None:
     role = msg.role
     extra = msg.extra if msg.extra is not UNSET else {}
     out: dict[str, Any] = {"role": "developer" if extra.get("developer") is True else role}
@@ -501,7 +505,7 @@ def _encode_message(msg: Message, path: str, policy: Unsupported) -> dict[str, A
         out["content"] = _parts(msg.content, path, policy, "tool")
         out["tool_call_id"] = msg.tool_call_id
     elif role == "assistant":
-        _assistant(msg, path, policy, out, absent)
+        _assistant(msg, path, policy, out, absent, response)
     else:
         content = _parts(msg.content, path, policy, role)
         if not absent:
@@ -516,34 +520,49 @@ def _encode_message(msg: Message, path: str, policy: Unsupported) -> dict[str, A
 
 
 def _assistant(
-    msg: Message, path: str, policy: Unsupported, out: dict[str, Any], absent: bool
+    msg: Message,
+    path: str,
+    policy: Unsupported,
+    out: dict[str, Any],
+    absent: bool,
+    response: bool = False,
 ) -> None:
+    """Fill ``out`` for an assistant message: ``content`` (a string, parts or null) and
+    ``tool_calls``. In a response (``response=True``) content is always a string or null."""
     content = msg.content
-    if type(content) is str:
+    if isinstance(content, str):
         if not absent:
             out["content"] = content
         return
     calls: list[Any] = []
-    rest: list[ContentBlock] = []
+    parts: list[Any] = []
     for j, block in enumerate(content):
+        where = f"{path}.content[{j}]"
         cls = type(block)
         if cls is ToolUseBlock:
-            calls.append(_encode_call(block, f"{path}.content[{j}]", policy))
-        elif cls is UnknownBlock and block.data.get("type") == "custom" and "custom" in block.data:
-            calls.append(block.data.to_dict())
+            calls.append(_encode_call(block, where, policy))  # type: ignore[arg-type]
+        elif cls is UnknownBlock and block.data.get("type") == "custom" and "custom" in block.data:  # type: ignore[union-attr]
+            calls.append(block.data.to_dict())  # type: ignore[union-attr]
         else:
-            rest.append(block)
-    if calls or (msg.extra is not UNSET and msg.extra.get("tool_calls") == []):
-        texts = [b for b in rest if type(b) is TextBlock and b.extra is UNSET]
-        if len(texts) == len(rest) and len(texts) <= 1:
-            value: Any = texts[0].text if texts else None
-        else:
-            value = _parts(rest, path, policy, "assistant")
-        if not absent:
-            out["content"] = value
+            part = _encode_part(block, where, policy, "assistant")
+            if part is not None:
+                parts.append(part)
+    has_calls = bool(calls) or (msg.extra is not UNSET and msg.extra.get("tool_calls") == [])
+    value: Any = parts or None
+    if response:
+        texts = []
+        for part in parts:
+            if part["type"] == "text":
+                texts.append(part["text"])
+            else:
+                policy.report(path, f"a {part['type']!r} part in a response message")
+        value = "".join(texts) if texts else None
+    elif has_calls and len(parts) == 1 and parts[0]["type"] == "text":
+        value = parts[0]["text"]
+    if not absent:
+        out["content"] = value
+    if has_calls:
         out["tool_calls"] = calls
-    elif not absent:
-        out["content"] = _parts(rest, path, policy, "assistant") if rest else None
 
 
 def _encode_call(block: ToolUseBlock, path: str, policy: Unsupported) -> dict[str, Any]:
@@ -574,7 +593,7 @@ def _encode_call(block: ToolUseBlock, path: str, policy: Unsupported) -> dict[st
 
 def _parts(content: str | list[ContentBlock], path: str, policy: Unsupported, role: str) -> Any:
     """Content as a string or a list of content parts."""
-    if type(content) is str:
+    if isinstance(content, str):
         return content
     out: list[Any] = []
     for j, block in enumerate(content):
@@ -698,7 +717,7 @@ def encode_response(
         if key not in top:
             raise EncodeError(f"a Chat Completions response needs {key!r}; pass {key}=...")
     top.setdefault("object", "chat.completion")
-    message = _encode_message(response.message, "$.message", policy)
+    message = _encode_message(response.message, "$.message", policy, response=True)
     choice = {
         "index": 0,
         "message": message,
@@ -749,4 +768,3 @@ def _usage_out(counters: dict[str, int], other: dict[str, Any], policy: Unsuppor
         elif value is not None:
             policy.report(f"$.usage_extra.{name}", f"the usage entry {name!r}")
     return unflatten_usage(kept, rest)
-

@@ -36,26 +36,26 @@ __all__ = [
 class FunctionDelta(msgspec.Struct, gc=False):
     """A piece of a tool call's function: its name (first piece) and arguments text."""
 
-    name: str | None | UnsetType = UNSET
-    arguments: str | None | UnsetType = UNSET
+    name: str | UnsetType | None = UNSET
+    arguments: str | UnsetType | None = UNSET
 
 
 class ToolCallDelta(msgspec.Struct, gc=False):
     """A piece of tool call ``index``: ``id`` and ``type`` come with the first piece."""
 
     index: int
-    id: str | None | UnsetType = UNSET
-    type: str | None | UnsetType = UNSET
-    function: FunctionDelta | None | UnsetType = UNSET
+    id: str | UnsetType | None = UNSET
+    type: str | UnsetType | None = UNSET
+    function: FunctionDelta | UnsetType | None = UNSET
 
 
 class Delta(msgspec.Struct, gc=False):
     """What one chunk adds to a choice's message."""
 
-    role: str | None | UnsetType = UNSET
-    content: str | None | UnsetType = UNSET
-    refusal: str | None | UnsetType = UNSET
-    tool_calls: list[ToolCallDelta] | None | UnsetType = UNSET
+    role: str | UnsetType | None = UNSET
+    content: str | UnsetType | None = UNSET
+    refusal: str | UnsetType | None = UNSET
+    tool_calls: list[ToolCallDelta] | UnsetType | None = UNSET
 
 
 class ChoiceDelta(msgspec.Struct, gc=False):
@@ -63,8 +63,8 @@ class ChoiceDelta(msgspec.Struct, gc=False):
 
     index: int
     delta: Delta
-    logprobs: dict[str, Any] | None | UnsetType = UNSET
-    finish_reason: str | None | UnsetType = UNSET
+    logprobs: dict[str, Any] | UnsetType | None = UNSET
+    finish_reason: str | UnsetType | None = UNSET
 
 
 class ChatChunk(msgspec.Struct, gc=False):
@@ -75,9 +75,9 @@ class ChatChunk(msgspec.Struct, gc=False):
     created: int
     model: str
     object: str = "chat.completion.chunk"
-    system_fingerprint: str | None | UnsetType = UNSET
-    service_tier: str | None | UnsetType = UNSET
-    usage: dict[str, Any] | None | UnsetType = UNSET
+    system_fingerprint: str | UnsetType | None = UNSET
+    service_tier: str | UnsetType | None = UNSET
+    usage: dict[str, Any] | UnsetType | None = UNSET
     error: dict[str, Any] | UnsetType = UNSET
 
 
