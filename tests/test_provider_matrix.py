@@ -177,8 +177,8 @@ OPAQUE_DROPPED = {
         "$.messages[2].content[1].openai_item",
     ],
     ("openai_responses", "openai_chat"): [
-        "$.messages[2].content[1].openai_item",
         "$.messages[2].content[0]",
+        "$.messages[2].content[1].openai_item",
     ],
     ("openai_responses", "gemini"): [
         "$.messages[2].content[0].openai_item",
