@@ -211,7 +211,16 @@ def flatten_usage(
     """
     counters: dict[str, int] = {}
     other: dict[str, Any] = {}
-    _flatten(usage, "", rename or {}, counters, other)
+    if rename:
+        _flatten(usage, "", rename, counters, other)
+        return counters, other
+    for key, value in usage.items():  # the common case, inlined: no renames, one level
+        if type(value) is int:
+            counters[key] = value
+        elif type(value) is dict and value:
+            _flatten(value, key + ".", {}, counters, other)
+        else:
+            other[key] = value
     return counters, other
 
 

@@ -231,6 +231,8 @@ class _Response(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     stop_reason: str
     stop_sequence: str | None
     usage: dict[str, Any]
+    stop_details: Any = UNSET
+    container: Any = UNSET
 
 
 _FAST = msgspec.json.Decoder(_Response, dec_hook=_codec._dec_hook)
@@ -254,6 +256,10 @@ def decode_response(data: bytes | bytearray | memoryview) -> ModelResponse:
         "model": fast.model,
         "stop_sequence": fast.stop_sequence,
     }
+    if fast.stop_details is not UNSET:
+        extra["stop_details"] = fast.stop_details
+    if fast.container is not UNSET:
+        extra["container"] = fast.container
     if other:
         extra[USAGE_EXTRA] = other
     return ModelResponse(
@@ -431,6 +437,18 @@ def _content(content: str | list[ContentBlock], path: str, policy: Unsupported) 
     """Message content as this API writes it (blocks checked, lowered for msgspec)."""
     if isinstance(content, str):
         return content
+    for block in content:  # the common case: plain blocks go to msgspec as they are
+        cls = type(block)
+        if cls in _PLAIN:
+            if block.extra is UNSET:  # type: ignore[union-attr]
+                continue
+        elif (cls is ImageBlock or cls is DocumentBlock) and block.extra is UNSET:  # type: ignore[union-attr]
+            source = block.source  # type: ignore[union-attr]
+            if type(source) in _PLAIN_SOURCES and source.extra is UNSET:  # type: ignore[union-attr]
+                continue
+        break
+    else:
+        return content
     kept: list[Any] = []
     for j, block in enumerate(content):
         where = f"{path}.content[{j}]"
@@ -445,6 +463,10 @@ def _content(content: str | list[ContentBlock], path: str, policy: Unsupported) 
         if block is not None:
             kept.append(block)
     return lowered(kept, path + ".content")
+
+
+_PLAIN = frozenset({TextBlock, ToolUseBlock, ThinkingBlock, RedactedThinkingBlock})
+_PLAIN_SOURCES = frozenset({Base64Source, UrlSource})
 
 
 def _checked_block(block: Any, path: str, policy: Unsupported) -> Any:
