@@ -400,12 +400,25 @@ def encode_request(
     system_parts: list[Any] = []
     tool_content: dict[str, Any] | None = None
     for i, msg in enumerate(req.messages):
-        path = f"$.messages[{i}]"
-        if msg.role == "system":
-            _message_extra(msg, frozenset(), path, policy)
-            system_parts.extend(_parts(msg.content, path, policy, names, system=True))
+        role = msg.role
+        content = msg.content
+        plain = msg.extra is UNSET
+        if plain and type(content) is str and role != "tool":  # the common case, fast
+            if role == "system":
+                system_parts.append({"text": content})
+            else:
+                tool_content = None
+                parts = [{"text": content}]
+                contents.append(
+                    {"role": "model" if role == "assistant" else "user", "parts": parts}
+                )
             continue
-        if msg.role == "tool":
+        path = f"$.messages[{i}]"
+        if role == "system":
+            _message_extra(msg, _NO_KEYS, path, policy)
+            system_parts.extend(_parts(content, path, policy, names, system=True))
+            continue
+        if role == "tool":
             part = _response_part(msg, path, policy, names)
             if part is None:
                 continue
@@ -415,10 +428,11 @@ def encode_request(
             tool_content["parts"].append(part)
             continue
         tool_content = None
-        rest = _message_extra(msg, frozenset({"parts"}), path, policy)
-        role = "model" if msg.role == "assistant" else "user"
-        parts = _parts(msg.content, path, policy, names, system=False)
-        contents.append({"role": role, "parts": parts, **rest})
+        parts = _parts(content, path, policy, names, system=False)
+        item = {"role": "model" if role == "assistant" else "user", "parts": parts}
+        if not plain:
+            item.update(_message_extra(msg, _CONTENT_KEYS, path, policy))
+        contents.append(item)
     if system_parts:
         base = body.get("systemInstruction")
         body["systemInstruction"] = {**(base if type(base) is dict else {}), "parts": system_parts}
@@ -453,8 +467,21 @@ def _parts(
         return [{"text": content}]
     parts = []
     for j, block in enumerate(content):
+        kind = type(block)
+        if kind is not UnknownBlock and block.extra is UNSET:  # type: ignore[union-attr]
+            if kind is TextBlock:  # fast paths: blocks without extra keys
+                parts.append({"text": block.text})  # type: ignore[union-attr]
+                continue
+            if kind is ToolUseBlock and not system:
+                ident = block.id  # type: ignore[union-attr]
+                call: dict[str, Any] = {"name": block.name, "args": block.input}  # type: ignore[union-attr]
+                if not ident.startswith(ID_PREFIX):
+                    call["id"] = ident
+                names[ident] = block.name  # type: ignore[union-attr]
+                parts.append({"functionCall": call})
+                continue
         where = f"{path}.content[{j}]"
-        if system and type(block) is not TextBlock:
+        if system and kind is not TextBlock:
             policy.report(where, f"a {block_kind(block)} block in the system instruction")
             continue
         part = _part(block, where, policy, names)
@@ -463,9 +490,14 @@ def _parts(
     return parts
 
 
+_NO_KEYS: frozenset[str] = frozenset()
+_CONTENT_KEYS = frozenset({"parts"})
+
+
 _PART_KEYS = frozenset(
     {"thoughtSignature", "thought", "videoMetadata", "partMetadata", "mediaResolution"}
 )
+_CALL_KEYS = _PART_KEYS | {"args_absent"}
 
 
 def _part_keys(
@@ -490,7 +522,7 @@ def _part(block: Any, path: str, policy: Unsupported, names: dict[str, str]) -> 
         keys = _part_keys(block, path, policy, _PART_KEYS)
         return {"text": block.thinking, "thought": True, **keys}
     if kind is ToolUseBlock:
-        keys = _part_keys(block, path, policy, _PART_KEYS | {"args_absent"})
+        keys = _part_keys(block, path, policy, _CALL_KEYS)
         call: dict[str, Any] = {"name": block.name}
         if not keys.pop("args_absent", False) or block.input:
             call["args"] = block.input

@@ -399,6 +399,10 @@ def encode_request(
     body: dict[str, Any] = dict(req.options)
     items: list[Any] = []
     for i, msg in enumerate(req.messages):
+        role = msg.role
+        if msg.extra is UNSET and type(msg.content) is str and role != "tool" and i:
+            items.append({"role": role, "content": msg.content})  # the common case, fast
+            continue
         path = f"$.messages[{i}]"
         if (
             i == 0
@@ -544,8 +548,19 @@ def _encode_assistant(msg: Message, path: str, policy: Unsupported, items: list[
     current: dict[str, Any] | None = None  # the message item text parts are appended to
     blocks: list[Any] = msg.content  # type: ignore[assignment]  # a list here
     for j, block in enumerate(blocks):
-        where = f"{path}.content[{j}]"
         kind = type(block)
+        if kind is ToolUseBlock and block.extra is UNSET:  # fast path: a call built neutrally
+            current = None
+            items.append(
+                {
+                    "type": "function_call",
+                    "call_id": block.id,
+                    "name": block.name,
+                    "arguments": json_text(block.input),
+                }
+            )
+            continue
+        where = f"{path}.content[{j}]"
         extra = extra_dict(block)
         keys = extra.pop(ITEM_KEY, MISSING)
         if kind is TextBlock or (kind is UnknownBlock and block.type == "refusal"):
