@@ -35,6 +35,10 @@ class SSEEvent(msgspec.Struct, frozen=True, gc=False):
     """The ``id:`` field, if the block had one."""
 
 
+_NAMES: dict[bytes, str] = {}
+"""Event names seen, decoded once (bounded)."""
+
+
 class SSEParser:
     """Turns byte chunks into `SSEEvent` objects; see the module docstring."""
 
@@ -96,6 +100,28 @@ class SSEParser:
 
     def _block(self, block: bytes, offset: int, out: list[SSEEvent]) -> None:
         """Parse one block of ``\\n``-separated lines (no empty line inside but leading ones)."""
+        # the two shapes providers send, without splitting lines: "event: X\ndata: {...}" and
+        # "data: {...}" (one data line, nothing else)
+        if block.startswith(b"event: "):
+            nl = block.find(b"\n")
+            if nl > 0 and block.startswith(b"data: ", nl + 1) and block.find(b"\n", nl + 1) < 0:
+                name = block[7:nl]
+                event = _NAMES.get(name)
+                if event is None:
+                    event = name.decode("utf-8", "replace")
+                    if len(_NAMES) < 64:
+                        _NAMES[name] = event
+                out.append(SSEEvent(event, block[nl + 7 :], self._index, offset))
+                self._index += 1
+                return
+        elif block.startswith(b"data: ") and block.find(b"\n") < 0:
+            out.append(SSEEvent("message", block[6:], self._index, offset))
+            self._index += 1
+            return
+        self._general_block(block, offset, out)
+
+    def _general_block(self, block: bytes, offset: int, out: list[SSEEvent]) -> None:
+        """`_block` for any block: every field, comments, leading empty lines."""
         if block.startswith(b"\n"):
             stripped = block.lstrip(b"\n")
             offset += len(block) - len(stripped)

@@ -259,10 +259,12 @@ def _tool_use(ident: str, name: str, arguments: str) -> ToolUseBlock:
     try:
         value = _ARGS.decode(arguments)
     except msgspec.DecodeError:  # truncated or not an object: keep the text only
-        return ToolUseBlock(id=ident, name=name, input={}, extra=Extra({RAW_ARGUMENTS: arguments}))
+        raw = Extra._own({RAW_ARGUMENTS: arguments})
+        return ToolUseBlock(id=ident, name=name, input={}, extra=raw)
     if _ENC.encode(value) == arguments.encode():
         return ToolUseBlock(id=ident, name=name, input=value)
-    return ToolUseBlock(id=ident, name=name, input=value, extra=Extra({RAW_ARGUMENTS: arguments}))
+    raw = Extra._own({RAW_ARGUMENTS: arguments})
+    return ToolUseBlock(id=ident, name=name, input=value, extra=raw)
 
 
 # responses: a fast path through Structs of the common shape -----------------------------------
@@ -384,7 +386,25 @@ class _NotFast(Exception):
 
 
 def _usage_in(usage: dict[str, Any]) -> tuple[dict[str, int], dict[str, Any]]:
-    counters, other = flatten_usage(usage, USAGE_NAMES)
+    counters: dict[str, int] = {}
+    other: dict[str, Any] = {}
+    names = USAGE_NAMES
+    for key, value in usage.items():  # flatten_usage, inlined for the two levels OpenAI uses
+        if type(value) is int:
+            counters[names.get(key, key)] = value
+        elif type(value) is dict and value:
+            for inner, leaf in value.items():
+                name = key + "." + inner
+                if type(leaf) is int:
+                    counters[names.get(name, name)] = leaf
+                elif type(leaf) is dict and leaf:
+                    deeper, rest = flatten_usage({name: leaf}, names)
+                    counters.update(deeper)
+                    other.update(rest)
+                else:
+                    other[name] = leaf
+        else:
+            other[key] = value
     cached = counters.get("cache_read_input_tokens")
     if cached is not None and "input_tokens" in counters:
         counters["input_tokens"] -= cached
@@ -614,7 +634,7 @@ def _encode_part(block: ContentBlock, path: str, policy: Unsupported, role: str)
     if cls is TextBlock:
         _keys_ok(block, _TEXT_KEYS, path, policy)
         return {"type": "text", "text": block.text}  # type: ignore[union-attr]
-    if cls is ImageBlock and role in ("user", "system"):
+    if cls is ImageBlock and role == "user":
         source = block.source  # type: ignore[union-attr]
         url = _url(source, path + ".source", policy)
         if url is None:
