@@ -478,7 +478,7 @@ def _normal(msgs: list[Message]) -> list[Message]:
     return out
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(conversations())
 def test_neutral_round_trip(msgs: list[Message]) -> None:
     """Generated conversations go to Responses and back unchanged, and validate with the SDK."""
