@@ -346,3 +346,50 @@ def test_openai_stream_without_done_is_truncated() -> None:
         acc.close()
     assert info.value.message == "the stream ended before data: [DONE]"
     assert info.value.frame == 4
+
+
+def test_anthropic_signature_delta_replaces_the_placeholder() -> None:
+    """signature_delta sets the signature byte-exact, replacing the start's placeholder."""
+    stream = b"".join(
+        [
+            sse(
+                "message_start",
+                {
+                    "type": "message_start",
+                    "message": {
+                        "id": "m",
+                        "model": "c",
+                        "content": [],
+                        "stop_reason": None,
+                        "stop_sequence": None,
+                        "usage": {"input_tokens": 1, "output_tokens": 1},
+                    },
+                },
+            ),
+            sse(
+                "content_block_start",
+                {
+                    "type": "content_block_start",
+                    "index": 0,
+                    "content_block": {
+                        "type": "thinking",
+                        "thinking": "",
+                        "signature": "PLACEHOLDER",
+                    },
+                },
+            ),
+            sse(
+                "content_block_delta",
+                {
+                    "type": "content_block_delta",
+                    "index": 0,
+                    "delta": {"type": "signature_delta", "signature": "EqQB+/=="},
+                },
+            ),
+            sse("content_block_stop", {"type": "content_block_stop", "index": 0}),
+            sse("message_delta", {"type": "message_delta", "delta": {"stop_reason": "end_turn"}}),
+            sse("message_stop", {"type": "message_stop"}),
+        ]
+    )
+    resp = anthropic_stream.accumulate([stream])
+    assert resp.message.content == [ThinkingBlock("", signature="EqQB+/==")]

@@ -189,12 +189,22 @@ def _split_user(msg: Message, i: int, out: list[Message]) -> None:
 
 
 def _is_tool_result(block: ContentBlock) -> bool:
-    return type(block) is UnknownBlock and block.data.get("type") == "tool_result"
+    return _block_type(block) == "tool_result"
+
+
+def _as_dict(block: Any) -> dict[str, Any]:
+    """A block as the plain object it was on the wire (a new dict)."""
+    if type(block) is UnknownBlock:
+        return block.data.to_dict()
+    # a typed block (the provider catalog): let the wire codec write it, then read it back
+    wrapped = _codec.JSON.encode(Message(role="user", content=[block]), False)
+    value: dict[str, Any] = msgspec.json.decode(wrapped)["content"][0]
+    return value
 
 
 def _tool_message(block: Any, path: str) -> Message:
     """A ``tool_result`` block as a tool message."""
-    data = block.data.to_dict()
+    data = _as_dict(block)
     del data["type"]
     tool_use_id = data.pop("tool_use_id", None)
     if type(tool_use_id) is not str:
@@ -430,7 +440,7 @@ def _tool_result(msg: Message, path: str, policy: Unsupported) -> dict[str, Any]
 
 
 def _block_type(block: Any) -> str:
-    return block.type if type(block) is UnknownBlock else type(block).type
+    return str(block.type)
 
 
 def _content(content: str | list[ContentBlock], path: str, policy: Unsupported) -> Any:
@@ -485,10 +495,15 @@ def _checked_block(block: Any, path: str, policy: Unsupported) -> Any:
                     policy.report(f"{path}.source.{key}", f"the key {key!r} on a source")
             source = msgspec.structs.replace(source, extra=UNSET)
             block = msgspec.structs.replace(block, source=source)
+    allowed = BLOCK_KEYS.get(cls)
+    if allowed is None:  # a typed block of the provider catalog: an Anthropic block or not
+        if _block_type(block) in OTHER_BLOCKS:
+            return block
+        policy.report(path, f"a {_block_type(block)!r} block (not a Messages API block)")
+        return None
     extra = block.extra
     if extra is UNSET:
         return block
-    allowed = BLOCK_KEYS[cls]
     bad = [k for k, v in extra.items() if k not in allowed and v is not None]
     if not bad:
         return block

@@ -77,7 +77,7 @@ class ThinkingDelta(msgspec.Struct, tag_field="type", tag="thinking_delta", gc=F
 
 
 class SignatureDelta(msgspec.Struct, tag_field="type", tag="signature_delta", gc=False):
-    """The thinking block's signature (appended byte-exact)."""
+    """The thinking block's whole signature (it replaces the start's placeholder, byte-exact)."""
 
     signature: str
 
@@ -267,7 +267,7 @@ class StreamAccumulator:
             elif dcls is ThinkingDelta:
                 block["thinking"] += delta.thinking
             elif dcls is SignatureDelta:
-                block["signature"] = block.get("signature", "") + delta.signature
+                block["signature"] = delta.signature  # the whole signature, as the SDK sets it
             else:
                 citations = block.get("citations")
                 if citations is None:
