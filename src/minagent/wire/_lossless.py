@@ -135,9 +135,9 @@ def _aside(cls: type[Struct], key: str, value: Any, path: str | None) -> Any:
     if _values.holds_json_unsafe(value):
         _values.wrap(value)
     try:
-        msgspec.convert(_outline(value), _FIELD_TYPES[cls][key])
-    except msgspec.ValidationError as err:
-        raise relocate(err, path or "$") from None
+        msgspec.convert({key: _outline(value)}, _FIELD_TYPES[cls][key])
+    except msgspec.ValidationError as err:  # its path starts at the field's key: drop that
+        raise relocate(err, (path or "$.")[: -len(key) - 1] or "$") from None
     return value
 
 
@@ -243,7 +243,10 @@ def _layout(cls: type[Struct]) -> tuple[dict[str, Builder], tuple[str, ...], dic
             nested[field.encode_name] = _nested_builder(held)
         elif _is_json(field.type):
             json_fields.append(field.encode_name)
-            types[field.encode_name] = hints[field.name]
+            # A one-field Struct: msgspec caches the type info of Structs, not of bare unions.
+            types[field.encode_name] = msgspec.defstruct(
+                f"_{cls.__name__}_{field.name}", [(field.encode_name, hints[field.name])]
+            )
     return nested, tuple(json_fields), types
 
 
