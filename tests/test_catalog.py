@@ -304,3 +304,24 @@ def test_unknown_keys_on_catalog_blocks_land_in_extra(
     assert type(got) is blocks.KNOWN_BLOCKS[block["type"]]
     assert got.extra == extra
     _all_trips(value)
+
+
+def test_anthropic_corpus_is_typed_and_1in100_differs_by_its_unknown_blocks() -> None:
+    """The anthropic bench family decodes in one strict msgspec call with nothing unknown; the
+    1-in-100 family is the same transcript plus exactly one UnknownBlock per 100 messages."""
+    from minagent.bench import corpus
+
+    known = corpus.json_bytes(corpus.transcript("anthropic", 300))
+    msgspec.json.Decoder(list[wire.Message]).decode(known)
+    decoded = wire.json.decode(known)
+    assert not any(type(x) in (wire.UnknownBlock, wire.UnknownSource) for x in _walk(decoded))
+    odd = wire.json.decode(corpus.json_bytes(corpus.transcript("anthropic-1in100", 300)))
+    unknown = [x for x in _walk(odd) if type(x) is wire.UnknownBlock]
+    assert [u.type for u in unknown] == ["compaction"] * 3
+    stripped = [
+        wire.Message(m.role, [b for b in m.content if type(b) is not wire.UnknownBlock])
+        if isinstance(m.content, list)
+        else m
+        for m in odd
+    ]
+    assert stripped == decoded
