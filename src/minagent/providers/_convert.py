@@ -111,14 +111,16 @@ def options_for_anthropic(options: dict[str, Any], policy: Unsupported) -> dict[
         elif key == "max_completion_tokens":
             out.setdefault("max_tokens", value)
         elif key == "stop":
-            if value is not None:
+            if value is None:
+                policy.report_key(path, "the option 'stop' (stop_sequences cannot be null)", None)
+            else:
                 out["stop_sequences"] = [value] if type(value) is str else value
         elif key == "parallel_tool_calls":
             pass  # folded into tool_choice below
         elif key == "n" and value == 1:
             pass  # one choice is what this API returns
-        elif value is not None:
-            policy.report(path, f"the option {key!r}")
+        else:
+            policy.report_key(path, f"the option {key!r}", value)
     if parallel is False:
         choice = out.setdefault("tool_choice", {"type": "auto"})
         choice["disable_parallel_tool_use"] = True
@@ -168,8 +170,8 @@ def options_for_openai(options: dict[str, Any], policy: Unsupported) -> dict[str
             out[key] = value
         elif key == "stop_sequences":
             out["stop"] = value
-        elif value is not None:
-            policy.report(path, f"the option {key!r}")
+        else:
+            policy.report_key(path, f"the option {key!r}", value)
     return out
 
 
@@ -186,8 +188,7 @@ def _tool_for_openai(tool: Any, path: str, policy: Unsupported) -> Any:
     if "strict" in tool:
         function["strict"] = tool["strict"]
     for key in tool.keys() - {"name", "description", "input_schema", "strict", "type"}:
-        if tool[key] is not None:
-            policy.report(f"{path}.{key}", f"the tool key {key!r}")
+        policy.report_key(f"{path}.{key}", f"the tool key {key!r}", tool[key])
     return {"type": "function", "function": function}
 
 

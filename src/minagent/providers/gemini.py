@@ -50,12 +50,14 @@ from ..wire.errors import ValidationError
 from ..wire.extra import Extra
 from ..wire.messages import Message, ModelResponse
 from ._base import (
+    HINTS,
     USAGE_EXTRA,
     Dropped,
     Request,
     Unsupported,
     UnsupportedPolicy,
     as_request,
+    block_hint,
     decode_json,
     encode_json,
     flatten_usage,
@@ -449,10 +451,10 @@ def _message_extra(
     for key, value in msg.extra.items():
         if key in allowed:
             out[key] = value
-        elif key in ("developer", "content_absent"):
+        elif key in HINTS:
             continue
-        elif value is not None:
-            policy.report(f"{path}.{key}", f"the message key {key!r} (no such key here)")
+        else:
+            policy.report_key(f"{path}.{key}", f"the message key {key!r} (no such key here)", value)
     return out
 
 
@@ -507,8 +509,10 @@ def _part_keys(
     for key, value in extra_dict(block).items():
         if key in allowed:
             out[key] = value
-        elif value is not None:
-            policy.report(f"{path}.{key}", f"the key {key!r} on a {block_kind(block)} block")
+        elif not block_hint(key, block):
+            policy.report_key(
+                f"{path}.{key}", f"the key {key!r} on a {block_kind(block)} block", value
+            )
     return out
 
 
@@ -603,12 +607,12 @@ def _response_part(
     for key, value in extra.items():
         if key in _PART_KEYS:
             part[key] = value
-        elif key in ("developer", "content_absent"):
+        elif key in HINTS:
             continue
         elif key in ("willContinue", "scheduling", "parts"):
             fr[key] = value
-        elif value is not None:
-            policy.report(f"{path}.{key}", f"the key {key!r} on a tool result")
+        else:
+            policy.report_key(f"{path}.{key}", f"the key {key!r} on a tool result", value)
     return part
 
 

@@ -52,6 +52,7 @@ from ._base import (
     Unsupported,
     UnsupportedPolicy,
     as_request,
+    block_hint,
     block_keys,
     decode_json,
     encode_json,
@@ -629,8 +630,8 @@ def _encode_message(
     for key, value in extra.items():
         if key in allowed:
             out[key] = value
-        elif key not in HINTS and key != "tool_calls" and value is not None:
-            policy.report(f"{path}.{key}", f"the message key {key!r}")
+        elif key not in HINTS and key != "tool_calls":
+            policy.report_key(f"{path}.{key}", f"the message key {key!r}", value)
     return out
 
 
@@ -696,8 +697,8 @@ def _encode_call(block: ToolUseBlock, path: str, policy: Unsupported) -> dict[st
         except (TypeError, ValueError, OverflowError) as err:
             raise EncodeError(f"cannot write tool input: {err}", path=path + ".input") from None
     for key, value in block_keys(block).items():
-        if key != RAW_ARGUMENTS and value is not None:
-            policy.report(f"{path}.{key}", f"the key {key!r} on a tool_use block")
+        if key != RAW_ARGUMENTS and not block_hint(key, block):
+            policy.report_key(f"{path}.{key}", f"the key {key!r} on a tool_use block", value)
     return {
         "id": block.id,
         "type": "function",
@@ -761,9 +762,9 @@ def _keys_ok(
     for key, value in block_keys(block).items():
         if key in allowed and into is not None:
             into[key] = value
-        elif value is not None:
+        elif not block_hint(key, block):
             ok = False
-            policy.report(f"{path}.{key}", f"the key {key!r} on a {block.type} block")
+            policy.report_key(f"{path}.{key}", f"the key {key!r} on a {block.type} block", value)
     return ok
 
 
@@ -771,8 +772,7 @@ def _url(source: Any, path: str, policy: Unsupported) -> str | None:
     cls = type(source)
     if cls is UrlSource:
         for key, value in block_keys(source).items():
-            if value is not None:
-                policy.report(f"{path}.{key}", f"the key {key!r} on a url source")
+            policy.report_key(f"{path}.{key}", f"the key {key!r} on a url source", value)
         return str(source.url)
     if cls is Base64Source:
         return _data_url(source)
@@ -819,8 +819,8 @@ def encode_response(
     for key, value in extra.items():
         if key in RESPONSE_KEYS:
             top[key] = value
-        elif value is not None:
-            policy.report(f"$.{key}", f"the response key {key!r}")
+        else:
+            policy.report_key(f"$.{key}", f"the response key {key!r}", value)
     for key, value in fields.items():
         top.setdefault(key, value)
     for key in ("id", "created", "model"):
@@ -875,8 +875,8 @@ def _usage_out(counters: dict[str, int], other: dict[str, Any], policy: Unsuppor
     for name, value in other.items():
         if name.startswith(_USAGE_GROUPS) or name in _USAGE_OTHER_GROUPS:
             rest[name] = value
-        elif value is not None:
-            policy.report(f"$.usage_extra.{name}", f"the usage entry {name!r}")
+        else:
+            policy.report_key(f"$.usage_extra.{name}", f"the usage entry {name!r}", value)
     return unflatten_usage(kept, rest)
 
 

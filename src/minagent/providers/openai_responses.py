@@ -49,12 +49,14 @@ from ..wire.errors import ValidationError
 from ..wire.extra import Extra
 from ..wire.messages import Message, ModelResponse
 from ._base import (
+    HINTS,
     USAGE_EXTRA,
     Dropped,
     Request,
     Unsupported,
     UnsupportedPolicy,
     as_request,
+    block_hint,
     decode_json,
     encode_json,
     flatten_usage,
@@ -427,10 +429,10 @@ def _message_rest(
     for key, value in msg.extra.items():
         if key in allowed:
             rest[key] = value
-        elif key in ("developer", "content_absent"):
+        elif key in HINTS:
             continue
-        elif value is not None:
-            policy.report(f"{path}.{key}", f"the message key {key!r} (no such key here)")
+        else:
+            policy.report_key(f"{path}.{key}", f"the message key {key!r} (no such key here)", value)
     return rest
 
 
@@ -474,8 +476,10 @@ def _block_extra(
     for key, value in block.extra.items():
         if key in allowed:
             out[key] = value
-        elif value is not None:
-            policy.report(f"{path}.{key}", f"the key {key!r} on a {block_kind(block)} block")
+        elif not block_hint(key, block):
+            policy.report_key(
+                f"{path}.{key}", f"the key {key!r} on a {block_kind(block)} block", value
+            )
     return out
 
 
@@ -483,9 +487,9 @@ def _source_ok(source: Any, path: str, policy: Unsupported) -> bool:
     if type(source) not in (Base64Source, UrlSource):
         policy.report(path + ".source", f"a {source.type!r} source")
         return False
-    if source.extra is not UNSET and any(v is not None for v in source.extra.values()):
-        key = next(k for k, v in source.extra.items() if v is not None)
-        policy.report(f"{path}.source.{key}", f"the key {key!r} on a source")
+    if source.extra is not UNSET:
+        for key, value in source.extra.items():
+            policy.report_key(f"{path}.source.{key}", f"the key {key!r} on a source", value)
     return True
 
 
@@ -608,8 +612,10 @@ def _check_keys(
     for key, value in extra.items():
         if key in allowed:
             out[key] = value
-        elif value is not None:
-            policy.report(f"{path}.{key}", f"the key {key!r} on a {block_kind(block)} block")
+        elif not block_hint(key, block):
+            policy.report_key(
+                f"{path}.{key}", f"the key {key!r} on a {block_kind(block)} block", value
+            )
     return out
 
 

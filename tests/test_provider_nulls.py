@@ -1,0 +1,204 @@
+"""Null-valued keys and provider bookkeeping across adapters: nothing is left out silently.
+
+A key the target has no place for is refused (``unsupported="error"``) or dropped and reported;
+a ``null`` there carries no content, so it is never refused but always listed in ``dropped``.
+Where the target has the key, a ``null`` stays ``null``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from minagent.providers import anthropic, gemini, openai_chat, openai_responses
+from minagent.providers._base import Dropped, Request, UnsupportedError
+from minagent.wire import Base64Source, Extra, ImageBlock, Message, TextBlock
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def _enc(
+    mod: Any, msgs: list[Message], policy: str = "error", **options: Any
+) -> tuple[Any, list[Dropped]]:
+    dropped: list[Dropped] = []
+    data = mod.encode_request(
+        Request(messages=msgs), unsupported=policy, dropped=dropped, **options
+    )
+    return json.loads(data), dropped
+
+
+def test_null_message_key_is_reported_not_refused() -> None:
+    """A null message key Anthropic has no place for is left out and listed, under "error" too."""
+    msgs = [Message(role="user", content="hi", extra=Extra(name=None))]
+    body, dropped = _enc(anthropic, msgs, model="m", max_tokens=8)
+    assert body == {"model": "m", "max_tokens": 8, "messages": [{"role": "user", "content": "hi"}]}
+    assert dropped == [
+        Dropped("$.messages[0].name", "the message key 'name' (no such key here) (null)")
+    ]
+
+
+def test_null_kept_where_the_target_has_the_key() -> None:
+    """OpenAI Chat has a message `name`: a null one is written as null, nothing dropped."""
+    msgs = [Message(role="user", content="hi", extra=Extra(name=None))]
+    body, dropped = _enc(openai_chat, msgs, model="m")
+    assert body == {"model": "m", "messages": [{"role": "user", "content": "hi", "name": None}]}
+    assert dropped == []
+
+
+def test_non_null_unknown_key_still_refused() -> None:
+    """A key with a value the target cannot hold is still refused by path."""
+    msgs = [Message(role="user", content="hi", extra=Extra(name="bob"))]
+    with pytest.raises(UnsupportedError) as err:
+        _enc(anthropic, msgs, model="m", max_tokens=8)
+    assert err.value.path == "$.messages[0].name"
+
+
+@pytest.mark.parametrize(
+    ("mod", "options", "path"),
+    [
+        (openai_chat, {"model": "m"}, "$.messages[0].content[0].cache_control"),
+        (openai_responses, {"model": "m"}, "$.messages[0].content[0].cache_control"),
+        (gemini, {}, "$.messages[0].content[0].cache_control"),
+    ],
+    ids=["openai_chat", "openai_responses", "gemini"],
+)
+def test_null_block_key_is_listed(mod: Any, options: dict[str, Any], path: str) -> None:
+    """A text block's null cache_control is listed in dropped by every target without it."""
+    msgs = [
+        Message(
+            role="user", content=[TextBlock("a", extra=Extra(cache_control=None)), TextBlock("b")]
+        )
+    ]
+    _, dropped = _enc(mod, msgs, **options)
+    assert [d.path for d in dropped] == [path]
+    assert dropped[0].what.endswith("(null)")
+
+
+def test_every_source_key_is_reported() -> None:
+    """Responses reports each extra key of an image source, not only the first non-null one."""
+    src = Base64Source("image/png", PNG, extra=Extra(a=1, b=None, c=2))
+    msgs = [Message(role="user", content=[ImageBlock(src)])]
+    _, dropped = _enc(openai_responses, msgs, "drop", model="m")
+    assert dropped == [
+        Dropped("$.messages[0].content[0].source.a", "the key 'a' on a source"),
+        Dropped("$.messages[0].content[0].source.b", "the key 'b' on a source (null)"),
+        Dropped("$.messages[0].content[0].source.c", "the key 'c' on a source"),
+    ]
+
+
+def test_null_stop_option_is_listed() -> None:
+    """OpenAI `stop: null` has no Anthropic spelling: left out of the request and listed."""
+    body, dropped = _enc(
+        anthropic, [Message(role="user", content="x")], model="m", max_tokens=8, stop=None
+    )
+    assert "stop_sequences" not in body and "stop" not in body
+    assert dropped == [
+        Dropped("$.options.stop", "the option 'stop' (stop_sequences cannot be null) (null)")
+    ]
+
+
+def test_null_tool_key_is_listed() -> None:
+    """An Anthropic tool's null key that Chat Completions lacks is listed."""
+    tool = {"name": "t", "input_schema": {"type": "object"}, "cache_control": None}
+    body, dropped = _enc(openai_chat, [Message(role="user", content="x")], model="m", tools=[tool])
+    assert body["tools"] == [
+        {"type": "function", "function": {"name": "t", "parameters": {"type": "object"}}}
+    ]
+    assert dropped == [
+        Dropped("$.options.tools[0].cache_control", "the tool key 'cache_control' (null)")
+    ]
+
+
+# --- Responses item bookkeeping crossing providers ------------------------------------------------
+
+RESPONSES_TOOL_TURN = {
+    "model": "gpt-x",
+    "input": [
+        {"role": "user", "content": "Weather in Paris?"},
+        {
+            "type": "message",
+            "id": "msg_1",
+            "status": "completed",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": "Checking.", "annotations": []}],
+        },
+        {
+            "type": "function_call",
+            "id": "fc_1",
+            "status": "completed",
+            "call_id": "call_1",
+            "name": "weather",
+            "arguments": '{"city":"Paris"}',
+        },
+        {"type": "function_call_output", "call_id": "call_1", "output": "18C"},
+    ],
+}
+
+
+def test_responses_tool_calls_cross_without_refusal() -> None:
+    """Item id/status of Responses items are bookkeeping: the tool turn crosses to Anthropic,
+    Chat Completions and Gemini under unsupported="error", exactly, with nothing dropped."""
+    req = openai_responses.decode_request(json.dumps(RESPONSES_TOOL_TURN).encode())
+    msgs = req.messages
+    body, dropped = _enc(anthropic, msgs, model="m", max_tokens=8)
+    assert body["messages"] == [
+        {"role": "user", "content": "Weather in Paris?"},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": "Checking."},
+                {"type": "tool_use", "id": "call_1", "name": "weather", "input": {"city": "Paris"}},
+            ],
+        },
+        {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "call_1", "content": "18C"}],
+        },
+    ]
+    assert dropped == [
+        Dropped(
+            "$.messages[1].content[0].annotations",
+            "the key 'annotations' on a text block (empty list)",
+        )
+    ]
+    body, dropped = _enc(openai_chat, msgs, model="m")
+    assert body["messages"][1:] == [
+        {
+            "role": "assistant",
+            "content": "Checking.",
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "weather", "arguments": '{"city":"Paris"}'},
+                }
+            ],
+        },
+        {"role": "tool", "content": "18C", "tool_call_id": "call_1"},
+    ]
+    assert [d.path for d in dropped] == ["$.messages[1].content[0].annotations"]
+    body, dropped = _enc(gemini, msgs)
+    assert body["contents"][1:] == [
+        {
+            "role": "model",
+            "parts": [
+                {"text": "Checking."},
+                {"functionCall": {"name": "weather", "args": {"city": "Paris"}, "id": "call_1"}},
+            ],
+        },
+        {
+            "role": "user",
+            "parts": [
+                {
+                    "functionResponse": {
+                        "id": "call_1",
+                        "name": "weather",
+                        "response": {"output": "18C"},
+                    }
+                }
+            ],
+        },
+    ]
+    assert [d.path for d in dropped] == ["$.messages[1].content[0].annotations"]
