@@ -14,7 +14,7 @@ import pytest
 
 from minagent.providers import anthropic, gemini, openai_chat, openai_responses
 from minagent.providers._base import Dropped, Request, UnsupportedError
-from minagent.wire import Base64Source, Extra, ImageBlock, Message, TextBlock
+from minagent.wire import Base64Source, Extra, ImageBlock, Message, TextBlock, ToolUseBlock
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -202,3 +202,32 @@ def test_responses_tool_calls_cross_without_refusal() -> None:
         },
     ]
     assert [d.path for d in dropped] == ["$.messages[1].content[0].annotations"]
+
+
+@pytest.mark.parametrize("mod", [gemini, openai_responses], ids=["gemini", "openai_responses"])
+def test_typed_block_fields_are_not_lost(mod: Any) -> None:
+    """Typed optional fields of catalog blocks (citations, cache_control, caller) are checked
+    like extra keys: refused by path, or dropped and listed, never left out silently."""
+    msgs = [
+        Message(
+            role="user",
+            content=[
+                TextBlock("a", citations=[{"type": "x"}], cache_control={"type": "ephemeral"})
+            ],
+        ),
+        Message(
+            role="assistant",
+            content=[ToolUseBlock(id="c", name="n", input={}, caller={"type": "direct"})],
+        ),
+    ]
+    with pytest.raises(UnsupportedError) as err:
+        _enc(mod, msgs, model="m")
+    assert err.value.path == "$.messages[0].content[0].citations"
+    _, dropped = _enc(mod, msgs, "drop", model="m")
+    assert dropped == [
+        Dropped("$.messages[0].content[0].citations", "the key 'citations' on a text block"),
+        Dropped(
+            "$.messages[0].content[0].cache_control", "the key 'cache_control' on a text block"
+        ),
+        Dropped("$.messages[1].content[0].caller", "the key 'caller' on a tool_use block"),
+    ]

@@ -27,6 +27,7 @@ __all__ = [
     "UnsupportedError",
     "UnsupportedPolicy",
     "as_request",
+    "bare",
     "block_hint",
     "block_keys",
     "decode_json",
@@ -302,6 +303,24 @@ def _core(cls: type) -> frozenset[str]:
         required = fields[: len(fields) - len(defaults)]
         core = _CORE[cls] = frozenset({*required, "extra", "type"} | (_OPTIONAL_CORE & set(fields)))
     return core
+
+
+_OPTIONAL: dict[type, tuple[str, ...]] = {}
+
+
+def bare(block: Any) -> bool:
+    """Whether ``block`` carries nothing beyond its core fields: no optional typed field set
+    (``cache_control``, ``citations``, ``caller``, ...) and no ``extra`` (`block_keys` is empty)."""
+    cls = type(block)
+    names = _OPTIONAL.get(cls)
+    if names is None:
+        core = _core(cls)
+        fields: tuple[str, ...] = getattr(cls, "__struct_fields__", ())
+        names = _OPTIONAL[cls] = tuple(n for n in fields if n not in core or n == "extra")
+    for name in names:  # noqa: SIM110 (a loop is faster than all() over a generator here)
+        if getattr(block, name) is not msgspec.UNSET:
+            return False
+    return True
 
 
 def block_hint(key: str, block: Any) -> bool:

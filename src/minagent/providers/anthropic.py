@@ -34,6 +34,7 @@ from ..wire.blocks import (
     RedactedThinkingBlock,
     TextBlock,
     ThinkingBlock,
+    ToolResultBlock,
     ToolUseBlock,
     UnknownBlock,
     UnknownSource,
@@ -207,6 +208,20 @@ def _as_dict(block: Any) -> dict[str, Any]:
 
 def _tool_message(block: Any, path: str) -> Message:
     """A ``tool_result`` block as a tool message."""
+    if type(block) is ToolResultBlock:  # the typed catalog block: its fields, no re-parse
+        data = block_keys(block)
+        content = data.pop("content", UNSET)
+        is_error = data.pop("is_error", UNSET)
+        if content is UNSET:
+            content = ""
+            data["content_absent"] = True
+        return Message(
+            role="tool",
+            content=content,
+            tool_call_id=block.tool_use_id,
+            is_error=is_error,
+            extra=Extra._own(data) if data else UNSET,
+        )
     data = _as_dict(block)
     del data["type"]
     tool_use_id = data.pop("tool_use_id", None)

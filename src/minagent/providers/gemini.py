@@ -57,7 +57,9 @@ from ._base import (
     Unsupported,
     UnsupportedPolicy,
     as_request,
+    bare,
     block_hint,
+    block_keys,
     decode_json,
     encode_json,
     flatten_usage,
@@ -470,7 +472,7 @@ def _parts(
     parts = []
     for j, block in enumerate(content):
         kind = type(block)
-        if kind is not UnknownBlock and block.extra is UNSET:  # type: ignore[union-attr]
+        if kind is not UnknownBlock and bare(block):
             if kind is TextBlock:  # fast paths: blocks without extra keys
                 parts.append({"text": block.text})  # type: ignore[union-attr]
                 continue
@@ -506,7 +508,7 @@ def _part_keys(
     block: Any, path: str, policy: Unsupported, allowed: frozenset[str]
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for key, value in extra_dict(block).items():
+    for key, value in block_keys(block).items():
         if key in allowed:
             out[key] = value
         elif not block_hint(key, block):

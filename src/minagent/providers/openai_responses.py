@@ -56,7 +56,9 @@ from ._base import (
     Unsupported,
     UnsupportedPolicy,
     as_request,
+    bare,
     block_hint,
+    block_keys,
     decode_json,
     encode_json,
     flatten_usage,
@@ -471,9 +473,7 @@ def _block_extra(
     block: Any, path: str, policy: Unsupported, allowed: frozenset[str]
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    if block.extra is UNSET:
-        return out
-    for key, value in block.extra.items():
+    for key, value in block_keys(block).items():
         if key in allowed:
             out[key] = value
         elif not block_hint(key, block):
@@ -553,7 +553,7 @@ def _encode_assistant(msg: Message, path: str, policy: Unsupported, items: list[
     blocks: list[Any] = msg.content  # type: ignore[assignment]  # a list here
     for j, block in enumerate(blocks):
         kind = type(block)
-        if kind is ToolUseBlock and block.extra is UNSET:  # fast path: a call built neutrally
+        if kind is ToolUseBlock and bare(block):  # fast path: a call built neutrally
             current = None
             items.append(
                 {
@@ -565,7 +565,7 @@ def _encode_assistant(msg: Message, path: str, policy: Unsupported, items: list[
             )
             continue
         where = f"{path}.content[{j}]"
-        extra = extra_dict(block)
+        extra = block_keys(block)  # typed optional fields (cache_control, ...) and extra keys
         keys = extra.pop(ITEM_KEY, MISSING)
         if kind is TextBlock or (kind is UnknownBlock and block.type == "refusal"):
             if keys is not MISSING and type(keys) is dict and keys.get("content") == "":
