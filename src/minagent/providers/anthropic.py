@@ -209,18 +209,17 @@ def _as_dict(block: Any) -> dict[str, Any]:
 def _tool_message(block: Any, path: str) -> Message:
     """A ``tool_result`` block as a tool message."""
     if type(block) is ToolResultBlock:  # the typed catalog block: its fields, no re-parse
-        data = block_keys(block)
-        content = data.pop("content", UNSET)
-        is_error = data.pop("is_error", UNSET)
-        if content is UNSET:
-            content = ""
-            data["content_absent"] = True
+        keys = block_keys(block)
+        body: Any = keys.pop("content", UNSET)
+        if body is UNSET:
+            body = ""
+            keys["content_absent"] = True
         return Message(
             role="tool",
-            content=content,
+            content=body,
             tool_call_id=block.tool_use_id,
-            is_error=is_error,
-            extra=Extra._own(data) if data else UNSET,
+            is_error=keys.pop("is_error", UNSET),
+            extra=Extra._own(keys) if keys else UNSET,
         )
     data = _as_dict(block)
     del data["type"]
