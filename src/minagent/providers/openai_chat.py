@@ -25,6 +25,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 import msgspec
@@ -52,6 +53,7 @@ from ._base import (
     Unsupported,
     UnsupportedPolicy,
     as_request,
+    bare,
     block_hint,
     block_keys,
     decode_json,
@@ -596,8 +598,17 @@ def encode_request(
     req = as_request(request, options)
     policy = Unsupported(unsupported, dropped)
     body = options_for_openai(req.options, policy)
-    messages = []
+    messages: list[Any] = []
     for i, msg in enumerate(req.messages):
+        role = msg.role
+        if (
+            msg.extra is UNSET
+            and type(msg.content) is str
+            and msg.is_error is UNSET
+            and (role == "tool") is (msg.tool_call_id is not UNSET)
+        ):
+            messages.append(msg)  # the neutral struct is this API's shape: msgspec writes it
+            continue
         out = _encode_message(msg, f"$.messages[{i}]", policy)
         if out is not None:
             messages.append(out)
@@ -712,6 +723,9 @@ def _parts(content: str | list[ContentBlock], path: str, policy: Unsupported, ro
         return content
     out: list[Any] = []
     for j, block in enumerate(content):
+        if type(block) is TextBlock and bare(block):
+            out.append(block)  # {"type": "text", "text": ...} as msgspec writes the struct
+            continue
         part = _encode_part(block, f"{path}.content[{j}]", policy, role)
         if part is not None:
             out.append(part)
@@ -780,9 +794,17 @@ def _url(source: Any, path: str, policy: Unsupported) -> str | None:
     return None
 
 
-def _data_url(source: Base64Source) -> str:
-    b64 = _ENC.encode(source.data)[1:-1].decode("ascii")  # msgspec writes standard base64
-    return f"data:{source.media_type};base64,{b64}"
+def _data_url(source: Base64Source) -> Any:
+    """The source as a ``data:`` URL: JSON text ready for msgspec (`msgspec.Raw`), the base64
+    written once by msgspec, never copied through a ``str``."""
+    media = source.media_type
+    if _PLAIN_MEDIA.fullmatch(media) is None:  # needs JSON escaping: the slow, general way
+        b64 = _ENC.encode(source.data)[1:-1].decode("ascii")
+        return f"data:{media};base64,{b64}"
+    return msgspec.Raw(b'"data:' + media.encode() + b";base64," + _ENC.encode(source.data)[1:])
+
+
+_PLAIN_MEDIA = re.compile(r"[A-Za-z0-9!#$&^_.+\-/;= ]*")
 
 
 def _checked_data(data: dict[str, Any], path: str, policy: Unsupported) -> dict[str, Any]:
