@@ -306,17 +306,25 @@ def _core(cls: type) -> frozenset[str]:
 
 
 _OPTIONAL: dict[type, tuple[str, ...]] = {}
+"""Per block class: its non-core fields, ``extra`` last (when it has one)."""
+
+
+def _optional(cls: type) -> tuple[str, ...]:
+    core = _core(cls)
+    fields: tuple[str, ...] = getattr(cls, "__struct_fields__", ())
+    names = tuple(n for n in fields if n not in core)
+    if "extra" in fields:
+        names += ("extra",)
+    _OPTIONAL[cls] = names
+    return names
 
 
 def bare(block: Any) -> bool:
     """Whether ``block`` carries nothing beyond its core fields: no optional typed field set
     (``cache_control``, ``citations``, ``caller``, ...) and no ``extra`` (`block_keys` is empty)."""
-    cls = type(block)
-    names = _OPTIONAL.get(cls)
+    names = _OPTIONAL.get(type(block))
     if names is None:
-        core = _core(cls)
-        fields: tuple[str, ...] = getattr(cls, "__struct_fields__", ())
-        names = _OPTIONAL[cls] = tuple(n for n in fields if n not in core or n == "extra")
+        names = _optional(type(block))
     for name in names:  # noqa: SIM110 (a loop is faster than all() over a generator here)
         if getattr(block, name) is not msgspec.UNSET:
             return False
@@ -336,15 +344,16 @@ def block_keys(block: Any) -> dict[str, Any]:
     typed fields that are set (``cache_control``, ``citations``, ``caller``, ...) and its
     ``extra`` keys. An encoder checks these against what its target can hold."""
     out: dict[str, Any] = {}
-    core = _core(type(block))
-    for name in getattr(block, "__struct_fields__", ()):
-        if name not in core:
-            value = getattr(block, name)
-            if value is not msgspec.UNSET:
+    names = _OPTIONAL.get(type(block))
+    if names is None:
+        names = _optional(type(block))
+    for name in names:
+        value = getattr(block, name)
+        if value is not msgspec.UNSET:
+            if name == "extra":
+                out.update(value.items())
+            else:
                 out[name] = value
-    extra = getattr(block, "extra", msgspec.UNSET)
-    if extra is not msgspec.UNSET:
-        out.update(extra.items())
     return out
 
 

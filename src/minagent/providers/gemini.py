@@ -68,6 +68,7 @@ from ._base import (
 from ._helpers import (
     MISSING,
     b64_exact,
+    base64_json,
     block_kind,
     extra_dict,
     extra_or_unset,
@@ -549,9 +550,7 @@ def _media(block: Any, path: str, policy: Unsupported) -> Any:
     source = block.source
     more = extra_dict(source) if type(source) in (Base64Source, UrlSource) else {}
     if type(source) is Base64Source:
-        import base64
-
-        data = base64.b64encode(source.data).decode("ascii")
+        data = base64_json(source.data)  # msgspec.Raw: base64 written once
         return {"inlineData": {"mimeType": source.media_type, "data": data, **more}, **keys}
     if type(source) is UrlSource:
         mime = more.pop("mimeType", None) or _guess(source.url)

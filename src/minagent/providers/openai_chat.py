@@ -25,7 +25,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
 import msgspec
@@ -62,6 +61,7 @@ from ._base import (
     unflatten_usage,
 )
 from ._convert import options_for_openai
+from ._helpers import data_url
 from .openai_chat_stream import StreamAccumulator, StreamParser, accumulate
 
 __all__ = [
@@ -754,7 +754,7 @@ def _encode_part(block: ContentBlock, path: str, policy: Unsupported, role: str)
     if cls is DocumentBlock and role == "user":
         source = block.source  # type: ignore[union-attr]
         if type(source) is Base64Source:
-            file: dict[str, Any] = {"file_data": _data_url(source)}
+            file: dict[str, Any] = {"file_data": data_url(source)}
             _keys_ok(block, _DOCUMENT_KEYS, path, policy, file)
             return {"type": "file", "file": file}
     policy.report(path, f"a {_kind(block)} block in a {role} message")
@@ -782,29 +782,17 @@ def _keys_ok(
     return ok
 
 
-def _url(source: Any, path: str, policy: Unsupported) -> str | None:
+def _url(source: Any, path: str, policy: Unsupported) -> Any:
+    """The image URL (a ``str``, or `msgspec.Raw` JSON text for a data URL), or None."""
     cls = type(source)
     if cls is UrlSource:
         for key, value in block_keys(source).items():
             policy.report_key(f"{path}.{key}", f"the key {key!r} on a url source", value)
         return str(source.url)
     if cls is Base64Source:
-        return _data_url(source)
+        return data_url(source)
     policy.report(path, f"a {getattr(source, 'type', '?')!r} source")
     return None
-
-
-def _data_url(source: Base64Source) -> Any:
-    """The source as a ``data:`` URL: JSON text ready for msgspec (`msgspec.Raw`), the base64
-    written once by msgspec, never copied through a ``str``."""
-    media = source.media_type
-    if _PLAIN_MEDIA.fullmatch(media) is None:  # needs JSON escaping: the slow, general way
-        b64 = _ENC.encode(source.data)[1:-1].decode("ascii")
-        return f"data:{media};base64,{b64}"
-    return msgspec.Raw(b'"data:' + media.encode() + b";base64," + _ENC.encode(source.data)[1:])
-
-
-_PLAIN_MEDIA = re.compile(r"[A-Za-z0-9!#$&^_.+\-/;= ]*")
 
 
 def _checked_data(data: dict[str, Any], path: str, policy: Unsupported) -> dict[str, Any]:
