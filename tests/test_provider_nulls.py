@@ -231,3 +231,20 @@ def test_typed_block_fields_are_not_lost(mod: Any) -> None:
         ),
         Dropped("$.messages[1].content[0].caller", "the key 'caller' on a tool_use block"),
     ]
+
+
+def test_gemini_args_absent_is_bookkeeping() -> None:
+    """A Gemini functionCall without args crosses to Anthropic as input {} with nothing refused
+    or listed (args_absent is a block hint), and goes back to Gemini without args."""
+    body = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "now?"}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "clock"}}]},
+        ]
+    }
+    req = gemini.decode_request(json.dumps(body).encode())
+    out, dropped = _enc(anthropic, req.messages, model="m", max_tokens=8)
+    assert out["messages"][1]["content"][0]["input"] == {}
+    assert out["messages"][1]["content"][0]["name"] == "clock"
+    assert dropped == []
+    assert json.loads(gemini.encode_request(req)) == body
