@@ -248,3 +248,51 @@ def test_gemini_args_absent_is_bookkeeping() -> None:
     assert out["messages"][1]["content"][0]["name"] == "clock"
     assert dropped == []
     assert json.loads(gemini.encode_request(req)) == body
+
+
+# --- options of another provider's shape ---------------------------------------------------------
+
+ANTHROPIC_TOOL = {"name": "w", "description": "weather", "input_schema": {"type": "object"}}
+CHAT_TOOL = {"type": "function", "function": {"name": "w", "parameters": {"type": "object"}}}
+
+
+def test_foreign_options_into_responses() -> None:
+    """Token limits and function tools of Anthropic / Chat Completions are converted for
+    Responses; a key it lacks (thinking) is refused by path, or dropped and listed."""
+    msgs = [Message(role="user", content="hi")]
+    body, dropped = _enc(
+        openai_responses, msgs, model="m", max_tokens=9, tools=[ANTHROPIC_TOOL, CHAT_TOOL]
+    )
+    assert body == {
+        "model": "m",
+        "max_output_tokens": 9,
+        "tools": [
+            {
+                "type": "function",
+                "name": "w",
+                "description": "weather",
+                "parameters": {"type": "object"},
+            },
+            {"type": "function", "name": "w", "parameters": {"type": "object"}},
+        ],
+        "input": [{"role": "user", "content": "hi"}],
+    }
+    assert dropped == []
+    with pytest.raises(UnsupportedError) as err:
+        _enc(openai_responses, msgs, model="m", thinking={"type": "enabled"})
+    assert err.value.path == "$.options.thinking"
+    body, dropped = _enc(openai_responses, msgs, "drop", model="m", thinking={"type": "enabled"})
+    assert "thinking" not in body
+    assert [d.path for d in dropped] == ["$.options.thinking"]
+
+
+def test_foreign_options_into_gemini() -> None:
+    """Gemini refuses top-level keys and tools of another provider's shape by path (they are
+    never written where its schema refuses them)."""
+    msgs = [Message(role="user", content="hi")]
+    with pytest.raises(UnsupportedError) as err:
+        _enc(gemini, msgs, max_completion_tokens=9)
+    assert err.value.path == "$.options.max_completion_tokens"
+    body, dropped = _enc(gemini, msgs, "drop", max_completion_tokens=9, tools=[CHAT_TOOL])
+    assert body == {"tools": [], "contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+    assert [d.path for d in dropped] == ["$.options.max_completion_tokens", "$.options.tools[0]"]

@@ -16,9 +16,13 @@ from ._base import Unsupported
 
 __all__ = [
     "ANTHROPIC_OPTIONS",
+    "GEMINI_OPTIONS",
     "OPENAI_OPTIONS",
+    "RESPONSES_OPTIONS",
     "options_for_anthropic",
+    "options_for_gemini",
     "options_for_openai",
+    "options_for_responses",
 ]
 
 ANTHROPIC_OPTIONS = frozenset(
@@ -208,3 +212,120 @@ def _choice_for_openai(choice: Any, path: str, policy: Unsupported, out: dict[st
         out["parallel_tool_calls"] = False
     for key in choice.keys() - {"type", "name", "disable_parallel_tool_use"}:
         policy.report(f"{path}.{key}", f"the tool_choice key {key!r}")
+
+
+RESPONSES_OPTIONS = frozenset(
+    {
+        "background",
+        "context_management",
+        "conversation",
+        "include",
+        "instructions",
+        "max_output_tokens",
+        "max_tool_calls",
+        "metadata",
+        "model",
+        "moderation",
+        "parallel_tool_calls",
+        "previous_response_id",
+        "prompt",
+        "prompt_cache_key",
+        "prompt_cache_options",
+        "prompt_cache_retention",
+        "reasoning",
+        "safety_identifier",
+        "service_tier",
+        "store",
+        "stream",
+        "stream_options",
+        "temperature",
+        "text",
+        "tool_choice",
+        "tools",
+        "top_logprobs",
+        "top_p",
+        "truncation",
+        "user",
+    }
+)
+"""Top-level request keys of the Responses API besides ``input`` (the openai SDK's
+``ResponseCreateParams``)."""
+
+GEMINI_OPTIONS = frozenset(
+    {
+        "cachedContent",
+        "generationConfig",
+        "labels",
+        "model",
+        "safetySettings",
+        "systemInstruction",
+        "toolConfig",
+        "tools",
+    }
+)
+"""Top-level keys of a Gemini ``generateContent`` body besides ``contents``."""
+
+_FOREIGN_TOOL_KEYS = ("function", "input_schema")
+
+
+def options_for_responses(options: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
+    """``options`` as Responses API keys (a new dict): its own keys pass; ``max_tokens`` /
+    ``max_completion_tokens`` become ``max_output_tokens``; Chat Completions and Anthropic
+    function tools become Responses function tools; any other key is reported."""
+    out: dict[str, Any] = {}
+    for key, value in options.items():
+        path = f"$.options.{key}"
+        if key == "tools" and type(value) is list:
+            tools = [_tool_for_responses(t, f"{path}[{i}]", policy) for i, t in enumerate(value)]
+            out[key] = [t for t in tools if t is not None]
+        elif key in RESPONSES_OPTIONS:
+            out[key] = value
+        elif key in ("max_tokens", "max_completion_tokens") and "max_output_tokens" not in options:
+            out["max_output_tokens"] = value
+        else:
+            policy.report_key(path, f"the option {key!r} (not a Responses API key)", value)
+    return out
+
+
+def _tool_for_responses(tool: Any, path: str, policy: Unsupported) -> Any:
+    if type(tool) is not dict or not any(k in tool for k in _FOREIGN_TOOL_KEYS):
+        return tool  # a Responses tool (function, web_search, file_search, ...)
+    source = tool.get("function") if "function" in tool else tool
+    if type(source) is not dict or ("function" in tool and tool.get("type") != "function"):
+        policy.report(path, f"a tool of type {tool.get('type')!r}")
+        return None
+    out: dict[str, Any] = {"type": "function", "name": source.get("name")}
+    if "description" in source:
+        out["description"] = source["description"]
+    out["parameters"] = source.get("parameters", source.get("input_schema"))
+    if "strict" in source:
+        out["strict"] = source["strict"]
+    known = {"name", "description", "parameters", "input_schema", "strict"}
+    if "function" not in tool:
+        known.add("type")
+    where = f"{path}.function" if "function" in tool else path
+    for key in source.keys() - known:
+        policy.report_key(f"{where}.{key}", f"the tool key {key!r}", source[key])
+    return out
+
+
+def options_for_gemini(options: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
+    """``options`` as Gemini body keys (a new dict): its own keys pass, tools of another
+    provider's shape and any other key are reported (their Gemini spelling lives in
+    ``generationConfig`` / ``functionDeclarations``, not converted here)."""
+    out: dict[str, Any] = {}
+    for key, value in options.items():
+        path = f"$.options.{key}"
+        if key == "tools" and type(value) is list:
+            kept = []
+            for i, tool in enumerate(value):
+                if type(tool) is dict and any(k in tool for k in (*_FOREIGN_TOOL_KEYS, "type")):
+                    policy.report(f"{path}[{i}]", "a tool of another provider's shape")
+                else:
+                    kept.append(tool)
+            out[key] = kept
+        elif key in GEMINI_OPTIONS:
+            out[key] = value
+        else:
+            policy.report_key(path, f"the option {key!r} (not a Gemini request key)", value)
+    return out

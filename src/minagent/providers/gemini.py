@@ -65,6 +65,7 @@ from ._base import (
     flatten_usage,
     unflatten_usage,
 )
+from ._convert import options_for_gemini
 from ._helpers import (
     MISSING,
     b64_exact,
@@ -399,7 +400,7 @@ def encode_request(
     """
     req = as_request(request, options)
     policy = Unsupported(unsupported, dropped)
-    body: dict[str, Any] = dict(req.options)
+    body: dict[str, Any] = options_for_gemini(req.options, policy)
     contents: list[Any] = []
     names: dict[str, str] = {}
     system_parts: list[Any] = []

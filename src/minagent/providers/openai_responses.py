@@ -64,6 +64,7 @@ from ._base import (
     flatten_usage,
     unflatten_usage,
 )
+from ._convert import options_for_responses
 from ._helpers import (
     MISSING,
     block_kind,
@@ -400,7 +401,7 @@ def encode_request(
     """
     req = as_request(request, options)
     policy = Unsupported(unsupported, dropped)
-    body: dict[str, Any] = dict(req.options)
+    body: dict[str, Any] = options_for_responses(req.options, policy)
     items: list[Any] = []
     for i, msg in enumerate(req.messages):
         role = msg.role
