@@ -296,3 +296,19 @@ def test_foreign_options_into_gemini() -> None:
     body, dropped = _enc(gemini, msgs, "drop", max_completion_tokens=9, tools=[CHAT_TOOL])
     assert body == {"tools": [], "contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
     assert [d.path for d in dropped] == ["$.options.max_completion_tokens", "$.options.tools[0]"]
+
+
+def test_responses_tools_into_anthropic_and_chat() -> None:
+    """A Responses function tool (flat) is converted for Anthropic and Chat Completions."""
+    tool = {"type": "function", "name": "w", "parameters": {"type": "object"}, "strict": True}
+    msgs = [Message(role="user", content="hi")]
+    body, dropped = _enc(anthropic, msgs, model="m", max_tokens=8, tools=[tool])
+    assert body["tools"] == [{"name": "w", "input_schema": {"type": "object"}, "strict": True}]
+    body, dropped = _enc(openai_chat, msgs, model="m", tools=[tool])
+    assert body["tools"] == [
+        {
+            "type": "function",
+            "function": {"name": "w", "parameters": {"type": "object"}, "strict": True},
+        }
+    ]
+    assert dropped == []

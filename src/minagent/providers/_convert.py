@@ -132,6 +132,8 @@ def options_for_anthropic(options: dict[str, Any], policy: Unsupported) -> dict[
 
 
 def _tool_for_anthropic(tool: Any, path: str, policy: Unsupported) -> Any:
+    if type(tool) is dict and tool.get("type") == "function" and "function" not in tool:
+        tool = _responses_tool_as_chat(tool)  # a Responses function tool: flat
     if type(tool) is not dict or "function" not in tool:
         return tool
     function = tool["function"]
@@ -147,6 +149,13 @@ def _tool_for_anthropic(tool: Any, path: str, policy: Unsupported) -> Any:
     for key in function.keys() - {"name", "description", "parameters", "strict"}:
         policy.report(f"{path}.function.{key}", f"the tool key {key!r}")
     return out
+
+
+def _responses_tool_as_chat(tool: dict[str, Any]) -> dict[str, Any]:
+    """A Responses function tool (``{"type": "function", "name": ..., "parameters": ...}``) in
+    the Chat Completions shape; its other keys move along (the caller checks them)."""
+    function = {k: v for k, v in tool.items() if k != "type"}
+    return {"type": "function", "function": function}
 
 
 def _choice_for_anthropic(choice: Any, path: str, policy: Unsupported) -> Any:
@@ -180,6 +189,8 @@ def options_for_openai(options: dict[str, Any], policy: Unsupported) -> dict[str
 
 
 def _tool_for_openai(tool: Any, path: str, policy: Unsupported) -> Any:
+    if type(tool) is dict and tool.get("type") == "function" and "function" not in tool:
+        return _responses_tool_as_chat(tool)  # a Responses function tool: flat
     if type(tool) is not dict or "function" in tool:
         return tool
     if tool.get("type", "custom") != "custom":
