@@ -279,10 +279,22 @@ GEMINI_OPTIONS = frozenset(
 _FOREIGN_TOOL_KEYS = ("function", "input_schema")
 
 
+def _foreign_tools(tools: Any, also: str = "") -> bool:
+    """Whether a ``tools`` list holds a tool of another provider's shape."""
+    if type(tools) is not list:
+        return False
+    for tool in tools:
+        if type(tool) is dict and ("function" in tool or "input_schema" in tool or also in tool):
+            return True
+    return False
+
+
 def options_for_responses(options: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
     """``options`` as Responses API keys (a new dict): its own keys pass; ``max_tokens`` /
     ``max_completion_tokens`` become ``max_output_tokens``; Chat Completions and Anthropic
     function tools become Responses function tools; any other key is reported."""
+    if options.keys() <= RESPONSES_OPTIONS and not _foreign_tools(options.get("tools")):
+        return dict(options)  # the common case: the API's own keys and tools
     out: dict[str, Any] = {}
     for key, value in options.items():
         path = f"$.options.{key}"
@@ -324,6 +336,8 @@ def options_for_gemini(options: dict[str, Any], policy: Unsupported) -> dict[str
     """``options`` as Gemini body keys (a new dict): its own keys pass, tools of another
     provider's shape and any other key are reported (their Gemini spelling lives in
     ``generationConfig`` / ``functionDeclarations``, not converted here)."""
+    if options.keys() <= GEMINI_OPTIONS and not _foreign_tools(options.get("tools"), "type"):
+        return dict(options)  # the common case: the API's own keys and tools
     out: dict[str, Any] = {}
     for key, value in options.items():
         path = f"$.options.{key}"
