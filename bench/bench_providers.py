@@ -14,7 +14,9 @@ import pytest
 
 from minagent.bench.providers import Case, cases
 
-CASES = cases()
+ALL = cases()
+CASES = [c for c in ALL if c.provider in ("anthropic", "openai")]
+"""Anthropic and Chat Completions; the Responses and Gemini cases are in bench_providers_more.py."""
 
 
 def _params() -> list[Any]:
@@ -28,8 +30,11 @@ def _params() -> list[Any]:
 
 
 def test_cases_found() -> None:
-    """The checkout's provider data gives 39 cases (both SDKs installed as test extras)."""
+    """The checkout's provider data gives 39 Anthropic / Chat Completions cases, and the group
+    (what `minagent bench --family providers` times) 68: all four formats."""
     assert len(CASES) == 39
+    assert len(ALL) == 68
+    assert sorted({c.provider for c in ALL}) == ["anthropic", "gemini", "openai", "responses"]
 
 
 @pytest.mark.parametrize(("case", "side"), _params())

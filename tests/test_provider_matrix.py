@@ -91,7 +91,7 @@ HOLDS: dict[str, set[str]] = {
     "image": set(FORMATS),
     "tool calls and results": set(FORMATS),
     "tool error": {"anthropic", "gemini"},
-    "thinking (unsigned)": {"anthropic", "gemini"},
+    "thinking (unsigned)": {"gemini"},
 }
 """Which formats can hold each conversation (the rest refuse it)."""
 
@@ -172,19 +172,13 @@ OPAQUE_DROPPED = {
     ("anthropic", "openai_chat"): ["$.messages[1].content[0]"],
     ("anthropic", "openai_responses"): ["$.messages[1].content[0]"],
     ("anthropic", "gemini"): ["$.messages[1].content[0].signature"],
-    ("openai_responses", "anthropic"): [
-        "$.messages[2].content[0].openai_item",
-        "$.messages[2].content[1].openai_item",
-    ],
-    ("openai_responses", "openai_chat"): [
+    ("openai_responses", "anthropic"): ["$.messages[2].content[0]"],
+    ("openai_responses", "openai_chat"): ["$.messages[2].content[0]"],
+    ("openai_responses", "gemini"): ["$.messages[2].content[0].openai_item"],
+    ("gemini", "anthropic"): [
         "$.messages[2].content[0]",
-        "$.messages[2].content[1].openai_item",
+        "$.messages[2].content[1].thoughtSignature",
     ],
-    ("openai_responses", "gemini"): [
-        "$.messages[2].content[0].openai_item",
-        "$.messages[2].content[1].openai_item",
-    ],
-    ("gemini", "anthropic"): ["$.messages[2].content[1].thoughtSignature"],
     ("gemini", "openai_chat"): [
         "$.messages[2].content[0]",
         "$.messages[2].content[1].thoughtSignature",
@@ -196,8 +190,10 @@ OPAQUE_DROPPED = {
 }
 """What each target refuses (the first) and drops (all) of another provider's opaque data: the
 reasoning block itself, or the provider's key on it (``signature``, ``openai_item`` holding the
-reasoning item with ``encrypted_content`` or a function call's item id, ``thoughtSignature``).
-Gemini's thought parts carry no signature here, so Anthropic keeps the thought as thinking."""
+reasoning item with ``encrypted_content``, ``thoughtSignature``). A function call's item id and
+status (``openai_item`` on a tool_use block) are bookkeeping (`BLOCK_HINTS`), not refused.
+Anthropic takes back only thinking it signed, so an unsigned block (Responses reasoning, a Gemini
+thought) is refused whole."""
 
 OPAQUE_PAIRS = [(a, b) for a in OPAQUE for b in FORMATS]
 

@@ -13,16 +13,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from minagent.providers import anthropic
-from minagent.providers._base import Request
+from minagent.providers._base import Request, UnsupportedError
 from minagent.wire import (
     ContainerUploadBlock,
     Extra,
+    McpToolUseBlock,
     Message,
     ModelResponse,
     RedactedThinkingBlock,
+    ServerToolUseBlock,
     TextBlock,
     ThinkingBlock,
     ToolUseBlock,
+    UnknownBlock,
+    WebSearchToolResultBlock,
 )
 from minagent.wire.errors import DecodeError, ValidationError
 
@@ -247,7 +251,8 @@ def test_response_keeps_id_model_stop_sequence_and_whole_usage() -> None:
 
 
 def test_server_tool_and_mcp_blocks_survive() -> None:
-    """server_tool_use, web_search_tool_result and mcp_tool_use blocks round-trip whole."""
+    """server_tool_use, web_search_tool_result and mcp_tool_use blocks decode to their typed
+    catalog blocks and round-trip whole."""
     blocks = [
         {"type": "server_tool_use", "id": "s1", "name": "web_search", "input": {"query": "x"}},
         {"type": "web_search_tool_result", "tool_use_id": "s1", "content": []},
@@ -256,12 +261,11 @@ def test_server_tool_and_mcp_blocks_survive() -> None:
     ]
     body = {"model": "m", "max_tokens": 1, "messages": [{"role": "assistant", "content": blocks}]}
     req = anthropic.decode_request(json.dumps(body).encode())
-    kinds = [type(b).__name__ for b in req.messages[0].content]
-    assert kinds == [
-        "ServerToolUseBlock",
-        "WebSearchToolResultBlock",
-        "McpToolUseBlock",
-        "TextBlock",
+    assert req.messages[0].content == [
+        ServerToolUseBlock(id="s1", name="web_search", input={"query": "x"}),
+        WebSearchToolResultBlock(tool_use_id="s1", content=[]),
+        McpToolUseBlock(id="m1", name="f", server_name="srv", input={}),
+        TextBlock("t", citations=[{"type": "web_search_result_location"}]),
     ]
     assert json.loads(anthropic.encode_request(req)) == body
 
@@ -370,12 +374,16 @@ def test_neutral_responses_round_trip(blocks: list[Any], stop: str) -> None:
 
 
 def test_unknown_block_is_kept_in_request() -> None:
-    """A catalog block the adapter passes through (container_upload) decodes typed."""
-    body = {
-        "model": "m",
-        "max_tokens": 1,
-        "messages": [{"role": "user", "content": [{"type": "container_upload", "file_id": "f"}]}],
-    }
+    """A catalog block (container_upload) decodes typed and goes back unchanged; a block type
+    this protocol does not name decodes as an UnknownBlock, which the encoder refuses by path."""
+    upload = {"type": "container_upload", "file_id": "f"}
+    body = {"model": "m", "max_tokens": 1, "messages": [{"role": "user", "content": [upload]}]}
     req = anthropic.decode_request(json.dumps(body).encode())
-    assert req.messages[0].content == [ContainerUploadBlock("f")]
+    assert req.messages[0].content == [ContainerUploadBlock(file_id="f")]
     assert json.loads(anthropic.encode_request(req)) == body
+    body["messages"][0]["content"].append({"type": "compaction", "content": "c"})
+    req = anthropic.decode_request(json.dumps(body).encode())
+    assert req.messages[0].content[1] == UnknownBlock(Extra({"type": "compaction", "content": "c"}))
+    with pytest.raises(UnsupportedError) as err:
+        anthropic.encode_request(req)
+    assert err.value.path == "$.messages[0].content[1]"

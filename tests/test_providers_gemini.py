@@ -24,6 +24,7 @@ from minagent.wire import (
     ImageBlock,
     Message,
     ModelResponse,
+    ServerToolUseBlock,
     TextBlock,
     ThinkingBlock,
     ToolUseBlock,
@@ -307,14 +308,14 @@ def test_usage_and_finish_reasons() -> None:
 
 
 def test_foreign_content_refused_or_dropped() -> None:
-    """An Anthropic signature and an unknown block cannot go to Gemini: refused or dropped."""
+    """An Anthropic signature and a server tool block cannot go to Gemini: refused or dropped."""
     msgs = [
         Message(role="user", content="hi"),
         Message(
             role="assistant",
             content=[
                 ThinkingBlock(thinking="t", signature="sig"),
-                UnknownBlock(Extra({"type": "hologram", "id": "x"})),
+                ServerToolUseBlock(id="x", name="web_search", input={}),
                 TextBlock("ok"),
             ],
         ),

@@ -466,3 +466,12 @@ def test_fast_and_general_paths_agree_on_generated(messages: list[Message]) -> N
     data = openai_chat.encode_request(messages, model="m")
     general = openai_chat._messages_from_dicts(messages_raw(data))
     assert openai_chat.decode_request(data).messages == general == messages
+
+
+@pytest.mark.parametrize("media", ["image/png", 'image/"odd\\'])
+def test_data_url_written_exactly(media: str) -> None:
+    """Base64 bytes go out as a data URL, the media type JSON-escaped where it must be."""
+    msgs = [Message(role="user", content=[ImageBlock(Base64Source(media, b"xy\xff"))])]
+    body = json.loads(openai_chat.encode_request(msgs, model="m"))
+    url = body["messages"][0]["content"][0]["image_url"]["url"]
+    assert url == f"data:{media};base64,eHn/"

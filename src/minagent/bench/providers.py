@@ -93,6 +93,9 @@ def cases(data: Path | None = None) -> list[Case]:
         out += _anthropic_cases(data)
     with contextlib.suppress(ImportError):
         out += _openai_cases(data)
+    from . import providers_extra  # OpenAI Responses and Gemini (that module imports this one)
+
+    out += providers_extra.cases(data)
     return out
 
 
@@ -294,9 +297,11 @@ def run(
     sample_seconds: float = 0.01,
     data: Path | None = None,
     progress: Callable[[str], None] | None = None,
+    found: list[Case] | None = None,
 ) -> list[Row]:
-    """Time every case (interleaved rounds, medians) and sum them per operation and provider."""
-    found = cases(data)
+    """Time every case (or the ``found`` ones; interleaved rounds, medians) and sum them per
+    operation and provider."""
+    found = cases(data) if found is None else found
     timed = [
         (c, side, getattr(c, side))
         for c in found

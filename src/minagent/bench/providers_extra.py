@@ -1,6 +1,7 @@
 """OpenAI Responses and Gemini cases for the ``providers`` benchmark group.
 
-The same `Case` shape as `minagent.bench.providers` (and meant to be added to its ``cases()``):
+The same `Case` shape as `minagent.bench.providers`, whose ``cases()`` includes these (so
+``minagent bench --family providers`` covers all four formats):
 
 - ``response decode``: recorded response bytes to a `ModelResponse`, against the SDK's
   ``model_validate_json`` (``openai.types.responses.Response`` /
@@ -21,10 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -144,45 +142,13 @@ def _gemini_sdk_encode(contents: list[Any], rest: dict[str, Any]) -> bytes:
     return json.dumps({"contents": dumped, **rest}).encode()
 
 
-def _calibrate(fn: Callable[[], Any], seconds: float) -> int:
-    loops = 1
-    while True:
-        start = time.perf_counter()
-        for _ in range(loops):
-            fn()
-        if time.perf_counter() - start >= seconds or loops >= 1 << 20:
-            return loops
-        loops *= 2
-
-
 def run(repeat: int = 7, sample_seconds: float = 0.01, data: Path | None = None) -> list[Row]:
-    """Time every case, interleaved over ``repeat`` rounds; medians summed per operation and
-    provider (the method of `minagent.bench.providers.run`)."""
-    found = cases(data)
-    timed = [(c, side, getattr(c, side)) for c in found for side in ("ours", "sdk", "floor")]
-    timed = [t for t in timed if t[2] is not None]
-    loops = [_calibrate(fn, sample_seconds) for _, _, fn in timed]
-    samples: list[list[float]] = [[] for _ in timed]
-    for _ in range(repeat):
-        for i, (_, _, fn) in enumerate(timed):
-            start = time.perf_counter()
-            for _ in range(loops[i]):
-                fn()
-            samples[i].append((time.perf_counter() - start) / loops[i])
-    medians = {
-        (id(c), side): statistics.median(s) for (c, side, _), s in zip(timed, samples, strict=True)
-    }
-    groups: dict[tuple[str, str], list[Case]] = {}
-    for c in found:
-        groups.setdefault((c.operation, c.provider), []).append(c)
-    rows = []
-    for (operation, provider), group in groups.items():
-        ours = [medians[id(c), "ours"] for c in group]
-        sdk = [medians[id(c), "sdk"] for c in group]
-        floor = sum(medians[id(c), "floor"] for c in group)
-        worst = min(s / o for o, s in zip(ours, sdk, strict=True))
-        rows.append(Row(operation, provider, len(group), sum(ours), sum(sdk), worst, floor))
-    return rows
+    """Time the Responses and Gemini cases only, with `minagent.bench.providers.run` (interleaved
+    rounds, medians summed per operation and provider); ``minagent bench --family providers``
+    times them together with the Anthropic and Chat Completions cases."""
+    from . import providers
+
+    return providers.run(repeat, sample_seconds, data, found=cases(data))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,6 +16,7 @@ from ..wire.extra import Extra
 from ..wire.messages import Message
 
 __all__ = [
+    "BLOCK_HINTS",
     "HINTS",
     "RAW_ARGUMENTS",
     "USAGE_EXTRA",
@@ -26,6 +27,8 @@ __all__ = [
     "UnsupportedError",
     "UnsupportedPolicy",
     "as_request",
+    "bare",
+    "block_hint",
     "block_keys",
     "decode_json",
     "decode_messages",
@@ -43,6 +46,15 @@ something, not what it said: ``content_absent: true`` (the provider message had 
 key at all, as opposed to ``null`` or ``""``), ``developer: true`` (an OpenAI ``developer``
 message, neutrally a ``system`` message). The source's encoder reads them back; every other
 encoder ignores them, since they carry no content."""
+
+BLOCK_HINTS = frozenset({"args_absent", "openai_item"})
+"""Keys an adapter may put in a content block's ``extra`` for its own bookkeeping, not content:
+``openai_item`` (OpenAI Responses: the item-level keys of the item a block came from, ``id``,
+``status``, ...; it also marks where an item begins), ``args_absent`` (Gemini: a
+``functionCall`` without ``args``). The source's encoder reads them back; every other encoder
+ignores them (`block_hint`). One exception: on a `ThinkingBlock`, ``openai_item`` holds the whole
+reasoning item (``encrypted_content`` included), which is content only OpenAI Responses can take
+back, so other encoders report it."""
 
 RAW_ARGUMENTS = "arguments"
 """The `ToolUseBlock.extra` key holding a tool call's arguments as the raw JSON text it came as,
@@ -125,6 +137,20 @@ class Unsupported:
         if self.policy == "error":
             raise UnsupportedError(f"the target format cannot hold {what}", path=path)
         self.dropped.append(Dropped(path, what))
+
+    def report_key(self, path: str, what: str, value: Any) -> None:
+        """Like `report`, for a key the target has no place for, holding ``value``.
+
+        A ``null`` or an empty list (``annotations: []`` on every Responses text part) carries no
+        content: it is never refused, under either policy, but it is still recorded in
+        ``dropped`` (``what`` plus `` (null)`` / `` (empty list)``), so nothing goes silently.
+        """
+        if value is None:
+            self.dropped.append(Dropped(path, what + " (null)"))
+        elif type(value) is list and not value:
+            self.dropped.append(Dropped(path, what + " (empty list)"))
+        else:
+            self.report(path, what)
 
 
 def as_request(messages: Request | list[Message], options: Mapping[str, Any]) -> Request:
@@ -279,20 +305,55 @@ def _core(cls: type) -> frozenset[str]:
     return core
 
 
+_OPTIONAL: dict[type, tuple[str, ...]] = {}
+"""Per block class: its non-core fields, ``extra`` last (when it has one)."""
+
+
+def _optional(cls: type) -> tuple[str, ...]:
+    core = _core(cls)
+    fields: tuple[str, ...] = getattr(cls, "__struct_fields__", ())
+    names = tuple(n for n in fields if n not in core)
+    if "extra" in fields:
+        names += ("extra",)
+    _OPTIONAL[cls] = names
+    return names
+
+
+def bare(block: Any) -> bool:
+    """Whether ``block`` carries nothing beyond its core fields: no optional typed field set
+    (``cache_control``, ``citations``, ``caller``, ...) and no ``extra`` (`block_keys` is empty)."""
+    names = _OPTIONAL.get(type(block))
+    if names is None:
+        names = _optional(type(block))
+    for name in names:  # noqa: SIM110 (a loop is faster than all() over a generator here)
+        if getattr(block, name) is not msgspec.UNSET:
+            return False
+    return True
+
+
+def block_hint(key: str, block: Any) -> bool:
+    """Whether ``key`` in ``block``'s extra is bookkeeping (`BLOCK_HINTS`) an encoder other than
+    its source's may leave out: not ``openai_item`` on a thinking block (a reasoning item)."""
+    return key in BLOCK_HINTS and not (
+        key == "openai_item" and getattr(block, "type", None) == "thinking"
+    )
+
+
 def block_keys(block: Any) -> dict[str, Any]:
     """The keys a block or source carries beyond its core fields, by wire name: its optional
     typed fields that are set (``cache_control``, ``citations``, ``caller``, ...) and its
     ``extra`` keys. An encoder checks these against what its target can hold."""
     out: dict[str, Any] = {}
-    core = _core(type(block))
-    for name in getattr(block, "__struct_fields__", ()):
-        if name not in core:
-            value = getattr(block, name)
-            if value is not msgspec.UNSET:
+    names = _OPTIONAL.get(type(block))
+    if names is None:
+        names = _optional(type(block))
+    for name in names:
+        value = getattr(block, name)
+        if value is not msgspec.UNSET:
+            if name == "extra":
+                out.update(value.items())
+            else:
                 out[name] = value
-    extra = getattr(block, "extra", msgspec.UNSET)
-    if extra is not msgspec.UNSET:
-        out.update(extra.items())
     return out
 
 

@@ -16,9 +16,13 @@ from ._base import Unsupported
 
 __all__ = [
     "ANTHROPIC_OPTIONS",
+    "GEMINI_OPTIONS",
     "OPENAI_OPTIONS",
+    "RESPONSES_OPTIONS",
     "options_for_anthropic",
+    "options_for_gemini",
     "options_for_openai",
+    "options_for_responses",
 ]
 
 ANTHROPIC_OPTIONS = frozenset(
@@ -111,14 +115,16 @@ def options_for_anthropic(options: dict[str, Any], policy: Unsupported) -> dict[
         elif key == "max_completion_tokens":
             out.setdefault("max_tokens", value)
         elif key == "stop":
-            if value is not None:
+            if value is None:
+                policy.report_key(path, "the option 'stop' (stop_sequences cannot be null)", None)
+            else:
                 out["stop_sequences"] = [value] if type(value) is str else value
         elif key == "parallel_tool_calls":
             pass  # folded into tool_choice below
         elif key == "n" and value == 1:
             pass  # one choice is what this API returns
-        elif value is not None:
-            policy.report(path, f"the option {key!r}")
+        else:
+            policy.report_key(path, f"the option {key!r}", value)
     if parallel is False:
         choice = out.setdefault("tool_choice", {"type": "auto"})
         choice["disable_parallel_tool_use"] = True
@@ -126,6 +132,8 @@ def options_for_anthropic(options: dict[str, Any], policy: Unsupported) -> dict[
 
 
 def _tool_for_anthropic(tool: Any, path: str, policy: Unsupported) -> Any:
+    if type(tool) is dict and tool.get("type") == "function" and "function" not in tool:
+        tool = _responses_tool_as_chat(tool)  # a Responses function tool: flat
     if type(tool) is not dict or "function" not in tool:
         return tool
     function = tool["function"]
@@ -141,6 +149,13 @@ def _tool_for_anthropic(tool: Any, path: str, policy: Unsupported) -> Any:
     for key in function.keys() - {"name", "description", "parameters", "strict"}:
         policy.report(f"{path}.function.{key}", f"the tool key {key!r}")
     return out
+
+
+def _responses_tool_as_chat(tool: dict[str, Any]) -> dict[str, Any]:
+    """A Responses function tool (``{"type": "function", "name": ..., "parameters": ...}``) in
+    the Chat Completions shape; its other keys move along (the caller checks them)."""
+    function = {k: v for k, v in tool.items() if k != "type"}
+    return {"type": "function", "function": function}
 
 
 def _choice_for_anthropic(choice: Any, path: str, policy: Unsupported) -> Any:
@@ -168,12 +183,14 @@ def options_for_openai(options: dict[str, Any], policy: Unsupported) -> dict[str
             out[key] = value
         elif key == "stop_sequences":
             out["stop"] = value
-        elif value is not None:
-            policy.report(path, f"the option {key!r}")
+        else:
+            policy.report_key(path, f"the option {key!r}", value)
     return out
 
 
 def _tool_for_openai(tool: Any, path: str, policy: Unsupported) -> Any:
+    if type(tool) is dict and tool.get("type") == "function" and "function" not in tool:
+        return _responses_tool_as_chat(tool)  # a Responses function tool: flat
     if type(tool) is not dict or "function" in tool:
         return tool
     if tool.get("type", "custom") != "custom":
@@ -186,8 +203,7 @@ def _tool_for_openai(tool: Any, path: str, policy: Unsupported) -> Any:
     if "strict" in tool:
         function["strict"] = tool["strict"]
     for key in tool.keys() - {"name", "description", "input_schema", "strict", "type"}:
-        if tool[key] is not None:
-            policy.report(f"{path}.{key}", f"the tool key {key!r}")
+        policy.report_key(f"{path}.{key}", f"the tool key {key!r}", tool[key])
     return {"type": "function", "function": function}
 
 
@@ -207,3 +223,134 @@ def _choice_for_openai(choice: Any, path: str, policy: Unsupported, out: dict[st
         out["parallel_tool_calls"] = False
     for key in choice.keys() - {"type", "name", "disable_parallel_tool_use"}:
         policy.report(f"{path}.{key}", f"the tool_choice key {key!r}")
+
+
+RESPONSES_OPTIONS = frozenset(
+    {
+        "background",
+        "context_management",
+        "conversation",
+        "include",
+        "instructions",
+        "max_output_tokens",
+        "max_tool_calls",
+        "metadata",
+        "model",
+        "moderation",
+        "parallel_tool_calls",
+        "previous_response_id",
+        "prompt",
+        "prompt_cache_key",
+        "prompt_cache_options",
+        "prompt_cache_retention",
+        "reasoning",
+        "safety_identifier",
+        "service_tier",
+        "store",
+        "stream",
+        "stream_options",
+        "temperature",
+        "text",
+        "tool_choice",
+        "tools",
+        "top_logprobs",
+        "top_p",
+        "truncation",
+        "user",
+    }
+)
+"""Top-level request keys of the Responses API besides ``input`` (the openai SDK's
+``ResponseCreateParams``)."""
+
+GEMINI_OPTIONS = frozenset(
+    {
+        "cachedContent",
+        "generationConfig",
+        "labels",
+        "model",
+        "safetySettings",
+        "systemInstruction",
+        "toolConfig",
+        "tools",
+    }
+)
+"""Top-level keys of a Gemini ``generateContent`` body besides ``contents``."""
+
+_FOREIGN_TOOL_KEYS = ("function", "input_schema")
+
+
+def _foreign_tools(tools: Any, also: str = "") -> bool:
+    """Whether a ``tools`` list holds a tool of another provider's shape."""
+    if type(tools) is not list:
+        return False
+    for tool in tools:
+        if type(tool) is dict and ("function" in tool or "input_schema" in tool or also in tool):
+            return True
+    return False
+
+
+def options_for_responses(options: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
+    """``options`` as Responses API keys (a new dict): its own keys pass; ``max_tokens`` /
+    ``max_completion_tokens`` become ``max_output_tokens``; Chat Completions and Anthropic
+    function tools become Responses function tools; any other key is reported."""
+    if options.keys() <= RESPONSES_OPTIONS and not _foreign_tools(options.get("tools")):
+        return dict(options)  # the common case: the API's own keys and tools
+    out: dict[str, Any] = {}
+    for key, value in options.items():
+        path = f"$.options.{key}"
+        if key == "tools" and type(value) is list:
+            tools = [_tool_for_responses(t, f"{path}[{i}]", policy) for i, t in enumerate(value)]
+            out[key] = [t for t in tools if t is not None]
+        elif key in RESPONSES_OPTIONS:
+            out[key] = value
+        elif key in ("max_tokens", "max_completion_tokens") and "max_output_tokens" not in options:
+            out["max_output_tokens"] = value
+        else:
+            policy.report_key(path, f"the option {key!r} (not a Responses API key)", value)
+    return out
+
+
+def _tool_for_responses(tool: Any, path: str, policy: Unsupported) -> Any:
+    if type(tool) is not dict or not any(k in tool for k in _FOREIGN_TOOL_KEYS):
+        return tool  # a Responses tool (function, web_search, file_search, ...)
+    source = tool.get("function") if "function" in tool else tool
+    if type(source) is not dict or ("function" in tool and tool.get("type") != "function"):
+        policy.report(path, f"a tool of type {tool.get('type')!r}")
+        return None
+    out: dict[str, Any] = {"type": "function", "name": source.get("name")}
+    if "description" in source:
+        out["description"] = source["description"]
+    out["parameters"] = source.get("parameters", source.get("input_schema"))
+    if "strict" in source:
+        out["strict"] = source["strict"]
+    known = {"name", "description", "parameters", "input_schema", "strict"}
+    if "function" not in tool:
+        known.add("type")
+    where = f"{path}.function" if "function" in tool else path
+    for key in source.keys() - known:
+        policy.report_key(f"{where}.{key}", f"the tool key {key!r}", source[key])
+    return out
+
+
+def options_for_gemini(options: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
+    """``options`` as Gemini body keys (a new dict): its own keys pass, tools of another
+    provider's shape and any other key are reported (their Gemini spelling lives in
+    ``generationConfig`` / ``functionDeclarations``, not converted here)."""
+    if options.keys() <= GEMINI_OPTIONS and not _foreign_tools(options.get("tools"), "type"):
+        return dict(options)  # the common case: the API's own keys and tools
+    out: dict[str, Any] = {}
+    for key, value in options.items():
+        path = f"$.options.{key}"
+        if key == "tools" and type(value) is list:
+            kept = []
+            for i, tool in enumerate(value):
+                if type(tool) is dict and any(k in tool for k in (*_FOREIGN_TOOL_KEYS, "type")):
+                    policy.report(f"{path}[{i}]", "a tool of another provider's shape")
+                else:
+                    kept.append(tool)
+            out[key] = kept
+        elif key in GEMINI_OPTIONS:
+            out[key] = value
+        else:
+            policy.report_key(path, f"the option {key!r} (not a Gemini request key)", value)
+    return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from typing import Any
 
 import msgspec
@@ -16,6 +17,7 @@ from ..wire.extra import Extra
 __all__ = [
     "MISSING",
     "b64_exact",
+    "base64_json",
     "block_kind",
     "data_url",
     "extra_dict",
@@ -97,9 +99,23 @@ def parse_data_url(url: str) -> Base64Source | None:
     return Base64Source(media_type=media_type, data=raw)
 
 
-def data_url(source: Base64Source) -> str:
-    """A `Base64Source` as a ``data:`` URL."""
-    return f"data:{source.media_type};base64,{base64.b64encode(source.data).decode('ascii')}"
+def data_url(source: Base64Source) -> Any:
+    """A `Base64Source` as a ``data:`` URL, for msgspec to write: JSON text (`msgspec.Raw`)
+    whose base64 msgspec wrote once, with no ``str`` copies (a ``str`` when the media type
+    needs JSON escaping)."""
+    media = source.media_type
+    if _PLAIN_MEDIA.fullmatch(media) is None:
+        return f"data:{media};base64,{base64.b64encode(source.data).decode('ascii')}"
+    return msgspec.Raw(b'"data:' + media.encode() + b";base64," + _ENC.encode(source.data)[1:])
+
+
+def base64_json(data: bytes) -> Any:
+    """``data`` as a JSON base64 string, for msgspec to write (`msgspec.Raw`)."""
+    return msgspec.Raw(_ENC.encode(data))
+
+
+_PLAIN_MEDIA = re.compile(r"[A-Za-z0-9!#$&^_.+\-/;= ]*")
+"""Media types written into JSON as they are (nothing to escape)."""
 
 
 def json_text(value: Any) -> str:

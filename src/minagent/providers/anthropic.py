@@ -34,6 +34,7 @@ from ..wire.blocks import (
     RedactedThinkingBlock,
     TextBlock,
     ThinkingBlock,
+    ToolResultBlock,
     ToolUseBlock,
     UnknownBlock,
     UnknownSource,
@@ -50,6 +51,7 @@ from ._base import (
     Unsupported,
     UnsupportedPolicy,
     as_request,
+    block_hint,
     block_keys,
     decode_json,
     decode_messages,
@@ -206,6 +208,19 @@ def _as_dict(block: Any) -> dict[str, Any]:
 
 def _tool_message(block: Any, path: str) -> Message:
     """A ``tool_result`` block as a tool message."""
+    if type(block) is ToolResultBlock:  # the typed catalog block: its fields, no re-parse
+        keys = block_keys(block)
+        body: Any = keys.pop("content", UNSET)
+        if body is UNSET:
+            body = ""
+            keys["content_absent"] = True
+        return Message(
+            role="tool",
+            content=body,
+            tool_call_id=block.tool_use_id,
+            is_error=keys.pop("is_error", UNSET),
+            extra=Extra._own(keys) if keys else UNSET,
+        )
     data = _as_dict(block)
     del data["type"]
     tool_use_id = data.pop("tool_use_id", None)
@@ -381,8 +396,8 @@ def _message_keys(msg: Message, path: str, policy: Unsupported) -> None:
     if extra is UNSET:
         return
     for key, value in extra.items():
-        if key not in HINTS and value is not None:
-            policy.report(f"{path}.{key}", f"the message key {key!r} (no such key here)")
+        if key not in HINTS:
+            policy.report_key(f"{path}.{key}", f"the message key {key!r} (no such key here)", value)
 
 
 def _system(messages: list[Message], policy: Unsupported) -> Any:
@@ -436,8 +451,8 @@ def _tool_result(msg: Message, path: str, policy: Unsupported) -> dict[str, Any]
         for key, value in extra.items():
             if key in TOOL_RESULT_KEYS:
                 block[key] = value
-            elif key not in HINTS and value is not None:
-                policy.report(f"{path}.{key}", f"the key {key!r} on a tool result")
+            elif key not in HINTS:
+                policy.report_key(f"{path}.{key}", f"the key {key!r} on a tool result", value)
     return block
 
 
@@ -452,7 +467,7 @@ def _content(content: str | list[ContentBlock], path: str, policy: Unsupported) 
     for block in content:  # the common case: plain blocks go to msgspec as they are
         cls = type(block)
         if cls in _PLAIN:
-            if block.extra is UNSET:  # type: ignore[union-attr]
+            if block.extra is UNSET and (cls is not ThinkingBlock or block.signature is not UNSET):  # type: ignore[union-attr]
                 continue
         elif (cls is ImageBlock or cls is DocumentBlock) and block.extra is UNSET:  # type: ignore[union-attr]
             source = block.source  # type: ignore[union-attr]
@@ -484,6 +499,12 @@ _PLAIN_SOURCES = frozenset({Base64Source, UrlSource})
 def _checked_block(block: Any, path: str, policy: Unsupported) -> Any:
     """``block``, or a copy without the keys this API cannot hold, or None to leave it out."""
     cls = type(block)
+    if cls is ThinkingBlock and block.signature is UNSET:
+        policy.report(
+            path,
+            "a thinking block without a signature (Anthropic takes back only thinking it signed)",
+        )
+        return None
     if cls is ImageBlock or cls is DocumentBlock:
         source = block.source
         if type(source) is UnknownSource and source.type not in SOURCE_TYPES:
@@ -493,8 +514,7 @@ def _checked_block(block: Any, path: str, policy: Unsupported) -> Any:
             source.extra is not UNSET
         ):
             for key, value in source.extra.items():
-                if value is not None:
-                    policy.report(f"{path}.source.{key}", f"the key {key!r} on a source")
+                policy.report_key(f"{path}.source.{key}", f"the key {key!r} on a source", value)
             source = msgspec.structs.replace(source, extra=UNSET)
             block = msgspec.structs.replace(block, source=source)
     allowed = BLOCK_KEYS.get(cls)
@@ -506,12 +526,12 @@ def _checked_block(block: Any, path: str, policy: Unsupported) -> Any:
     keys = block_keys(block)
     if not keys:
         return block
-    bad = {k for k, v in keys.items() if k not in allowed and v is not None}
+    bad = {k for k in keys if k not in allowed}
     if not bad:
         return block
-    for key in keys:
-        if key in bad:
-            policy.report(f"{path}.{key}", f"the key {key!r} on a {cls.type} block")
+    for key, value in keys.items():
+        if key in bad and not block_hint(key, block):
+            policy.report_key(f"{path}.{key}", f"the key {key!r} on a {cls.type} block", value)
     return without_keys(block, bad)
 
 
@@ -536,8 +556,8 @@ def encode_response(
     for key, value in extra.items():
         if key in RESPONSE_KEYS:
             top[key] = value
-        elif value is not None and value != []:
-            policy.report(f"$.{key}", f"the response key {key!r}")
+        else:
+            policy.report_key(f"$.{key}", f"the response key {key!r}", value)
     for key, value in fields.items():
         top.setdefault(key, value)
     msg = response.message
@@ -575,8 +595,8 @@ def _usage(counters: dict[str, int], other: dict[str, Any], policy: Unsupported)
             or name.startswith(USAGE_GROUPS)
         ):
             rest[name] = value
-        elif value is not None:
-            policy.report(f"$.usage_extra.{name}", f"the usage entry {name!r}")
+        else:
+            policy.report_key(f"$.usage_extra.{name}", f"the usage entry {name!r}", value)
     kept.setdefault("input_tokens", 0)
     kept.setdefault("output_tokens", 0)
     return unflatten_usage(kept, rest)

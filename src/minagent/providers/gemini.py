@@ -50,20 +50,26 @@ from ..wire.errors import ValidationError
 from ..wire.extra import Extra
 from ..wire.messages import Message, ModelResponse
 from ._base import (
+    HINTS,
     USAGE_EXTRA,
     Dropped,
     Request,
     Unsupported,
     UnsupportedPolicy,
     as_request,
+    bare,
+    block_hint,
+    block_keys,
     decode_json,
     encode_json,
     flatten_usage,
     unflatten_usage,
 )
+from ._convert import options_for_gemini
 from ._helpers import (
     MISSING,
     b64_exact,
+    base64_json,
     block_kind,
     extra_dict,
     extra_or_unset,
@@ -394,7 +400,7 @@ def encode_request(
     """
     req = as_request(request, options)
     policy = Unsupported(unsupported, dropped)
-    body: dict[str, Any] = dict(req.options)
+    body: dict[str, Any] = options_for_gemini(req.options, policy)
     contents: list[Any] = []
     names: dict[str, str] = {}
     system_parts: list[Any] = []
@@ -449,10 +455,10 @@ def _message_extra(
     for key, value in msg.extra.items():
         if key in allowed:
             out[key] = value
-        elif key in ("developer", "content_absent"):
+        elif key in HINTS:
             continue
-        elif value is not None:
-            policy.report(f"{path}.{key}", f"the message key {key!r} (no such key here)")
+        else:
+            policy.report_key(f"{path}.{key}", f"the message key {key!r} (no such key here)", value)
     return out
 
 
@@ -468,7 +474,7 @@ def _parts(
     parts = []
     for j, block in enumerate(content):
         kind = type(block)
-        if kind is not UnknownBlock and block.extra is UNSET:  # type: ignore[union-attr]
+        if kind is not UnknownBlock and bare(block):
             if kind is TextBlock:  # fast paths: blocks without extra keys
                 parts.append({"text": block.text})  # type: ignore[union-attr]
                 continue
@@ -504,11 +510,13 @@ def _part_keys(
     block: Any, path: str, policy: Unsupported, allowed: frozenset[str]
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for key, value in extra_dict(block).items():
+    for key, value in block_keys(block).items():
         if key in allowed:
             out[key] = value
-        elif value is not None:
-            policy.report(f"{path}.{key}", f"the key {key!r} on a {block_kind(block)} block")
+        elif not block_hint(key, block):
+            policy.report_key(
+                f"{path}.{key}", f"the key {key!r} on a {block_kind(block)} block", value
+            )
     return out
 
 
@@ -543,9 +551,7 @@ def _media(block: Any, path: str, policy: Unsupported) -> Any:
     source = block.source
     more = extra_dict(source) if type(source) in (Base64Source, UrlSource) else {}
     if type(source) is Base64Source:
-        import base64
-
-        data = base64.b64encode(source.data).decode("ascii")
+        data = base64_json(source.data)  # msgspec.Raw: base64 written once
         return {"inlineData": {"mimeType": source.media_type, "data": data, **more}, **keys}
     if type(source) is UrlSource:
         mime = more.pop("mimeType", None) or _guess(source.url)
@@ -603,12 +609,12 @@ def _response_part(
     for key, value in extra.items():
         if key in _PART_KEYS:
             part[key] = value
-        elif key in ("developer", "content_absent"):
+        elif key in HINTS:
             continue
         elif key in ("willContinue", "scheduling", "parts"):
             fr[key] = value
-        elif value is not None:
-            policy.report(f"{path}.{key}", f"the key {key!r} on a tool result")
+        else:
+            policy.report_key(f"{path}.{key}", f"the key {key!r} on a tool result", value)
     return part
 
 

@@ -52,6 +52,8 @@ from ._base import (
     Unsupported,
     UnsupportedPolicy,
     as_request,
+    bare,
+    block_hint,
     block_keys,
     decode_json,
     encode_json,
@@ -59,6 +61,7 @@ from ._base import (
     unflatten_usage,
 )
 from ._convert import options_for_openai
+from ._helpers import data_url
 from .openai_chat_stream import StreamAccumulator, StreamParser, accumulate
 
 __all__ = [
@@ -595,8 +598,17 @@ def encode_request(
     req = as_request(request, options)
     policy = Unsupported(unsupported, dropped)
     body = options_for_openai(req.options, policy)
-    messages = []
+    messages: list[Any] = []
     for i, msg in enumerate(req.messages):
+        role = msg.role
+        if (
+            msg.extra is UNSET
+            and type(msg.content) is str
+            and msg.is_error is UNSET
+            and (role == "tool") is (msg.tool_call_id is not UNSET)
+        ):
+            messages.append(msg)  # the neutral struct is this API's shape: msgspec writes it
+            continue
         out = _encode_message(msg, f"$.messages[{i}]", policy)
         if out is not None:
             messages.append(out)
@@ -629,8 +641,8 @@ def _encode_message(
     for key, value in extra.items():
         if key in allowed:
             out[key] = value
-        elif key not in HINTS and key != "tool_calls" and value is not None:
-            policy.report(f"{path}.{key}", f"the message key {key!r}")
+        elif key not in HINTS and key != "tool_calls":
+            policy.report_key(f"{path}.{key}", f"the message key {key!r}", value)
     return out
 
 
@@ -696,8 +708,8 @@ def _encode_call(block: ToolUseBlock, path: str, policy: Unsupported) -> dict[st
         except (TypeError, ValueError, OverflowError) as err:
             raise EncodeError(f"cannot write tool input: {err}", path=path + ".input") from None
     for key, value in block_keys(block).items():
-        if key != RAW_ARGUMENTS and value is not None:
-            policy.report(f"{path}.{key}", f"the key {key!r} on a tool_use block")
+        if key != RAW_ARGUMENTS and not block_hint(key, block):
+            policy.report_key(f"{path}.{key}", f"the key {key!r} on a tool_use block", value)
     return {
         "id": block.id,
         "type": "function",
@@ -711,6 +723,9 @@ def _parts(content: str | list[ContentBlock], path: str, policy: Unsupported, ro
         return content
     out: list[Any] = []
     for j, block in enumerate(content):
+        if type(block) is TextBlock and bare(block):
+            out.append(block)  # {"type": "text", "text": ...} as msgspec writes the struct
+            continue
         part = _encode_part(block, f"{path}.content[{j}]", policy, role)
         if part is not None:
             out.append(part)
@@ -739,7 +754,7 @@ def _encode_part(block: ContentBlock, path: str, policy: Unsupported, role: str)
     if cls is DocumentBlock and role == "user":
         source = block.source  # type: ignore[union-attr]
         if type(source) is Base64Source:
-            file: dict[str, Any] = {"file_data": _data_url(source)}
+            file: dict[str, Any] = {"file_data": data_url(source)}
             _keys_ok(block, _DOCUMENT_KEYS, path, policy, file)
             return {"type": "file", "file": file}
     policy.report(path, f"a {_kind(block)} block in a {role} message")
@@ -761,28 +776,23 @@ def _keys_ok(
     for key, value in block_keys(block).items():
         if key in allowed and into is not None:
             into[key] = value
-        elif value is not None:
+        elif not block_hint(key, block):
             ok = False
-            policy.report(f"{path}.{key}", f"the key {key!r} on a {block.type} block")
+            policy.report_key(f"{path}.{key}", f"the key {key!r} on a {block.type} block", value)
     return ok
 
 
-def _url(source: Any, path: str, policy: Unsupported) -> str | None:
+def _url(source: Any, path: str, policy: Unsupported) -> Any:
+    """The image URL (a ``str``, or `msgspec.Raw` JSON text for a data URL), or None."""
     cls = type(source)
     if cls is UrlSource:
         for key, value in block_keys(source).items():
-            if value is not None:
-                policy.report(f"{path}.{key}", f"the key {key!r} on a url source")
+            policy.report_key(f"{path}.{key}", f"the key {key!r} on a url source", value)
         return str(source.url)
     if cls is Base64Source:
-        return _data_url(source)
+        return data_url(source)
     policy.report(path, f"a {getattr(source, 'type', '?')!r} source")
     return None
-
-
-def _data_url(source: Base64Source) -> str:
-    b64 = _ENC.encode(source.data)[1:-1].decode("ascii")  # msgspec writes standard base64
-    return f"data:{source.media_type};base64,{b64}"
 
 
 def _checked_data(data: dict[str, Any], path: str, policy: Unsupported) -> dict[str, Any]:
@@ -819,8 +829,8 @@ def encode_response(
     for key, value in extra.items():
         if key in RESPONSE_KEYS:
             top[key] = value
-        elif value is not None:
-            policy.report(f"$.{key}", f"the response key {key!r}")
+        else:
+            policy.report_key(f"$.{key}", f"the response key {key!r}", value)
     for key, value in fields.items():
         top.setdefault(key, value)
     for key in ("id", "created", "model"):
@@ -875,8 +885,8 @@ def _usage_out(counters: dict[str, int], other: dict[str, Any], policy: Unsuppor
     for name, value in other.items():
         if name.startswith(_USAGE_GROUPS) or name in _USAGE_OTHER_GROUPS:
             rest[name] = value
-        elif value is not None:
-            policy.report(f"$.usage_extra.{name}", f"the usage entry {name!r}")
+        else:
+            policy.report_key(f"$.usage_extra.{name}", f"the usage entry {name!r}", value)
     return unflatten_usage(kept, rest)
 
 

@@ -49,17 +49,22 @@ from ..wire.errors import ValidationError
 from ..wire.extra import Extra
 from ..wire.messages import Message, ModelResponse
 from ._base import (
+    HINTS,
     USAGE_EXTRA,
     Dropped,
     Request,
     Unsupported,
     UnsupportedPolicy,
     as_request,
+    bare,
+    block_hint,
+    block_keys,
     decode_json,
     encode_json,
     flatten_usage,
     unflatten_usage,
 )
+from ._convert import options_for_responses
 from ._helpers import (
     MISSING,
     block_kind,
@@ -396,7 +401,7 @@ def encode_request(
     """
     req = as_request(request, options)
     policy = Unsupported(unsupported, dropped)
-    body: dict[str, Any] = dict(req.options)
+    body: dict[str, Any] = options_for_responses(req.options, policy)
     items: list[Any] = []
     for i, msg in enumerate(req.messages):
         role = msg.role
@@ -427,10 +432,10 @@ def _message_rest(
     for key, value in msg.extra.items():
         if key in allowed:
             rest[key] = value
-        elif key in ("developer", "content_absent"):
+        elif key in HINTS:
             continue
-        elif value is not None:
-            policy.report(f"{path}.{key}", f"the message key {key!r} (no such key here)")
+        else:
+            policy.report_key(f"{path}.{key}", f"the message key {key!r} (no such key here)", value)
     return rest
 
 
@@ -469,13 +474,13 @@ def _block_extra(
     block: Any, path: str, policy: Unsupported, allowed: frozenset[str]
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    if block.extra is UNSET:
-        return out
-    for key, value in block.extra.items():
+    for key, value in block_keys(block).items():
         if key in allowed:
             out[key] = value
-        elif value is not None:
-            policy.report(f"{path}.{key}", f"the key {key!r} on a {block_kind(block)} block")
+        elif not block_hint(key, block):
+            policy.report_key(
+                f"{path}.{key}", f"the key {key!r} on a {block_kind(block)} block", value
+            )
     return out
 
 
@@ -483,9 +488,9 @@ def _source_ok(source: Any, path: str, policy: Unsupported) -> bool:
     if type(source) not in (Base64Source, UrlSource):
         policy.report(path + ".source", f"a {source.type!r} source")
         return False
-    if source.extra is not UNSET and any(v is not None for v in source.extra.values()):
-        key = next(k for k, v in source.extra.items() if v is not None)
-        policy.report(f"{path}.source.{key}", f"the key {key!r} on a source")
+    if source.extra is not UNSET:
+        for key, value in source.extra.items():
+            policy.report_key(f"{path}.source.{key}", f"the key {key!r} on a source", value)
     return True
 
 
@@ -549,7 +554,7 @@ def _encode_assistant(msg: Message, path: str, policy: Unsupported, items: list[
     blocks: list[Any] = msg.content  # type: ignore[assignment]  # a list here
     for j, block in enumerate(blocks):
         kind = type(block)
-        if kind is ToolUseBlock and block.extra is UNSET:  # fast path: a call built neutrally
+        if kind is ToolUseBlock and bare(block):  # fast path: a call built neutrally
             current = None
             items.append(
                 {
@@ -561,7 +566,7 @@ def _encode_assistant(msg: Message, path: str, policy: Unsupported, items: list[
             )
             continue
         where = f"{path}.content[{j}]"
-        extra = extra_dict(block)
+        extra = block_keys(block)  # typed optional fields (cache_control, ...) and extra keys
         keys = extra.pop(ITEM_KEY, MISSING)
         if kind is TextBlock or (kind is UnknownBlock and block.type == "refusal"):
             if keys is not MISSING and type(keys) is dict and keys.get("content") == "":
@@ -608,8 +613,10 @@ def _check_keys(
     for key, value in extra.items():
         if key in allowed:
             out[key] = value
-        elif value is not None:
-            policy.report(f"{path}.{key}", f"the key {key!r} on a {block_kind(block)} block")
+        elif not block_hint(key, block):
+            policy.report_key(
+                f"{path}.{key}", f"the key {key!r} on a {block_kind(block)} block", value
+            )
     return out
 
 

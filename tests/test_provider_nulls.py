@@ -1,0 +1,314 @@
+"""Null-valued keys and provider bookkeeping across adapters: nothing is left out silently.
+
+A key the target has no place for is refused (``unsupported="error"``) or dropped and reported;
+a ``null`` there carries no content, so it is never refused but always listed in ``dropped``.
+Where the target has the key, a ``null`` stays ``null``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from minagent.providers import anthropic, gemini, openai_chat, openai_responses
+from minagent.providers._base import Dropped, Request, UnsupportedError
+from minagent.wire import Base64Source, Extra, ImageBlock, Message, TextBlock, ToolUseBlock
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def _enc(
+    mod: Any, msgs: list[Message], policy: str = "error", **options: Any
+) -> tuple[Any, list[Dropped]]:
+    dropped: list[Dropped] = []
+    data = mod.encode_request(
+        Request(messages=msgs), unsupported=policy, dropped=dropped, **options
+    )
+    return json.loads(data), dropped
+
+
+def test_null_message_key_is_reported_not_refused() -> None:
+    """A null message key Anthropic has no place for is left out and listed, under "error" too."""
+    msgs = [Message(role="user", content="hi", extra=Extra(name=None))]
+    body, dropped = _enc(anthropic, msgs, model="m", max_tokens=8)
+    assert body == {"model": "m", "max_tokens": 8, "messages": [{"role": "user", "content": "hi"}]}
+    assert dropped == [
+        Dropped("$.messages[0].name", "the message key 'name' (no such key here) (null)")
+    ]
+
+
+def test_null_kept_where_the_target_has_the_key() -> None:
+    """OpenAI Chat has a message `name`: a null one is written as null, nothing dropped."""
+    msgs = [Message(role="user", content="hi", extra=Extra(name=None))]
+    body, dropped = _enc(openai_chat, msgs, model="m")
+    assert body == {"model": "m", "messages": [{"role": "user", "content": "hi", "name": None}]}
+    assert dropped == []
+
+
+def test_non_null_unknown_key_still_refused() -> None:
+    """A key with a value the target cannot hold is still refused by path."""
+    msgs = [Message(role="user", content="hi", extra=Extra(name="bob"))]
+    with pytest.raises(UnsupportedError) as err:
+        _enc(anthropic, msgs, model="m", max_tokens=8)
+    assert err.value.path == "$.messages[0].name"
+
+
+@pytest.mark.parametrize(
+    ("mod", "options", "path"),
+    [
+        (openai_chat, {"model": "m"}, "$.messages[0].content[0].cache_control"),
+        (openai_responses, {"model": "m"}, "$.messages[0].content[0].cache_control"),
+        (gemini, {}, "$.messages[0].content[0].cache_control"),
+    ],
+    ids=["openai_chat", "openai_responses", "gemini"],
+)
+def test_null_block_key_is_listed(mod: Any, options: dict[str, Any], path: str) -> None:
+    """A text block's null cache_control is listed in dropped by every target without it."""
+    msgs = [
+        Message(
+            role="user", content=[TextBlock("a", extra=Extra(cache_control=None)), TextBlock("b")]
+        )
+    ]
+    _, dropped = _enc(mod, msgs, **options)
+    assert [d.path for d in dropped] == [path]
+    assert dropped[0].what.endswith("(null)")
+
+
+def test_every_source_key_is_reported() -> None:
+    """Responses reports each extra key of an image source, not only the first non-null one."""
+    src = Base64Source("image/png", PNG, extra=Extra(a=1, b=None, c=2))
+    msgs = [Message(role="user", content=[ImageBlock(src)])]
+    _, dropped = _enc(openai_responses, msgs, "drop", model="m")
+    assert dropped == [
+        Dropped("$.messages[0].content[0].source.a", "the key 'a' on a source"),
+        Dropped("$.messages[0].content[0].source.b", "the key 'b' on a source (null)"),
+        Dropped("$.messages[0].content[0].source.c", "the key 'c' on a source"),
+    ]
+
+
+def test_null_stop_option_is_listed() -> None:
+    """OpenAI `stop: null` has no Anthropic spelling: left out of the request and listed."""
+    body, dropped = _enc(
+        anthropic, [Message(role="user", content="x")], model="m", max_tokens=8, stop=None
+    )
+    assert "stop_sequences" not in body and "stop" not in body
+    assert dropped == [
+        Dropped("$.options.stop", "the option 'stop' (stop_sequences cannot be null) (null)")
+    ]
+
+
+def test_null_tool_key_is_listed() -> None:
+    """An Anthropic tool's null key that Chat Completions lacks is listed."""
+    tool = {"name": "t", "input_schema": {"type": "object"}, "cache_control": None}
+    body, dropped = _enc(openai_chat, [Message(role="user", content="x")], model="m", tools=[tool])
+    assert body["tools"] == [
+        {"type": "function", "function": {"name": "t", "parameters": {"type": "object"}}}
+    ]
+    assert dropped == [
+        Dropped("$.options.tools[0].cache_control", "the tool key 'cache_control' (null)")
+    ]
+
+
+# --- Responses item bookkeeping crossing providers ------------------------------------------------
+
+RESPONSES_TOOL_TURN = {
+    "model": "gpt-x",
+    "input": [
+        {"role": "user", "content": "Weather in Paris?"},
+        {
+            "type": "message",
+            "id": "msg_1",
+            "status": "completed",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": "Checking.", "annotations": []}],
+        },
+        {
+            "type": "function_call",
+            "id": "fc_1",
+            "status": "completed",
+            "call_id": "call_1",
+            "name": "weather",
+            "arguments": '{"city":"Paris"}',
+        },
+        {"type": "function_call_output", "call_id": "call_1", "output": "18C"},
+    ],
+}
+
+
+def test_responses_tool_calls_cross_without_refusal() -> None:
+    """Item id/status of Responses items are bookkeeping: the tool turn crosses to Anthropic,
+    Chat Completions and Gemini under unsupported="error", exactly, with nothing dropped."""
+    req = openai_responses.decode_request(json.dumps(RESPONSES_TOOL_TURN).encode())
+    msgs = req.messages
+    body, dropped = _enc(anthropic, msgs, model="m", max_tokens=8)
+    assert body["messages"] == [
+        {"role": "user", "content": "Weather in Paris?"},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": "Checking."},
+                {"type": "tool_use", "id": "call_1", "name": "weather", "input": {"city": "Paris"}},
+            ],
+        },
+        {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "call_1", "content": "18C"}],
+        },
+    ]
+    assert dropped == [
+        Dropped(
+            "$.messages[1].content[0].annotations",
+            "the key 'annotations' on a text block (empty list)",
+        )
+    ]
+    body, dropped = _enc(openai_chat, msgs, model="m")
+    assert body["messages"][1:] == [
+        {
+            "role": "assistant",
+            "content": "Checking.",
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "weather", "arguments": '{"city":"Paris"}'},
+                }
+            ],
+        },
+        {"role": "tool", "content": "18C", "tool_call_id": "call_1"},
+    ]
+    assert [d.path for d in dropped] == ["$.messages[1].content[0].annotations"]
+    body, dropped = _enc(gemini, msgs)
+    assert body["contents"][1:] == [
+        {
+            "role": "model",
+            "parts": [
+                {"text": "Checking."},
+                {"functionCall": {"name": "weather", "args": {"city": "Paris"}, "id": "call_1"}},
+            ],
+        },
+        {
+            "role": "user",
+            "parts": [
+                {
+                    "functionResponse": {
+                        "id": "call_1",
+                        "name": "weather",
+                        "response": {"output": "18C"},
+                    }
+                }
+            ],
+        },
+    ]
+    assert [d.path for d in dropped] == ["$.messages[1].content[0].annotations"]
+
+
+@pytest.mark.parametrize("mod", [gemini, openai_responses], ids=["gemini", "openai_responses"])
+def test_typed_block_fields_are_not_lost(mod: Any) -> None:
+    """Typed optional fields of catalog blocks (citations, cache_control, caller) are checked
+    like extra keys: refused by path, or dropped and listed, never left out silently."""
+    msgs = [
+        Message(
+            role="user",
+            content=[
+                TextBlock("a", citations=[{"type": "x"}], cache_control={"type": "ephemeral"})
+            ],
+        ),
+        Message(
+            role="assistant",
+            content=[ToolUseBlock(id="c", name="n", input={}, caller={"type": "direct"})],
+        ),
+    ]
+    with pytest.raises(UnsupportedError) as err:
+        _enc(mod, msgs, model="m")
+    assert err.value.path == "$.messages[0].content[0].citations"
+    _, dropped = _enc(mod, msgs, "drop", model="m")
+    assert dropped == [
+        Dropped("$.messages[0].content[0].citations", "the key 'citations' on a text block"),
+        Dropped(
+            "$.messages[0].content[0].cache_control", "the key 'cache_control' on a text block"
+        ),
+        Dropped("$.messages[1].content[0].caller", "the key 'caller' on a tool_use block"),
+    ]
+
+
+def test_gemini_args_absent_is_bookkeeping() -> None:
+    """A Gemini functionCall without args crosses to Anthropic as input {} with nothing refused
+    or listed (args_absent is a block hint), and goes back to Gemini without args."""
+    body = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "now?"}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "clock"}}]},
+        ]
+    }
+    req = gemini.decode_request(json.dumps(body).encode())
+    out, dropped = _enc(anthropic, req.messages, model="m", max_tokens=8)
+    assert out["messages"][1]["content"][0]["input"] == {}
+    assert out["messages"][1]["content"][0]["name"] == "clock"
+    assert dropped == []
+    assert json.loads(gemini.encode_request(req)) == body
+
+
+# --- options of another provider's shape ---------------------------------------------------------
+
+ANTHROPIC_TOOL = {"name": "w", "description": "weather", "input_schema": {"type": "object"}}
+CHAT_TOOL = {"type": "function", "function": {"name": "w", "parameters": {"type": "object"}}}
+
+
+def test_foreign_options_into_responses() -> None:
+    """Token limits and function tools of Anthropic / Chat Completions are converted for
+    Responses; a key it lacks (thinking) is refused by path, or dropped and listed."""
+    msgs = [Message(role="user", content="hi")]
+    body, dropped = _enc(
+        openai_responses, msgs, model="m", max_tokens=9, tools=[ANTHROPIC_TOOL, CHAT_TOOL]
+    )
+    assert body == {
+        "model": "m",
+        "max_output_tokens": 9,
+        "tools": [
+            {
+                "type": "function",
+                "name": "w",
+                "description": "weather",
+                "parameters": {"type": "object"},
+            },
+            {"type": "function", "name": "w", "parameters": {"type": "object"}},
+        ],
+        "input": [{"role": "user", "content": "hi"}],
+    }
+    assert dropped == []
+    with pytest.raises(UnsupportedError) as err:
+        _enc(openai_responses, msgs, model="m", thinking={"type": "enabled"})
+    assert err.value.path == "$.options.thinking"
+    body, dropped = _enc(openai_responses, msgs, "drop", model="m", thinking={"type": "enabled"})
+    assert "thinking" not in body
+    assert [d.path for d in dropped] == ["$.options.thinking"]
+
+
+def test_foreign_options_into_gemini() -> None:
+    """Gemini refuses top-level keys and tools of another provider's shape by path (they are
+    never written where its schema refuses them)."""
+    msgs = [Message(role="user", content="hi")]
+    with pytest.raises(UnsupportedError) as err:
+        _enc(gemini, msgs, max_completion_tokens=9)
+    assert err.value.path == "$.options.max_completion_tokens"
+    body, dropped = _enc(gemini, msgs, "drop", max_completion_tokens=9, tools=[CHAT_TOOL])
+    assert body == {"tools": [], "contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+    assert [d.path for d in dropped] == ["$.options.max_completion_tokens", "$.options.tools[0]"]
+
+
+def test_responses_tools_into_anthropic_and_chat() -> None:
+    """A Responses function tool (flat) is converted for Anthropic and Chat Completions."""
+    tool = {"type": "function", "name": "w", "parameters": {"type": "object"}, "strict": True}
+    msgs = [Message(role="user", content="hi")]
+    body, dropped = _enc(anthropic, msgs, model="m", max_tokens=8, tools=[tool])
+    assert body["tools"] == [{"name": "w", "input_schema": {"type": "object"}, "strict": True}]
+    body, dropped = _enc(openai_chat, msgs, model="m", tools=[tool])
+    assert body["tools"] == [
+        {
+            "type": "function",
+            "function": {"name": "w", "parameters": {"type": "object"}, "strict": True},
+        }
+    ]
+    assert dropped == []
