@@ -32,53 +32,42 @@ __all__ = [
     "TruncatedError",
 ]
 
-_BASE_KEYS = frozenset({"message", "path", "line", "frame"})
 
-
-class _Located:
-    """Mixin: ``located()`` keeps the extra attributes of the error it copies."""
-
-    def located(self, *, line: int | None = None, frame: int | None = None) -> WireError:
-        """Return a copy of this error that also names a line or frame, keeping its data."""
-        err: WireError = super().located(line=line, frame=frame)  # type: ignore[misc]
-        for key, value in vars(self).items():
-            if key not in _BASE_KEYS:
-                setattr(err, key, value)
-        return err
-
-
-class FrameTooLargeError(_Located, DecodeError):
+class FrameTooLargeError(DecodeError):
     """A frame's header announces more bytes than the reader's ``max_frame``; nothing was read.
 
     ``.size`` is the announced length, ``.limit`` the configured maximum, ``.offset`` the byte
     offset of the header in the stream and ``.frame`` the index of the frame.
     """
 
-    size: int | None = None
-    limit: int | None = None
-    offset: int | None = None
+    _fields = ("size", "limit", "offset")
+    size: int | None
+    limit: int | None
+    offset: int | None
 
 
-class LineTooLongError(_Located, DecodeError):
+class LineTooLongError(DecodeError):
     """A line grew past the reader's ``max_line`` bytes without a newline.
 
     ``.limit`` is the maximum, ``.offset`` the byte offset where the line starts, ``.line`` its
     1-based number.
     """
 
-    limit: int | None = None
-    offset: int | None = None
+    _fields = ("limit", "offset")
+    limit: int | None
+    offset: int | None
 
 
-class TruncatedError(_Located, DecodeError):
+class TruncatedError(DecodeError):
     """The stream ended inside a frame.
 
     ``.missing`` is how many more bytes the frame needed (for a cut header: at least that many),
     ``.offset`` the byte offset where the frame starts and ``.frame`` its index.
     """
 
-    missing: int | None = None
-    offset: int | None = None
+    _fields = ("missing", "offset")
+    missing: int | None
+    offset: int | None
 
 
 @dataclass(frozen=True)
@@ -95,56 +84,55 @@ class TornTail:
     """Why it is torn: ``"no trailing newline"`` or why the line is not valid JSON."""
 
 
-class TornTailError(_Located, DecodeError):
+class TornTailError(DecodeError):
     """A session log ends in a torn line; ``SessionLog.repair()`` cuts exactly that tail.
 
     ``.tail`` describes it (`TornTail`), ``.offset`` is where it starts and ``.line`` its number;
     ``.messages`` holds every complete message before it when raised by ``SessionLog.read()``.
     """
 
-    tail: TornTail | None = None
-    offset: int | None = None
-    messages: list[Any] | None = None
+    _fields = ("tail", "offset", "messages")
+    tail: TornTail | None
+    offset: int | None
+    messages: list[Any] | None
 
     @classmethod
     def of(cls, tail: TornTail, what: str, messages: list[Any] | None = None) -> TornTailError:
         """The error for ``tail``, with a message saying what was cut and where."""
-        err = cls(
+        return cls(
             f"{what}: torn last line at byte offset {tail.offset} ({tail.reason}; "
             f"{len(tail.data)} bytes: {_preview(tail.data)}); repair() truncates it",
             line=tail.line,
+            tail=tail,
+            offset=tail.offset,
+            messages=messages,
         )
-        err.tail, err.offset, err.messages = tail, tail.offset, messages
-        return err
 
 
-class StreamIOError(_Located, WireError, OSError):
+class StreamIOError(WireError, OSError):
     """Reading or writing the underlying file or socket failed (an `OSError` too).
 
     ``.errno`` / ``.strerror`` come from the operating system's error, which is the ``__cause__``;
     ``.offset`` is the byte offset being read or written, when known.
     """
 
-    offset: int | None = None
+    _fields = ("errno", "strerror", "offset")
+    offset: int | None
 
     @classmethod
     def wrap(cls, what: str, err: OSError, offset: int | None = None) -> StreamIOError:
         """Wrap an OSError, keeping its errno and text."""
         at = "" if offset is None else f" at byte offset {offset}"
-        new = cls(f"{what}{at}: {err.strerror or err}")
-        new.errno, new.strerror, new.offset = err.errno, err.strerror, offset
-        new.__cause__ = err
-        return new
+        return cls(
+            f"{what}{at}: {err.strerror or err}",
+            cause=err,
+            errno=err.errno,
+            strerror=err.strerror,
+            offset=offset,
+        )
 
     def __str__(self) -> str:
         return BaseException.__str__(self)  # not OSError's "[Errno N] ..." form
-
-    def located(self, *, line: int | None = None, frame: int | None = None) -> WireError:
-        """Return a copy of this error that also names a line or frame, keeping its data."""
-        err = super().located(line=line, frame=frame)
-        if isinstance(err, OSError):
-            err.errno, err.strerror = self.errno, self.strerror
-        return err
 
 
 class LogLockedError(StreamIOError):

@@ -52,13 +52,12 @@ _RAW_LIST = msgspec.msgpack.Decoder(list[msgspec.Raw])
 _INDEXED = re.compile(r"\$\[(\d+)\](.*)", re.DOTALL)
 
 
-def _split_path(err: WireError) -> tuple[int | None, WireError]:
-    """``$[i].rest`` -> (i, the same error with path ``$.rest``); (None, err) otherwise."""
+def _in_frame(err: WireError) -> WireError:
+    """An error at ``$[i].rest`` of the encoded list, as frame ``i`` at ``$.rest``."""
     match = _INDEXED.fullmatch(err.path or "")
     if match is None:
-        return None, err
-    moved = type(err)(err.message, path="$" + match.group(2), line=err.line, frame=err.frame)
-    return int(match.group(1)), moved
+        return err
+    return err.located(path="$" + match.group(2), frame=int(match.group(1)))
 
 
 def encode_frames(obj: Any) -> bytes:
@@ -73,8 +72,8 @@ def encode_frames(obj: Any) -> bytes:
     try:
         array = _CODEC.encode(items, False)
     except WireError as err:
-        index, moved = _split_path(err)
-        raise (moved.located(frame=index) if index is not None else err) from None
+        moved = _in_frame(err)
+        raise moved from moved.__cause__
     raws = _RAW_LIST.decode(array)
     lengths = list(map(len, raws))
     if max(lengths) > _MAX_LENGTH:
@@ -187,13 +186,14 @@ class FrameDecoder:
 
     def _too_large(self, length: int, pos: int, index: int) -> FrameTooLargeError:
         offset = self._offset + pos
-        err = FrameTooLargeError(
+        return FrameTooLargeError(
             f"frame of {length} bytes exceeds the limit of {self.max_frame} bytes "
             f"(header at byte offset {offset}); refused before reading it",
             frame=self._frames + index,
+            size=length,
+            limit=self.max_frame,
+            offset=offset,
         )
-        err.size, err.limit, err.offset = length, self.max_frame, offset
-        return err
 
     def _decode(self, buf: bytearray, spans: list[tuple[int, int]]) -> tuple[list[Any], int]:
         """Decode the payloads at ``spans``: the objects, and how many frames they are."""
@@ -238,12 +238,12 @@ class FrameDecoder:
             (length,) = _HEADER.unpack_from(self._buf, 0)
             missing = HEADER_SIZE + length - have
             what = f"inside frame {self._frames} of {length} bytes: {missing} of its bytes missing"
-        err = TruncatedError(
+        raise TruncatedError(
             f"stream ended {what} (frame starts at byte offset {self._offset})",
             frame=self._frames,
+            missing=missing,
+            offset=self._offset,
         )
-        err.missing, err.offset = missing, self._offset
-        raise err
 
 
 def read_frames(

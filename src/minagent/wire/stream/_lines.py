@@ -15,7 +15,7 @@ values JSON cannot hold, are written one line at a time through `minagent.wire.j
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, overload
 
 import msgspec
 
@@ -100,6 +100,21 @@ def _encode_each(items: list[Any] | tuple[Any, ...], canonical: bool) -> bytes:
 # --- reading ----------------------------------------------------------------------------------
 
 
+@overload
+def decode_lines(
+    data: bytes | bytearray | memoryview | str, *, limits: Limits = ...
+) -> list[Message]: ...
+@overload
+def decode_lines(
+    data: bytes | bytearray | memoryview | str, *, type: type[Message], limits: Limits = ...
+) -> list[Message]: ...
+@overload
+def decode_lines(
+    data: bytes | bytearray | memoryview | str,
+    *,
+    type: type[ModelResponse],
+    limits: Limits = ...,
+) -> list[ModelResponse]: ...
 def decode_lines(
     data: bytes | bytearray | memoryview | str,
     *,
@@ -159,8 +174,8 @@ def _decode_span(
             chunk = view[start:stop]
             try:
                 items = strict.decode_lines(chunk)
-            except (msgspec.DecodeError, RecursionError):
-                items = None
+            except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+                items = None  # (msgspec < 0.23 raises UnicodeDecodeError for invalid UTF-8)
             if items is None or len(items) != lines:
                 items = _decode_each(chunk.tobytes(), line, tp, limits)
             chunk.release()
@@ -195,8 +210,8 @@ def _decode_last(rest: _Buffer, line: int, offset: int, tp: Any, limits: Limits)
             f"(no trailing newline): {err.message}",
             line=line,
             path=err.path,
+            offset=offset,
         )
-        cut.offset = offset
         raise cut from None
 
 
@@ -262,13 +277,13 @@ class LineDecoder:
         if buf is not self._buf or end:
             self._buf = bytearray(buf[end:]) if end < len(buf) else bytearray()
         if len(self._buf) > self.max_line:
-            err = LineTooLongError(
+            raise LineTooLongError(
                 f"line longer than the limit of {self.max_line} bytes, starting at byte offset "
                 f"{self._offset}",
                 line=self._line,
+                limit=self.max_line,
+                offset=self._offset,
             )
-            err.limit, err.offset = self.max_line, self._offset
-            raise err
         return items
 
     def finish(self) -> list[Any]:
