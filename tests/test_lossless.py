@@ -179,7 +179,7 @@ def test_to_reference_refuses_unknown_data() -> None:
                 _message(
                     UNKNOWN_BLOCKS[0], {"type": "tool_use", "id": "a", "name": "b", "input": {}}
                 )
-            ],  # noqa: E501
+            ],
             "$[0].content[0]",
         ),
         (
