@@ -5,7 +5,9 @@ Extras are read from ``pyproject.toml`` so the dependency lists live in one plac
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 from pathlib import Path
 
 import nox
@@ -24,9 +26,24 @@ def _lowest(requirements: list[str]) -> list[str]:
     return [re.sub(r">=", "==", r, count=1) for r in requirements if ">=" in r]
 
 
+def _ensure_redis_server(session: nox.Session) -> None:
+    """Install Debian's redis-server when it is missing; fail loudly if that does not work."""
+    if shutil.which("redis-server"):
+        return
+    sudo = ["sudo"] if os.geteuid() != 0 and shutil.which("sudo") else []
+    session.run(*sudo, "apt-get", "update", external=True)
+    session.run(*sudo, "apt-get", "install", "-y", "redis-server", external=True)
+    if not shutil.which("redis-server"):
+        session.error("redis-server is still missing after apt-get install -y redis-server")
+
+
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Run the whole test suite (benchmarks once each, untimed) against an installed package."""
+    """Run the whole test suite (benchmarks once each, untimed) against an installed package.
+
+    The Redis Streams tests start a real ``redis-server``: installed with apt-get when missing.
+    """
+    _ensure_redis_server(session)
     session.install("-e", ".[test,bench]")
     session.run("pytest", "--benchmark-disable", "-q", *session.posargs)
 
@@ -43,7 +60,7 @@ def lint(session: nox.Session) -> None:
 def typing(session: nox.Session) -> None:
     """mypy --strict over src/ (with the optional benchmark peers, whose types bench/ uses)."""
     session.install(
-        "-e", ".[bench,plot,peers]", *[d for d in EXTRAS["lint"] if d.startswith("mypy")]
+        "-e", ".[bench,plot,peers,redis]", *[d for d in EXTRAS["lint"] if d.startswith("mypy")]
     )
     session.run("mypy", "--strict", "src")
 
@@ -66,6 +83,7 @@ def bench(session: nox.Session) -> None:
 def lowest(session: nox.Session) -> None:
     """The suite against the lowest versions pyproject.toml allows (its dependencies and the test
     extra pinned to their lower bounds: pip's equivalent of uv's ``--resolution lowest-direct``)."""
+    _ensure_redis_server(session)
     pins = _lowest(PROJECT["dependencies"] + EXTRAS["test"] + EXTRAS["bench"])
     session.install(*pins)
     session.install("--no-deps", "-e", ".")

@@ -24,12 +24,16 @@ def _asserted(block: str) -> tuple[str, list[str]]:
     return _CLAIM.sub(claim, block), claims
 
 
-def test_readme_python_blocks_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every ```python block of README.md executes, and each ``# True`` claim in it holds."""
+def test_readme_python_blocks_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, redis_url: str
+) -> None:
+    """Every ```python block of README.md executes (files land in a temp dir; the Redis example
+    talks to the test redis-server through ``REDIS_URL``), and each ``# True`` claim holds."""
     text = README.read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
     assert len(blocks) >= 5
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("REDIS_URL", redis_url)
     namespace: dict[str, object] = {"__name__": "readme"}
     claims: list[str] = []
     for block in blocks:
