@@ -97,7 +97,7 @@ rich_text = st.one_of(text, text, text, long_text, st.just('ünïcödé ✓ 文�
 """Short text mostly; now and then up to thousands of characters (a repeated piece, cheap to
 draw), or a fixed non-ASCII sample."""
 
-_UNKNOWN_KEYS = st.sampled_from(["cache_control", "citations", "x-trace ☃", "metadata", "é" * 30])
+_UNKNOWN_KEYS = st.sampled_from(["x-trace ☃", "vendor_meta", "future_field", "é" * 30])
 _UNKNOWN_TYPES = st.sampled_from(["future_block", "x-vendor ☃", "web_thing_v9"])
 
 
@@ -146,6 +146,10 @@ def _block(fmt: str) -> st.SearchStrategy[dict[str, Any]]:
             }
         ),
         st.fixed_dictionaries({"type": st.just("url"), "url": short_text}),
+        st.fixed_dictionaries({"type": st.just("file"), "file_id": short_text}),
+        st.fixed_dictionaries(
+            {"type": st.just("text"), "media_type": st.just("text/plain"), "data": rich_text}
+        ),
         st.fixed_dictionaries({"type": _UNKNOWN_TYPES, "ref": short_text}),
     )
     known = st.one_of(
@@ -165,7 +169,46 @@ def _block(fmt: str) -> st.SearchStrategy[dict[str, Any]]:
             optional={"signature": short_text},
         ),
         st.fixed_dictionaries({"type": st.just("redacted_thinking"), "data": short_text}),
-        st.fixed_dictionaries({"type": st.sampled_from(["image", "document"]), "source": source}),
+        st.fixed_dictionaries(
+            {"type": st.sampled_from(["image", "document"]), "source": source},
+            optional={"cache_control": st.just({"type": "ephemeral"})},
+        ),
+        st.fixed_dictionaries(
+            {"type": st.just("tool_result"), "tool_use_id": short_text},
+            optional={
+                "content": rich_text
+                | st.lists(
+                    st.fixed_dictionaries({"type": st.just("text"), "text": text}), max_size=2
+                ),
+                "is_error": st.booleans(),
+            },
+        ),
+        st.fixed_dictionaries(
+            {
+                "type": st.sampled_from(["server_tool_use", "mcp_tool_use"]),
+                "id": short_text,
+                "name": short_text,
+                "server_name": short_text,
+                "input": st.dictionaries(
+                    short_text, deep_values(msgpack_only=msgpack_only), max_size=2
+                ),
+            }
+        ),
+        st.fixed_dictionaries(
+            {
+                "type": st.sampled_from(
+                    [
+                        "web_fetch_tool_result",
+                        "code_execution_tool_result",
+                        "tool_search_tool_result",
+                    ]
+                ),
+                "tool_use_id": short_text,
+                "content": st.dictionaries(short_text, deep_values(), max_size=2),
+            }
+        ),
+        st.fixed_dictionaries({"type": st.just("container_upload"), "file_id": short_text}),
+        st.fixed_dictionaries({"type": st.just("tool_reference"), "tool_name": short_text}),
     )
     unknown_keys = st.dictionaries(
         _UNKNOWN_KEYS, deep_values(msgpack_only=msgpack_only), max_size=2
