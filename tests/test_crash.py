@@ -9,16 +9,18 @@ operating system, at a byte the test picks.
 
 from __future__ import annotations
 
+import errno
 import multiprocessing
 import os
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from minagent import wire
-from minagent.wire.stream import SessionLog
+from minagent.wire.stream import SessionLog, StreamIOError
 
 pytestmark = pytest.mark.skipif(
     sys.platform == "win32" or not hasattr(os, "fork"), reason="needs fork, rlimits and SIGKILL"
@@ -82,3 +84,45 @@ def test_sigkill_mid_append_leaves_exactly_the_torn_tail(tmp_path: Path, cut: in
         assert log.read() == (FIRST + BATCH)[:complete]
         log.append(BATCH[-1])
     assert path.read_bytes() == whole[:start] + wire.json.encode_lines(BATCH[-1:])
+
+
+def _append_short(path: str, limit: int, conn: Any) -> None:
+    """Child: the same append under the limit, SIGXFSZ ignored: report what append raised."""
+    import resource
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    with SessionLog(path) as log:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.RLIM_INFINITY))
+        try:
+            log.append(BATCH)
+        except StreamIOError as err:
+            tail = log.tail
+            conn.send((err.errno, err.offset, str(err), tail and (tail.offset, tail.data)))
+        else:
+            conn.send(None)
+    conn.close()
+
+
+@pytest.mark.parametrize("cut", _cuts()[:2])
+def test_short_write_then_failure_is_reported_with_the_torn_tail(tmp_path: Path, cut: int) -> None:
+    """The OS takes only part of the append (a short write), then refuses the rest (EFBIG):
+    append raises StreamIOError at the size reached, and the log knows its torn tail."""
+    path = tmp_path / "short.jsonl"
+    with SessionLog(path) as log:
+        log.append(FIRST)
+    here, there = multiprocessing.get_context("fork").Pipe()
+    proc = multiprocessing.get_context("fork").Process(
+        target=_append_short, args=(str(path), cut, there)
+    )
+    proc.start()
+    report = here.recv()
+    proc.join(30)
+    whole = wire.json.encode_lines(FIRST + BATCH)
+    start = whole[:cut].rfind(b"\n") + 1
+    assert report == (
+        errno.EFBIG,
+        cut,
+        f"cannot append to the session log at byte offset {cut}: {os.strerror(errno.EFBIG)}",
+        (start, whole[start:cut]),
+    )
+    assert path.read_bytes() == whole[:cut]
