@@ -108,3 +108,67 @@ def test_file_readers_wrap_a_failing_read(tmp_path: Path, read: Any, what: str) 
     assert (err.errno, err.offset) == (errno.EBADF, 0)
     assert str(err) == f"{what} at byte offset 0: {os.strerror(errno.EBADF)}"
     assert type(err.__cause__) is OSError and err.__cause__.errno == errno.EBADF
+
+
+@pytest.mark.parametrize(
+    ("data", "error", "message", "path"),
+    [
+        (
+            b'[{"role":"user","content":"\\ud800"}]',
+            wire.DecodeError,
+            "invalid JSON: a \\u escape is a lone surrogate (not valid Unicode), or the input is "
+            "truncated",
+            "$",
+        ),
+        (
+            b'[{"role":"user","content":"ab',
+            wire.DecodeError,
+            "invalid JSON: Input data was truncated",
+            "$",
+        ),
+        (
+            b'[{"role":"user","content":[{"type":"tool_use","id":"a","name":"b",'
+            b'"input":{"k":[1e400]}}]}]',
+            wire.ValidationError,
+            "Number out of range",
+            "$[0].content[0].input.k[0]",
+        ),
+    ],
+)
+def test_json_refusals_have_exact_message_and_path(
+    data: bytes, error: type[wire.WireError], message: str, path: str
+) -> None:
+    """Lone surrogate escapes, truncation and numbers out of range: exact message and path
+    (object keys named, not msgspec's ``[...]``)."""
+    with pytest.raises(error) as info:
+        wire.json.decode(data)
+    assert (type(info.value), info.value.message, info.value.path) == (error, message, path)
+
+
+def test_encode_refusals_have_exact_message_and_path() -> None:
+    """What neither format can write: too deep, unsupported type, lone surrogate; exact text."""
+    deep: list[Any] = []
+    inner = deep
+    for _ in range(5000):
+        inner.append([])
+        inner = inner[0]
+    for codec, name in ((wire.json, "JSON"), (wire.msgpack, "MessagePack")):
+        for value, reason, path in (
+            (deep, "nesting too deep", None),
+            (object(), "values of type object are not supported", "$.content[0].input.k"),
+            ("\ud800", "text holds a lone surrogate (not valid Unicode)", "$.content[0].input.k"),
+        ):
+            with pytest.raises(wire.EncodeError) as info:
+                codec.encode(wire.Message("user", [wire.ToolUseBlock("a", "b", {"k": value})]))
+            assert (info.value.message, info.value.path) == (f"cannot write {name}: {reason}", path)
+
+
+def test_refusal_while_lowering_names_the_index_past_the_first_chunk() -> None:
+    """An element refused while its unknown data is lowered, past the first chunk of 32, is
+    named by its own index."""
+    raw = [{"role": "user", "content": "p"}] * 40
+    raw.append({"role": "user", "content": [{"type": "future", "blob": b"\x01"}]})
+    decoded = wire.msgpack.decode(msgspec.msgpack.encode(raw))
+    with pytest.raises(wire.EncodeError) as info:
+        wire.json.encode(decoded)
+    assert info.value.path == "$[40].content[0].blob"
