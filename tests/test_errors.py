@@ -35,7 +35,7 @@ def test_located_keeps_class_fields_and_cause() -> None:
     assert str(moved) == "cannot send frames at byte offset 10: Broken pipe (frame 4)"
     big = FrameTooLargeError("too big", frame=1, size=9, limit=8, offset=0).located(line=2)
     assert (big.frame, big.line, big.size, big.limit, big.offset) == (1, 2, 9, 8, 0)
-    tail = TornTail(offset=5, data=b"{", line=2, reason="no trailing newline")
+    tail = TornTail(offset=5, data=b"{", line=2, reason="no trailing newline", size=1)
     torn = TornTailError.of(tail, "cut", messages=[]).located(frame=0)
     assert (torn.tail, torn.offset, torn.messages, torn.line, torn.frame) == (tail, 5, [], 2, 0)
 

@@ -80,12 +80,12 @@ def test_decode_names_the_accepted_types() -> None:
 
 
 def test_read_frames_applies_max_frame_and_chunk_size() -> None:
-    """read_frames passes ``max_frame`` on (the refusal names it) and reads in any chunk size."""
+    """read_frames applies ``limits.max_frame`` (the refusal names it), reads in any chunk size."""
     messages = [wire.Message("user", "x" * 50), wire.Message("assistant", "y")]
     data = encode_frames(messages)
     assert list(read_frames(io.BytesIO(data), chunk_size=3)) == messages
     with pytest.raises(FrameTooLargeError) as info:
-        list(read_frames(io.BytesIO(data), max_frame=20))
+        list(read_frames(io.BytesIO(data), limits=wire.Limits(max_frame=20)))
     assert (info.value.frame, info.value.size, info.value.limit, info.value.offset) == (
         0,
         len(wire.msgpack.encode(messages[0])),

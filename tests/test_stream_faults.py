@@ -182,7 +182,7 @@ def test_receive_lines_line_too_long() -> None:
     """A line past max_line arriving on a socket raises LineTooLongError with line and offset."""
     first = wire.json.encode_lines([M1])
     with pytest.raises(LineTooLongError) as info:
-        _lines(first + b'{"role":"user","content":"' + b"x" * 200, max_line=100)
+        _lines(first + b'{"role":"user","content":"' + b"x" * 200, limits=wire.Limits(max_line=100))
     err = info.value
     assert (err.line, err.limit, err.offset) == (2, 100, len(first))
 
