@@ -132,3 +132,13 @@ def test_one_odd_element_anywhere_at_edge_sizes(fmt: str, size: int) -> None:
         assert whole[at].extra == wire.Extra({"x-trace": {"k": [1, "ü"]}})
         parts = [s.encode_raw(fmt, m) for m in items]
         assert codec.encode(whole) == _frame(fmt, parts), (size, at)
+
+
+def test_msgpack_array_header_at_65536_elements() -> None:
+    """A transcript of exactly 65,536 messages (the 5-byte MessagePack array header starts
+    there) with one unknown-key message re-encodes to msgspec's own bytes."""
+    items: list[dict[str, Any]] = [{"role": "user", "content": "p"}] * 0x10000
+    items[-1] = {"role": "user", "content": "o", "x-trace": 1}
+    data = s.encode_raw("msgpack", items)
+    assert data[:5] == b"\xdd\x00\x01\x00\x00"
+    assert wire.msgpack.encode(wire.msgpack.decode(data)) == data
