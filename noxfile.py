@@ -6,6 +6,7 @@ Extras are read from ``pyproject.toml`` so the dependency lists live in one plac
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -16,9 +17,13 @@ nox.options.sessions = ["tests"]
 nox.options.reuse_existing_virtualenvs = True
 
 ROOT = Path(__file__).parent
-EXTRAS: dict[str, list[str]] = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
-    "optional-dependencies"
-]
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+EXTRAS: dict[str, list[str]] = PROJECT["optional-dependencies"]
+
+
+def _lowest(requirements: list[str]) -> list[str]:
+    """``name>=x`` -> ``name==x``: the lowest version each requirement allows."""
+    return [re.sub(r">=", "==", r, count=1) for r in requirements if ">=" in r]
 
 
 def _ensure_redis_server(session: nox.Session) -> None:
@@ -72,3 +77,26 @@ def bench(session: nox.Session) -> None:
         "--benchmark-group-by=group",
         *session.posargs,
     )
+
+
+@nox.session(default=False)
+def lowest(session: nox.Session) -> None:
+    """The suite against the lowest versions pyproject.toml allows: the dependencies and the test
+    extra pinned to their lower bounds (pip's equivalent of uv's ``--resolution lowest-direct``).
+    The bench extra is left to resolve: its lowest pins cannot be installed together with the
+    test extra's (pydantic 2.5 against google-genai 3.6.1)."""
+    _ensure_redis_server(session)
+    pins = _lowest(PROJECT["dependencies"] + EXTRAS["test"])
+    session.install(*pins, "-e", ".[test,bench]")  # the bench extra resolves freely
+    session.run("pip", "list", "--format=freeze")
+    session.run("pytest", "--benchmark-disable", "-q", "-p", "no:cacheprovider", *session.posargs)
+
+
+@nox.session(default=False)
+def mutation(session: nox.Session) -> None:
+    """Mutation testing of the wire core with mutmut (modules and tests: [tool.mutmut] in
+    pyproject.toml). ``nox -s mutation -- 'minagent.wire._fallback*'`` mutates one module;
+    then ``mutmut results`` / ``mutmut show NAME`` inside .nox's venv list the survivors."""
+    session.install("-e", ".[test,bench]", "mutmut>=3.8,<4")
+    session.run("mutmut", "run", "--max-children", "2", *session.posargs)
+    session.run("mutmut", "export-cicd-stats")

@@ -36,7 +36,7 @@ def nested(depth: int) -> Any:
 def test_defaults_are_documented_figures() -> None:
     """The defaults: 64 MiB input, depth 1000, 16 MiB frames, 64 MiB lines; `Limits` in wire."""
     assert DEFAULT == Limits() == Limits(64 << 20, 1000, 16 << 20, 64 << 20)
-    assert "Limits" in wire.__all__
+    assert wire.__all__.count("Limits") == 1
     assert dataclasses.replace(DEFAULT, max_depth=8).max_size == DEFAULT.max_size
 
 
@@ -73,7 +73,7 @@ def test_max_depth_is_exact_on_fast_and_lossless_paths(fmt: Any, extra: dict[str
         else:
             with pytest.raises(wire.DecodeError, match="max_depth=12") as info:
                 fmt.decode(data, type=Message, limits=Limits(max_depth=limit))
-            assert info.value.path is not None and info.value.path.startswith("$")
+            assert info.value.path == "$.content[0].input.v" + "[0]" * 8
 
 
 def test_max_depth_is_exact_on_the_msgpack_timestamp_path() -> None:

@@ -40,8 +40,9 @@ def test_round_trip_corpus(family: str) -> None:
 
 
 def test_exports() -> None:
-    """wire.json exposes the three JSON Lines functions."""
-    assert {"encode_lines", "decode_lines", "iter_lines"} <= set(wire.json.__all__)
+    """wire.json exports exactly encode/decode and the three JSON Lines functions."""
+    assert wire.json.__all__ == ["decode", "decode_lines", "encode", "encode_lines", "iter_lines"]
+    assert wire.msgpack.__all__ == ["decode", "encode"]
 
 
 def test_model_responses() -> None:

@@ -167,14 +167,24 @@ def test_only_the_odd_message_goes_the_lossless_way() -> None:
 
 def test_to_reference_refuses_unknown_data() -> None:
     """The reference cannot hold unknown blocks or keys: to_reference raises with a path."""
-    for value in (
-        [_message(UNKNOWN_BLOCKS[0], {"type": "tool_use", "id": "a", "name": "b", "input": {}})],
-        [_message({"type": "tool_use", "id": "a", "name": "b", "input": {}, "caller": {}})],
-        [{"role": "user", "content": "x", "id": "m"}],
+    for value, path in (
+        (
+            [
+                _message(
+                    UNKNOWN_BLOCKS[0], {"type": "tool_use", "id": "a", "name": "b", "input": {}}
+                )
+            ],
+            "$[0].content[0]",
+        ),
+        (
+            [_message({"type": "tool_use", "id": "a", "name": "b", "input": {}, "caller": {}})],
+            "$[0].content[0].caller",
+        ),
+        ([{"role": "user", "content": "x", "id": "m"}], "$[0]"),
     ):
         with pytest.raises(wire.ValidationError, match="reference cannot hold") as err:
             wire.to_reference(wire.json.decode(_json(value)))
-        assert err.value.path is not None and err.value.path.startswith("$[0]")
+        assert err.value.path == path
 
 
 @pytest.mark.parametrize(

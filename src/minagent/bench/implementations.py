@@ -176,7 +176,7 @@ def _reference() -> list[Implementation]:
 def _minagent_prepare(t: Transcript) -> list[wire.Message]:
     if t.reference is not None:
         return wire.from_reference(t.reference)
-    return wire.json.decode(json_bytes(t))  # type: ignore[no-any-return]
+    return wire.json.decode(json_bytes(t))
 
 
 def _minagent_wire(fmt: str) -> Callable[[list[wire.Message]], Any]:

@@ -167,7 +167,7 @@ def as_request(messages: Request | list[Message], options: Mapping[str, Any]) ->
 
 def prefixed(err: WireError, base: str) -> WireError:
     """The same error with its ``$``-rooted path moved under ``base`` (``$.messages``)."""
-    return _codec._prefixed(err, base)
+    return err.under(base)
 
 
 _ANY = msgspec.json.Decoder()

@@ -51,6 +51,11 @@ DECODABLE: tuple[Any, ...] = (list[Message], Message, ModelResponse, list[ModelR
 """The types ``decode`` accepts for ``type=``."""
 
 
+_MALFORMED = (msgspec.DecodeError, UnicodeDecodeError)
+"""What msgspec raises for malformed input: msgspec before 0.23 lets the standard library's
+UnicodeDecodeError out for invalid UTF-8 (catch `msgspec.ValidationError` first)."""
+
+
 class _NeedsLossless(Exception):
     """Raised by the encode hook when msgspec meets an `Extra`."""
 
@@ -201,26 +206,38 @@ Reader = Callable[[Any, int], Any]
 
 
 class Codec:
-    """Encoders and decoders for one format, built once and reused."""
+    """Encoders and decoders for one format, built once and reused.
+
+    What differs between the formats is passed in, not derived from ``name`` (which is only
+    for messages): ``text`` says the format is JSON text (arrays framed as ``[a,b]``, ``\\u``
+    escapes that may be lone surrogates, msgspec paths that write object keys as ``[...]``);
+    ``enc_hook`` is msgspec's hook for our own types; ``refused`` names the values the format
+    cannot hold, checked while lowering unknown data (None: none beyond msgspec's own);
+    ``unencodable`` locates the value behind an encoder error; ``special`` is a schema-less
+    reader for the inputs the generic decoder would change (a predicate and the reader).
+    """
 
     def __init__(
         self,
         module: ModuleType,
         name: str,
+        *,
+        text: bool,
+        enc_hook: Callable[[Any], Any],
+        refused: _lossless.Problem | None,
+        unencodable: _lossless.Problem,
         special: tuple[Callable[[Any], bool], Reader] | None = None,
     ) -> None:
         self.name = name
-        self._json = name == "JSON"
+        self._text = text
         self._special = special
         self._decoders = {tp: module.Decoder(tp, dec_hook=_dec_hook) for tp in DECODABLE}
         self._raw_list = module.Decoder(list[msgspec.Raw])
         self._any = module.Decoder()
-        hook = _json_hook if self._json else _msgpack_hook
-        self._fast = module.Encoder(enc_hook=hook)
-        self._canonical = module.Encoder(enc_hook=hook, order="sorted")
-        self._problem: Callable[[Any], str | None] | None = (
-            _values.json_problem if self._json else None
-        )
+        self._fast = module.Encoder(enc_hook=enc_hook)
+        self._canonical = module.Encoder(enc_hook=enc_hook, order="sorted")
+        self._refused = refused
+        self._unencodable = unencodable
 
     def encoder(self, canonical: bool) -> Any:
         """The msgspec encoder of the strict path (it raises on anything needing the lossless
@@ -277,7 +294,7 @@ class Codec:
                 result = decoder.decode(data)
         except msgspec.ValidationError as err:
             result = self._decode_slow(data, tp, limits, _fallback.first_index(err))
-        except msgspec.DecodeError as err:
+        except _MALFORMED as err:
             raise self._decode_error(err, data) from None
         except RecursionError:
             raise _Recursion("$") from None
@@ -296,9 +313,14 @@ class Codec:
             path=path,
         )
 
-    def _decode_error(self, err: msgspec.DecodeError, data: Any, path: str = "$") -> DecodeError:
-        text = str(err)
-        if self.name == "JSON" and "truncated" in text and _LONE_SURROGATE.search(_as_bytes(data)):
+    def _decode_error(self, err: Exception, data: Any, path: str = "$") -> DecodeError:
+        if isinstance(err, UnicodeDecodeError):  # msgspec < 0.23
+            text = "Invalid UTF-8 encoded string"
+        elif isinstance(err, TypeError):  # msgspec < 0.23
+            text = f"{self.name} data is malformed: map keys must be hashable"
+        else:
+            text = str(err)
+        if self._text and "truncated" in text and _LONE_SURROGATE.search(_as_bytes(data)):
             text = "a \\u escape is a lone surrogate (not valid Unicode), or the input is truncated"
         return DecodeError(f"invalid {self.name}: {text}", path=path)
 
@@ -307,17 +329,19 @@ class Codec:
             return self._any.decode(data)
         except msgspec.ValidationError as err:  # valid syntax, a value we cannot hold (1e400)
             raise self._locate(err, data, path) from None
-        except msgspec.DecodeError as err:
+        except _MALFORMED as err:
             raise self._decode_error(err, data) from None
         except RecursionError:
             raise _Recursion(path) from None
+        except TypeError as err:  # msgspec < 0.23: an unhashable map key (an ext, an array)
+            raise self._decode_error(err, data) from None
 
     def _locate(self, err: msgspec.ValidationError, data: Any, path: str) -> ValidationError:
         """Our error for a value msgspec cannot hold, with object keys in its path (msgspec
         writes ``[...]`` for them; a second decode, on this error path only, turns ``1e400``
         into infinity, which `_values.find_nonfinite` then locates in one quick pass)."""
         found = _lossless.relocate(err, path)
-        if self.name != "JSON" or "[...]" not in str(found.path):
+        if not self._text or "[...]" not in str(found.path):
             return found
         try:
             value = _FLOATS_AS_PARSED.decode(data)
@@ -337,7 +361,7 @@ class Codec:
         try:
             return special[1](data, limits.max_depth - nested)
         except WireError as err:
-            raise (_prefixed(err, path) if nested else err) from None
+            raise (err.under(path) if nested else err) from None
 
     def _decode_slow(self, data: Any, tp: Any, limits: Limits, first_bad: int | None) -> Any:
         def again() -> Any:
@@ -349,7 +373,7 @@ class Codec:
             raws = self._raw_list.decode(data)
         except (msgspec.ValidationError, RecursionError):
             return _lossless.build(tp, again(), copy=again)  # not an array: report it
-        except msgspec.DecodeError as err:
+        except _MALFORMED as err:
             raise self._decode_error(err, data) from None
         return self._decode_list(raws, tp, limits, first_bad)
 
@@ -367,14 +391,14 @@ class Codec:
             try:
                 result: list[Any] = strict_list.decode(framed)
                 return result
-            except msgspec.DecodeError as err:
+            except _MALFORMED as err:
                 if isinstance(err, msgspec.ValidationError):
                     raise
                 # The split only tokenises; UTF-8 is checked here. Name the element.
                 for i in range(start, stop):
                     try:
                         self._any.decode(raws[i])
-                    except msgspec.DecodeError as inner:
+                    except _MALFORMED as inner:
                         raise self._decode_error(inner, raws[i], f"$[{i}]") from None
                 raise self._decode_error(err, framed) from None
             except RecursionError:
@@ -385,7 +409,7 @@ class Codec:
             again = functools.partial(self._value, raws[i], limits, path, 1)
             return _lossless.build(item_tp, again(), path, copy=again)
 
-        return _fallback.decode_list(raws, decode_chunk, decode_odd, self._json, first_bad)
+        return _fallback.decode_list(raws, decode_chunk, decode_odd, self._text, first_bad)
 
     # --- encoding -----------------------------------------------------------------------------
 
@@ -407,7 +431,7 @@ class Codec:
                 return out
             except _NeedsLossless:
                 pass
-            problem = self._problem
+            problem = self._refused
             if type(obj) is not list:
                 out = encoder.encode(_lossless.lower_located(obj, "$", problem))
                 return out
@@ -415,7 +439,7 @@ class Codec:
             def lowered(item: Any, i: int) -> Any:
                 return _lossless.lower_located(item, f"$[{i}]", problem)
 
-            return _fallback.encode_list(obj, encoder.encode, lowered, _NeedsLossless, self._json)
+            return _fallback.encode_list(obj, encoder.encode, lowered, _NeedsLossless, self._text)
         except (TypeError, ValueError, OverflowError, RecursionError, NotImplementedError) as err:
             if (
                 type(err) is RecursionError
@@ -430,8 +454,7 @@ class Codec:
             return err
         if isinstance(err, RecursionError):
             return EncodeError(f"cannot write {self.name}: nesting too deep")
-        problem = _unencodable_json if self.name == "JSON" else _unencodable
-        found = _values.find(obj, problem)
+        found = _values.find(obj, self._unencodable)
         if found is not None:
             return EncodeError(f"cannot write {self.name}: {found[1]}", path=found[0])
         return EncodeError(f"cannot write {self.name}: {err}")
@@ -490,18 +513,23 @@ def _as_bytes(data: Any) -> bytes:
     return data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
 
 
-JSON = Codec(msgspec.json, "JSON")
+JSON = Codec(
+    msgspec.json,
+    "JSON",
+    text=True,
+    enc_hook=_json_hook,
+    refused=_values.json_problem,
+    unencodable=_unencodable_json,
+)
 """The JSON codec (shared by `minagent.wire.json` and the stream helpers)."""
 
 MSGPACK = Codec(
-    msgspec.msgpack, "MessagePack", (_mpreader.may_hold_timestamp, _mpreader.read_msgpack)
+    msgspec.msgpack,
+    "MessagePack",
+    text=False,
+    enc_hook=_msgpack_hook,
+    refused=None,
+    unencodable=_unencodable,
+    special=(_mpreader.may_hold_timestamp, _mpreader.read_msgpack),
 )
 """The MessagePack codec (shared by `minagent.wire.msgpack` and the stream helpers)."""
-
-
-def _prefixed(err: WireError, base: str) -> WireError:
-    """The same error with its path moved under ``base`` (for an element decoded on its own)."""
-    path = base if err.path is None else base + err.path[1:]
-    moved = type(err)(err.message, path=path, line=err.line, frame=err.frame)
-    moved.__cause__ = err.__cause__
-    return moved

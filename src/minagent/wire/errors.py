@@ -14,11 +14,23 @@ and, for streams, ``.line`` (1-based line number) or ``.frame`` (0-based frame i
 
 from __future__ import annotations
 
+from typing import Any, ClassVar, TypeVar
+
 __all__ = ["DecodeError", "EncodeError", "ValidationError", "WireError"]
+
+_E = TypeVar("_E", bound="WireError")
 
 
 class WireError(ValueError):
-    """Base of every error minagent.wire raises; a ValueError."""
+    """Base of every error minagent.wire raises; a ValueError.
+
+    Everything an error carries goes in through the constructor: the message, where
+    (``path``, ``line``, ``frame``), the ``cause`` (set as ``__cause__``) and, for subclasses,
+    the extra fields they name in ``_fields``.
+    """
+
+    _fields: ClassVar[tuple[str, ...]] = ()
+    """Names of a subclass's extra keyword arguments, kept by `located`."""
 
     def __init__(
         self,
@@ -27,11 +39,18 @@ class WireError(ValueError):
         path: str | None = None,
         line: int | None = None,
         frame: int | None = None,
+        cause: BaseException | None = None,
+        **fields: Any,
     ) -> None:
+        unknown = fields.keys() - set(self._fields)
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no field {sorted(unknown)[0]!r}")
         self.message = message
         self.path = path
         self.line = line
         self.frame = frame
+        for name in self._fields:
+            setattr(self, name, fields.get(name))
         where = []
         if line is not None:
             where.append(f"line {line}")
@@ -40,17 +59,31 @@ class WireError(ValueError):
         if path is not None:
             where.append(f"at {path}")
         super().__init__(f"{message} ({', '.join(where)})" if where else message)
+        if cause is not None:
+            self.__cause__ = cause
 
-    def located(self, *, line: int | None = None, frame: int | None = None) -> WireError:
-        """Return a copy of this error that also names a line or frame (for stream readers)."""
-        err = type(self)(
+    def located(
+        self: _E,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        frame: int | None = None,
+    ) -> _E:
+        """A copy of this error (same class, fields and cause) that also names ``path``,
+        ``line`` or ``frame``; what is not given stays as it was. The one way errors move."""
+        return type(self)(
             self.message,
-            path=self.path,
+            path=self.path if path is None else path,
             line=self.line if line is None else line,
             frame=self.frame if frame is None else frame,
+            cause=self.__cause__,
+            **{name: getattr(self, name) for name in self._fields},
         )
-        err.__cause__ = self.__cause__
-        return err
+
+    def under(self: _E, base: str) -> _E:
+        """A copy with its path moved under ``base``: ``$.content`` under ``$[3]`` is
+        ``$[3].content`` (an error without a path is at ``base``)."""
+        return self.located(path=base if self.path is None else base + self.path[1:])
 
 
 class DecodeError(WireError):

@@ -7,11 +7,11 @@ float-free value gives exactly the bytes of
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, overload
 
 from ._codec import JSON as _CODEC
 from .limits import DEFAULT, Limits
-from .messages import Message
+from .messages import Message, ModelResponse
 from .stream._lines import decode_lines, encode_lines, iter_lines
 
 __all__ = ["decode", "decode_lines", "encode", "encode_lines", "iter_lines"]
@@ -27,6 +27,32 @@ def encode(obj: Any, *, canonical: bool = False) -> bytes:
     return _CODEC.encode(obj, canonical)
 
 
+@overload
+def decode(
+    data: bytes | bytearray | memoryview | str, *, limits: Limits = ...
+) -> list[Message]: ...
+@overload
+def decode(
+    data: bytes | bytearray | memoryview | str, *, type: type[Message], limits: Limits = ...
+) -> Message: ...
+@overload
+def decode(
+    data: bytes | bytearray | memoryview | str, *, type: type[ModelResponse], limits: Limits = ...
+) -> ModelResponse: ...
+@overload
+def decode(
+    data: bytes | bytearray | memoryview | str,
+    *,
+    type: type[list[ModelResponse]],
+    limits: Limits = ...,
+) -> list[ModelResponse]: ...
+@overload
+def decode(
+    data: bytes | bytearray | memoryview | str,
+    *,
+    type: type[list[Message]],
+    limits: Limits = ...,
+) -> list[Message]: ...
 def decode(
     data: bytes | bytearray | memoryview | str,
     *,

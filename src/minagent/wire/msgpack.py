@@ -8,12 +8,12 @@ unknown data are kept as ``msgspec.msgpack.Ext(-1, data)``, byte for byte, and o
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, overload
 
 from . import _mpreader
 from ._codec import MSGPACK as _CODEC
 from .limits import DEFAULT, Limits
-from .messages import Message
+from .messages import Message, ModelResponse
 
 __all__ = ["decode", "encode"]
 
@@ -27,6 +27,30 @@ def encode(obj: Any, *, canonical: bool = False) -> bytes:
     return _CODEC.encode(obj, canonical)
 
 
+@overload
+def decode(data: bytes | bytearray | memoryview, *, limits: Limits = ...) -> list[Message]: ...
+@overload
+def decode(
+    data: bytes | bytearray | memoryview, *, type: type[Message], limits: Limits = ...
+) -> Message: ...
+@overload
+def decode(
+    data: bytes | bytearray | memoryview, *, type: type[ModelResponse], limits: Limits = ...
+) -> ModelResponse: ...
+@overload
+def decode(
+    data: bytes | bytearray | memoryview,
+    *,
+    type: type[list[ModelResponse]],
+    limits: Limits = ...,
+) -> list[ModelResponse]: ...
+@overload
+def decode(
+    data: bytes | bytearray | memoryview,
+    *,
+    type: type[list[Message]],
+    limits: Limits = ...,
+) -> list[Message]: ...
 def decode(
     data: bytes | bytearray | memoryview,
     *,

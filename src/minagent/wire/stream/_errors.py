@@ -34,44 +34,21 @@ __all__ = [
     "TruncatedError",
 ]
 
-_BASE_KEYS = frozenset({"message", "path", "line", "frame"})
 
-
-class _Located:
-    """Mixin: the error's own fields go in through the constructor (keyword arguments named after
-    its class attributes), and ``located()`` keeps them, and the cause, in the copy."""
-
-    def __init__(self, message: str, **fields: Any) -> None:
-        where = {key: fields.pop(key) for key in ("path", "line", "frame") if key in fields}
-        super().__init__(message, **where)  # type: ignore[call-arg]
-        for key, value in fields.items():
-            if not hasattr(type(self), key):
-                raise TypeError(f"{type(self).__name__} has no field {key!r}")
-            setattr(self, key, value)
-
-    def located(self, *, line: int | None = None, frame: int | None = None) -> WireError:
-        """Return a copy of this error that also names a line or frame, keeping its data."""
-        err: WireError = super().located(line=line, frame=frame)  # type: ignore[misc]
-        for key, value in vars(self).items():
-            if key not in _BASE_KEYS:
-                setattr(err, key, value)
-        err.__cause__ = self.__cause__  # type: ignore[attr-defined]
-        return err
-
-
-class FrameTooLargeError(_Located, DecodeError):
+class FrameTooLargeError(DecodeError):
     """A frame's header announces more bytes than the reader's ``max_frame``; nothing was read.
 
     ``.size`` is the announced length, ``.limit`` the configured maximum, ``.offset`` the byte
     offset of the header in the stream and ``.frame`` the index of the frame.
     """
 
-    size: int | None = None
-    limit: int | None = None
-    offset: int | None = None
+    _fields = ("size", "limit", "offset")
+    size: int | None
+    limit: int | None
+    offset: int | None
 
 
-class LineTooLongError(_Located, DecodeError):
+class LineTooLongError(DecodeError):
     """A line is longer than the reader's ``max_line`` bytes (its newline aside), whether it has
     ended or is still growing.
 
@@ -79,19 +56,21 @@ class LineTooLongError(_Located, DecodeError):
     1-based number.
     """
 
-    limit: int | None = None
-    offset: int | None = None
+    _fields = ("limit", "offset")
+    limit: int | None
+    offset: int | None
 
 
-class TruncatedError(_Located, DecodeError):
+class TruncatedError(DecodeError):
     """The stream ended inside a frame, or inside a line that is not a whole object.
 
     ``.missing`` is how many more bytes the frame needed (for a cut header: at least that many),
     ``.offset`` the byte offset where the frame or line starts, ``.frame`` / ``.line`` which.
     """
 
-    missing: int | None = None
-    offset: int | None = None
+    _fields = ("missing", "offset")
+    missing: int | None
+    offset: int | None
 
 
 @dataclass(frozen=True)
@@ -115,16 +94,17 @@ TAIL_KEPT = 64 * 1024
 """Most bytes of a torn tail kept in `TornTail.data`."""
 
 
-class TornTailError(_Located, DecodeError):
+class TornTailError(DecodeError):
     """A session log ends in a torn line; ``SessionLog.repair()`` cuts exactly that tail.
 
     ``.tail`` describes it (`TornTail`), ``.offset`` is where it starts and ``.line`` its number;
     ``.messages`` holds every complete message before it when raised by ``SessionLog.read()``.
     """
 
-    tail: TornTail | None = None
-    offset: int | None = None
-    messages: list[Any] | None = None
+    _fields = ("tail", "offset", "messages")
+    tail: TornTail | None
+    offset: int | None
+    messages: list[Any] | None
 
     @classmethod
     def of(cls, tail: TornTail, what: str, messages: list[Any] | None = None) -> TornTailError:
@@ -139,33 +119,30 @@ class TornTailError(_Located, DecodeError):
         )
 
 
-class StreamIOError(_Located, WireError, OSError):
+class StreamIOError(WireError, OSError):
     """Reading or writing the underlying file or socket failed (an `OSError` too).
 
     ``.errno`` / ``.strerror`` come from the operating system's error, which is the ``__cause__``;
     ``.offset`` is the byte offset being read or written, when known.
     """
 
-    offset: int | None = None
+    _fields = ("errno", "strerror", "offset")
+    offset: int | None
 
     @classmethod
     def wrap(cls, what: str, err: OSError, offset: int | None = None) -> StreamIOError:
         """Wrap an OSError, keeping its errno and text."""
         at = "" if offset is None else f" at byte offset {offset}"
-        new = cls(f"{what}{at}: {err.strerror or err}", offset=offset)
-        new.errno, new.strerror = err.errno, err.strerror  # OSError's own fields
-        new.__cause__ = err
-        return new
+        return cls(
+            f"{what}{at}: {err.strerror or err}",
+            cause=err,
+            errno=err.errno,
+            strerror=err.strerror,
+            offset=offset,
+        )
 
     def __str__(self) -> str:
         return BaseException.__str__(self)  # not OSError's "[Errno N] ..." form
-
-    def located(self, *, line: int | None = None, frame: int | None = None) -> WireError:
-        """Return a copy of this error that also names a line or frame, keeping its data."""
-        err = super().located(line=line, frame=frame)
-        if isinstance(err, OSError):
-            err.errno, err.strerror = self.errno, self.strerror
-        return err
 
 
 class LogLockedError(StreamIOError):

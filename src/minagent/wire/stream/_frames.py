@@ -46,14 +46,12 @@ _RAW_LIST = msgspec.msgpack.Decoder(list[msgspec.Raw])
 _INDEXED = re.compile(r"\$\[(\d+)\](.*)", re.DOTALL)
 
 
-def _split_path(err: WireError) -> tuple[int | None, WireError]:
-    """``$[i].rest`` -> (i, the same error with path ``$.rest``); (None, err) otherwise."""
+def _in_frame(err: WireError) -> WireError:
+    """An error at ``$[i].rest`` of the encoded list, as frame ``i`` at ``$.rest``."""
     match = _INDEXED.fullmatch(err.path or "")
     if match is None:
-        return None, err
-    moved = type(err)(err.message, path="$" + match.group(2), line=err.line, frame=err.frame)
-    moved.__cause__ = err.__cause__
-    return int(match.group(1)), moved
+        return err
+    return err.located(path="$" + match.group(2), frame=int(match.group(1)))
 
 
 def encode_frames(obj: Any) -> bytes:
@@ -68,8 +66,8 @@ def encode_frames(obj: Any) -> bytes:
     try:
         array = _CODEC.encode(items, False)
     except WireError as err:
-        index, moved = _split_path(err)
-        raise (moved.located(frame=index) if index is not None else err) from None
+        moved = _in_frame(err)
+        raise moved from moved.__cause__
     raws = _RAW_LIST.decode(array)
     lengths = list(map(len, raws))
     if max(lengths) > _MAX_LENGTH:

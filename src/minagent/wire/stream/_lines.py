@@ -19,7 +19,7 @@ values JSON cannot hold, are written one line at a time through the codec.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, overload
 
 import msgspec
 
@@ -133,8 +133,8 @@ class _Span:
                     with view[start:stop] as chunk:
                         try:
                             items = check(self.strict.decode_lines, chunk)
-                        except (msgspec.DecodeError, RecursionError):
-                            items = None
+                        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+                            items = None  # (msgspec < 0.23: UnicodeDecodeError for bad UTF-8)
                 if items is not None and len(items) == lines:
                     self.line += lines
                 else:
@@ -211,6 +211,21 @@ class _Span:
             ) from err
 
 
+@overload
+def decode_lines(
+    data: bytes | bytearray | memoryview | str, *, limits: Limits = ...
+) -> list[Message]: ...
+@overload
+def decode_lines(
+    data: bytes | bytearray | memoryview | str, *, type: type[Message], limits: Limits = ...
+) -> list[Message]: ...
+@overload
+def decode_lines(
+    data: bytes | bytearray | memoryview | str,
+    *,
+    type: type[ModelResponse],
+    limits: Limits = ...,
+) -> list[ModelResponse]: ...
 def decode_lines(
     data: bytes | bytearray | memoryview | str,
     *,

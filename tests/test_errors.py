@@ -1,0 +1,61 @@
+"""The one way errors move: `WireError.located` / `under` keep class, fields and cause."""
+
+from __future__ import annotations
+
+import errno
+
+import pytest
+
+from minagent import wire
+from minagent.wire.stream import FrameTooLargeError, StreamIOError, TornTail, TornTailError
+
+
+def test_str_names_line_frame_and_path_in_that_order() -> None:
+    """The message says where: line, then frame, then path; nothing added when none is known."""
+    assert str(wire.DecodeError("bad")) == "bad"
+    assert str(wire.DecodeError("bad", path="$[1]")) == "bad (at $[1])"
+    err = wire.ValidationError("bad", path="$.a", line=3, frame=2)
+    assert str(err) == "bad (line 3, frame 2, at $.a)"
+    assert (err.message, err.path, err.line, err.frame) == ("bad", "$.a", 3, 2)
+
+
+def test_located_keeps_class_fields_and_cause() -> None:
+    """located() names a frame or line and keeps the subclass, its fields and the cause."""
+    cause = OSError(errno.EPIPE, "Broken pipe")
+    err = StreamIOError.wrap("cannot send frames", cause, 10)
+    moved = err.located(frame=4)
+    assert type(moved) is StreamIOError and moved is not err
+    assert (moved.errno, moved.strerror, moved.offset, moved.frame) == (
+        errno.EPIPE,
+        "Broken pipe",
+        10,
+        4,
+    )
+    assert moved.__cause__ is cause
+    assert str(moved) == "cannot send frames at byte offset 10: Broken pipe (frame 4)"
+    big = FrameTooLargeError("too big", frame=1, size=9, limit=8, offset=0).located(line=2)
+    assert (big.frame, big.line, big.size, big.limit, big.offset) == (1, 2, 9, 8, 0)
+    tail = TornTail(offset=5, data=b"{", line=2, reason="no trailing newline", size=1)
+    torn = TornTailError.of(tail, "cut", messages=[]).located(frame=0)
+    assert (torn.tail, torn.offset, torn.messages, torn.line, torn.frame) == (tail, 5, [], 2, 0)
+
+
+def test_under_moves_the_path_below_a_base() -> None:
+    """under() puts ``$.x`` below ``$[3]`` as ``$[3].x``; an error without a path lands at the
+    base; line and frame stay."""
+    err = wire.ValidationError("bad", path="$.content[0]", line=7)
+    moved = err.under("$[3]")
+    assert (type(moved), moved.path, moved.line, moved.message) == (
+        wire.ValidationError,
+        "$[3].content[0]",
+        7,
+        "bad",
+    )
+    assert wire.DecodeError("bad").under("$[0]").path == "$[0]"
+    assert wire.DecodeError("bad", path="$").under("$.messages").path == "$.messages"
+
+
+def test_unknown_field_is_refused() -> None:
+    """A keyword the class does not declare is a TypeError, not silently dropped."""
+    with pytest.raises(TypeError, match="DecodeError has no field 'size'"):
+        wire.DecodeError("bad", size=3)

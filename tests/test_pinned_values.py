@@ -1,0 +1,174 @@
+"""Exact values the mutation run found unpinned: refusal messages for values only MessagePack
+holds, the accepted-types message, file readers' limits and read failures."""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from minagent import wire
+from minagent.wire.stream import (
+    FrameTooLargeError,
+    StreamIOError,
+    encode_frames,
+    iter_lines,
+    read_frames,
+)
+
+_TIMESTAMP = msgspec.msgpack.Ext(-1, b"\x00\x00\x00\x01")
+
+
+@pytest.mark.parametrize(
+    ("value", "in_input", "in_unknown"),
+    [
+        (float("nan"), "nan cannot be written as JSON", None),
+        (float("-inf"), "-inf cannot be written as JSON", None),
+        ({1: 2}, "object key 1 is not a string (JSON keys are strings)", None),
+        (
+            _TIMESTAMP,
+            "MessagePack ext (type -1) cannot be written as JSON",
+            "a MessagePack timestamp (ext type -1) cannot be written as JSON",
+        ),
+        (msgspec.msgpack.Ext(5, b"x"), "MessagePack ext (type 5) cannot be written as JSON", None),
+        (
+            b"\x01",
+            "binary data (MessagePack bin) cannot be written as JSON inside generic data",
+            None,
+        ),
+    ],
+)
+def test_json_refuses_msgpack_only_values_with_exact_message_and_path(
+    value: Any, in_input: str, in_unknown: str | None
+) -> None:
+    """Each value only MessagePack holds, in a tool input or in unknown data: MessagePack writes
+    it back byte for byte; JSON refuses it with this message at this path."""
+    for block, path, message in (
+        (
+            {"type": "tool_use", "id": "a", "name": "b", "input": {"v": value}},
+            "$[0].content[0].input.v",
+            "cannot write JSON: " + in_input,
+        ),
+        (
+            {"type": "future", "blob": {"v": value}},
+            "$[0].content[0].blob.v",
+            in_unknown or in_input,
+        ),
+    ):
+        packed = msgspec.msgpack.encode([{"role": "user", "content": [block]}])
+        decoded = wire.msgpack.decode(packed)
+        assert wire.msgpack.encode(decoded) == packed
+        with pytest.raises(wire.EncodeError) as info:
+            wire.json.encode(decoded)
+        assert (info.value.message, info.value.path) == (message, path)
+
+
+def test_decode_names_the_accepted_types() -> None:
+    """An unsupported ``type=`` is a TypeError listing exactly the accepted types."""
+    for codec in (wire.json, wire.msgpack):
+        with pytest.raises(TypeError) as info:
+            codec.decode(b"[]", type=int)
+        assert str(info.value) == (
+            "type must be one of list[Message], Message, ModelResponse, list[ModelResponse]; "
+            "got <class 'int'>"
+        )
+
+
+def test_read_frames_applies_max_frame_and_chunk_size() -> None:
+    """read_frames applies ``limits.max_frame`` (the refusal names it), reads in any chunk size."""
+    messages = [wire.Message("user", "x" * 50), wire.Message("assistant", "y")]
+    data = encode_frames(messages)
+    assert list(read_frames(io.BytesIO(data), chunk_size=3)) == messages
+    with pytest.raises(FrameTooLargeError) as info:
+        list(read_frames(io.BytesIO(data), limits=wire.Limits(max_frame=20)))
+    assert (info.value.frame, info.value.size, info.value.limit, info.value.offset) == (
+        0,
+        len(wire.msgpack.encode(messages[0])),
+        20,
+        0,
+    )
+
+
+@pytest.mark.parametrize(
+    ("read", "what"),
+    [(read_frames, "reading frames"), (iter_lines, "reading JSON Lines")],
+)
+def test_file_readers_wrap_a_failing_read(tmp_path: Path, read: Any, what: str) -> None:
+    """A read the OS refuses (EBADF: the file is open for writing only) is a StreamIOError."""
+    path = tmp_path / "w.bin"
+    f = os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT), "rb", buffering=0)
+    with f, pytest.raises(StreamIOError) as info:
+        list(read(f))
+    err = info.value
+    assert (err.errno, err.offset) == (errno.EBADF, 0)
+    assert str(err) == f"{what} at byte offset 0: {os.strerror(errno.EBADF)}"
+    assert type(err.__cause__) is OSError and err.__cause__.errno == errno.EBADF
+
+
+@pytest.mark.parametrize(
+    ("data", "error", "message", "path"),
+    [
+        (
+            b'[{"role":"user","content":"\\ud800"}]',
+            wire.DecodeError,
+            "invalid JSON: a \\u escape is a lone surrogate (not valid Unicode), or the input is "
+            "truncated",
+            "$",
+        ),
+        (
+            b'[{"role":"user","content":"ab',
+            wire.DecodeError,
+            "invalid JSON: Input data was truncated",
+            "$",
+        ),
+        (
+            b'[{"role":"user","content":[{"type":"tool_use","id":"a","name":"b",'
+            b'"input":{"k":[1e400]}}]}]',
+            wire.ValidationError,
+            "Number out of range",
+            "$[0].content[0].input.k[0]",
+        ),
+    ],
+)
+def test_json_refusals_have_exact_message_and_path(
+    data: bytes, error: type[wire.WireError], message: str, path: str
+) -> None:
+    """Lone surrogate escapes, truncation and numbers out of range: exact message and path
+    (object keys named, not msgspec's ``[...]``)."""
+    with pytest.raises(error) as info:
+        wire.json.decode(data)
+    assert (type(info.value), info.value.message, info.value.path) == (error, message, path)
+
+
+def test_encode_refusals_have_exact_message_and_path() -> None:
+    """What neither format can write: too deep, unsupported type, lone surrogate; exact text."""
+    deep: list[Any] = []
+    inner = deep
+    for _ in range(5000):
+        inner.append([])
+        inner = inner[0]
+    for codec, name in ((wire.json, "JSON"), (wire.msgpack, "MessagePack")):
+        for value, reason, path in (
+            (deep, "nesting too deep", None),
+            (object(), "values of type object are not supported", "$.content[0].input.k"),
+            ("\ud800", "text holds a lone surrogate (not valid Unicode)", "$.content[0].input.k"),
+        ):
+            with pytest.raises(wire.EncodeError) as info:
+                codec.encode(wire.Message("user", [wire.ToolUseBlock("a", "b", {"k": value})]))
+            assert (info.value.message, info.value.path) == (f"cannot write {name}: {reason}", path)
+
+
+def test_refusal_while_lowering_names_the_index_past_the_first_chunk() -> None:
+    """An element refused while its unknown data is lowered, past the first chunk of 32, is
+    named by its own index."""
+    raw = [{"role": "user", "content": "p"}] * 40
+    raw.append({"role": "user", "content": [{"type": "future", "blob": b"\x01"}]})
+    decoded = wire.msgpack.decode(msgspec.msgpack.encode(raw))
+    with pytest.raises(wire.EncodeError) as info:
+        wire.json.encode(decoded)
+    assert info.value.path == "$[40].content[0].blob"
