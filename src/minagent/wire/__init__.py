@@ -8,7 +8,7 @@ back unchanged. Everything the codec raises is a `WireError`.
 
 from __future__ import annotations
 
-from . import json, msgpack
+from . import json, lazy, msgpack
 from .blocks import (
     Base64Source,
     ContentBlock,
@@ -26,6 +26,7 @@ from .blocks import (
 from .convert import from_reference, to_reference
 from .errors import DecodeError, EncodeError, ValidationError, WireError
 from .extra import Extra, MsgpackOnly
+from .lazy import LazyMessage, LazyMessages
 from .limits import Limits
 from .messages import Message, ModelResponse, Role
 
@@ -37,6 +38,8 @@ __all__ = [
     "EncodeError",
     "Extra",
     "ImageBlock",
+    "LazyMessage",
+    "LazyMessages",
     "Limits",
     "Message",
     "ModelResponse",
@@ -54,6 +57,7 @@ __all__ = [
     "WireError",
     "from_reference",
     "json",
+    "lazy",
     "msgpack",
     "to_reference",
 ]

@@ -1,4 +1,4 @@
-"""JSON: ``encode`` and ``decode`` straight between bytes and Structs.
+"""JSON: ``encode`` and ``decode`` straight between bytes and Structs (``decode_lazy``: lazily).
 
 Binary data travels as base64 text. ``canonical=True`` sorts keys at every level, which for any
 float-free value gives exactly the bytes of
@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import lazy as _lazy
 from ._codec import JSON as _CODEC
 from ._lines import decode_lines, encode_lines, iter_lines
+from .errors import EncodeError
 from .limits import DEFAULT, Limits
 from .messages import Message
 
-__all__ = ["decode", "decode_lines", "encode", "encode_lines", "iter_lines"]
+__all__ = ["decode", "decode_lazy", "decode_lines", "encode", "encode_lines", "iter_lines"]
 
 
 def encode(obj: Any, *, canonical: bool = False) -> bytes:
@@ -24,7 +26,14 @@ def encode(obj: Any, *, canonical: bool = False) -> bytes:
     infinity, binary data and non-string keys decoded from MessagePack (`MsgpackOnly`) or held in
     unknown data, ``ext`` values and timestamps, text with lone surrogates, unsupported types.
     """
-    return _CODEC.encode(obj, canonical)
+    if type(obj) is _lazy.LazyMessages or type(obj) is _lazy.LazyMessage:
+        return _lazy.encode(_CODEC, obj, canonical)
+    try:
+        return _CODEC.encode(obj, canonical)
+    except EncodeError:
+        if not _lazy.holds_lazy(obj):  # a list holding lazy messages: write their bytes
+            raise
+    return _lazy.encode(_CODEC, obj, canonical)
 
 
 def decode(
@@ -42,3 +51,19 @@ def decode(
     Python float can hold (``1e400``: it would silently become infinity).
     """
     return _CODEC.decode(data, type, limits)
+
+
+def decode_lazy(
+    data: bytes | bytearray | memoryview | str,
+    *,
+    validate: _lazy.Validate = False,
+    limits: Limits = DEFAULT,
+) -> _lazy.LazyMessages:
+    """Scan an array of messages into `LazyMessages`: each message's bytes are found, nothing
+    else is decoded until read (see `minagent.wire.lazy` and docs/lazy.md).
+
+    ``validate=False`` checks the syntax and ``limits`` only (bad data raises when read);
+    ``"shape"`` also reads every message's routing fields now; ``True`` checks everything
+    `decode` checks. Reading a message raises what `decode` raises, the path under ``$[i]``.
+    """
+    return _lazy.decode(_CODEC, data, validate, limits)

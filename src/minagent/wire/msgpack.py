@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import lazy as _lazy
 from ._codec import MSGPACK as _CODEC
+from .errors import EncodeError
 from .limits import DEFAULT, Limits
 from .messages import Message
 
-__all__ = ["decode", "encode"]
+__all__ = ["decode", "decode_lazy", "encode"]
 
 
 def encode(obj: Any, *, canonical: bool = False) -> bytes:
@@ -23,7 +25,14 @@ def encode(obj: Any, *, canonical: bool = False) -> bytes:
     Raises `EncodeError` (naming the path) for an integer beyond 64 bits or text with lone
     surrogates.
     """
-    return _CODEC.encode(obj, canonical)
+    if type(obj) is _lazy.LazyMessages or type(obj) is _lazy.LazyMessage:
+        return _lazy.encode(_CODEC, obj, canonical)
+    try:
+        return _CODEC.encode(obj, canonical)
+    except EncodeError:
+        if not _lazy.holds_lazy(obj):  # a list holding lazy messages: write their bytes
+            raise
+    return _lazy.encode(_CODEC, obj, canonical)
 
 
 def decode(
@@ -40,3 +49,19 @@ def decode(
     `ValidationError`, with ``.path``, for well-formed data of the wrong shape.
     """
     return _CODEC.decode(data, type, limits)
+
+
+def decode_lazy(
+    data: bytes | bytearray | memoryview,
+    *,
+    validate: _lazy.Validate = False,
+    limits: Limits = DEFAULT,
+) -> _lazy.LazyMessages:
+    """Scan an array of messages into `LazyMessages`: each message's bytes are found, nothing
+    else is decoded until read (see `minagent.wire.lazy` and docs/lazy.md).
+
+    ``validate=False`` checks the syntax and ``limits`` only (bad data raises when read);
+    ``"shape"`` also reads every message's routing fields now; ``True`` checks everything
+    `decode` checks. Reading a message raises what `decode` raises, the path under ``$[i]``.
+    """
+    return _lazy.decode(_CODEC, data, validate, limits)

@@ -1,0 +1,593 @@
+"""Lazy messages: find each message's bytes at decode, decode only what is read.
+
+``wire.json.decode_lazy(data)`` / ``wire.msgpack.decode_lazy(data)`` return `LazyMessages`, a
+sequence of `LazyMessage`. The decode is one msgspec scan of the array into ``msgspec.Raw``
+(tokenising only: the syntax is checked, no string is built). Then, per message and on first use:
+
+- the *routing fields* (``role``, ``tool_call_id``, ``is_error``, the tool calls' ids and names)
+  are read by a small head decoder that skips everything else. The first routing read decodes the
+  heads of the whole sequence in one msgspec call;
+- the *content* (``content``, ``extra``, ``text``, ``tool_calls``, ``message``) is decoded by the
+  eager codec itself (`minagent.wire.json.decode`), chunk by chunk, so it gives the same objects
+  and raises the same errors, with paths under the message's index (``$[3].content[0].type``);
+- encoding writes a message whose content was never handed out as its original bytes, byte for
+  byte (same format, not canonical); any other message is encoded normally, and across formats
+  (JSON in, MessagePack out) every message is transcoded through the typed objects.
+
+What a lazy decode checks, and does not check, is in docs/lazy.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from itertools import compress, count, repeat
+from operator import attrgetter, itemgetter
+from typing import TYPE_CHECKING, Any, Literal, overload
+
+import msgspec
+from msgspec import UNSET, Raw, Struct, UnsetType
+
+from ._fallback import join_array
+from .blocks import ContentBlock, ToolUseBlock
+from .errors import DecodeError, WireError
+from .extra import Extra
+from .limits import DEFAULT, Limits
+from .messages import Message, Role
+
+if TYPE_CHECKING:
+    from ._codec import Codec
+
+__all__ = ["LazyMessage", "LazyMessages", "Validate"]
+
+Validate = Literal[False, "shape", True]
+"""How much a lazy decode checks up front: nothing beyond syntax (``False``), the routing fields
+of every message (``"shape"``), or everything the eager decoder checks (``True``)."""
+
+_INDEX = re.compile(r"^\$\[(\d+)\]")
+_MAX_CHUNK = 4096
+_FIRST_CHUNK = 32
+
+
+class _BlockHead(Struct, gc=False):
+    """What routing reads of a block: its type and, for ``tool_use``, the call's id and name."""
+
+    type: Any
+    id: Any = UNSET
+    name: Any = UNSET
+
+
+class _Head(Struct, gc=False):
+    """What routing reads of a message with long content: ``content`` is kept raw (never
+    decoded), every key routing does not read is skipped."""
+
+    role: Role
+    content: Raw = Raw(b"\xc1")  # absent; 0xC1 starts no JSON value and no MessagePack one
+    tool_call_id: str | UnsetType = UNSET
+    is_error: bool | UnsetType = UNSET
+
+
+class _ShortHead(Struct, gc=False):
+    """What routing reads of a message with short content, in the same pass: text is cheaper
+    to decode than to skip twice."""
+
+    role: Role
+    content: str | list[_BlockHead] = ""
+    tool_call_id: str | UnsetType = UNSET
+    is_error: bool | UnsetType = UNSET
+
+
+AnyHead = _Head | _ShortHead
+
+SHORT = 384
+"""Average bytes per message under which routing decodes heads with their text (`_ShortHead`)."""
+
+_UNREAD: Any = object()
+_CONTENT = attrgetter("content")
+_FIRST = itemgetter(0)
+_VIEW: Any = memoryview
+_IS_LIST = "list".__eq__
+_NO_CALLS: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+Calls = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+class _Decoders:
+    """The scanners and head decoders of one format (built once per codec)."""
+
+    def __init__(self, codec: Codec) -> None:
+        module: Any = msgspec.json if codec.name == "JSON" else msgspec.msgpack
+        self.json = codec.name == "JSON"
+        self.raws = module.Decoder(list[Raw])
+        self.head = {short: module.Decoder(_ShortHead if short else _Head) for short in (0, 1)}
+        self.heads = {
+            short: module.Decoder(list[_ShortHead] if short else list[_Head]) for short in (0, 1)
+        }
+        self.blocks = module.Decoder(list[_BlockHead])
+        self.block_lists = module.Decoder(list[list[_BlockHead]])
+        if self.json:
+            self.marks = {0xC1: "", 0x22: "str", 0x5B: "list"}
+        else:
+            arrays = (*range(0x90, 0xA0), 0xDC, 0xDD)
+            texts = (*range(0xA0, 0xC0), 0xD9, 0xDA, 0xDB)
+            self.marks = {0xC1: "", **dict.fromkeys(texts, "str"), **dict.fromkeys(arrays, "list")}
+        """The kind of a content by its first byte (absent: ``""``)."""
+
+
+_DECODERS: dict[str, _Decoders] = {}
+
+
+def _decoders(codec: Codec) -> _Decoders:
+    found = _DECODERS.get(codec.name)
+    if found is None:
+        found = _DECODERS[codec.name] = _Decoders(codec)
+    return found
+
+
+def _moved(err: WireError, index: int) -> WireError:
+    """``err`` (raised for a chunk starting at message ``index``) with its path in the source."""
+    path = err.path or "$"
+    match = _INDEX.match(path)
+    if match is None:
+        path = f"$[{index}]" + path[1:]
+    else:
+        path = f"$[{index + int(match.group(1))}]" + path[match.end() :]
+    moved = type(err)(err.message, path=path, line=err.line, frame=err.frame)
+    moved.__cause__ = err.__cause__
+    return moved
+
+
+class _Source:
+    """The decoded state shared by the messages of one lazy decode."""
+
+    __slots__ = (
+        "calls",
+        "chunk",
+        "codec",
+        "data",
+        "given",
+        "heads",
+        "limits",
+        "messages",
+        "raws",
+    )
+
+    def __init__(self, codec: Codec, data: bytes, raws: list[Raw], limits: Limits) -> None:
+        self.codec = codec
+        self.data = data
+        self.raws = raws
+        self.limits = limits
+        n = len(raws)
+        self.messages: list[Message | None] = [None] * n
+        self.given = bytearray(n)  # 1 once a message's decoded objects were handed out
+        self.heads: list[AnyHead | None] | None = None
+        self.calls: list[Calls | None] | None = None
+        self.chunk = _FIRST_CHUNK
+
+    # --- full decode --------------------------------------------------------------------------
+
+    def message(self, i: int) -> Message:
+        """Message ``i``, decoded by the eager codec (with the messages after it, in a chunk)."""
+        found = self.messages[i]
+        if found is None:
+            self._decode_from(i)
+            found = self.messages[i]
+            assert found is not None
+        return found
+
+    def _decode_from(self, i: int) -> None:
+        messages = self.messages
+        stop = min(len(messages), i + self.chunk)
+        for j in range(i + 1, stop):
+            if messages[j] is not None:
+                stop = j
+                break
+        self.chunk = min(self.chunk * 2, _MAX_CHUNK)
+        codec, json = self.codec, self.codec.name == "JSON"
+        while True:
+            framed = join_array(self.raws[i:stop], json)
+            try:
+                decoded = codec.decode(framed, list[Message], self.limits)
+                break
+            except WireError as err:
+                match = _INDEX.match(err.path or "$")
+                bad = int(match.group(1)) if match is not None else None
+                if bad == 0 or (bad is None and stop == i + 1):
+                    raise _moved(err, i) from None
+                stop = i + (bad if bad is not None else 1)  # decode the good run before it
+        messages[i:stop] = decoded
+
+    def decode_all(self) -> None:
+        """Decode every message not decoded yet, in order (raising at the first bad one)."""
+        i, n = 0, len(self.messages)
+        self.chunk = _MAX_CHUNK
+        while i < n:
+            if self.messages[i] is None:
+                self._decode_from(i)
+            i += 1
+
+    # --- routing fields -------------------------------------------------------------------------
+
+    def head(self, i: int) -> AnyHead | None:
+        """Message ``i``'s head, or None when only the full decode can read it."""
+        heads = self.heads
+        if heads is None:
+            heads = self._load_heads()
+        return heads[i]
+
+    def _load_heads(self) -> list[AnyHead | None]:
+        n = len(self.raws)
+        short = int(n > 0 and len(self.data) < SHORT * n)
+        dec = _decoders(self.codec)
+        heads: list[AnyHead | None]
+        try:
+            heads = dec.heads[short].decode(self.data)
+        except (msgspec.DecodeError, RecursionError):
+            heads = []
+            one = dec.head[short]
+            for raw in self.raws:
+                try:
+                    heads.append(one.decode(raw))
+                except (msgspec.DecodeError, RecursionError):
+                    heads.append(None)  # only the full decode can read it (or say why not)
+        self.heads = heads
+        self.calls = [_UNREAD] * n if short else self._raw_calls(heads)
+        return heads
+
+    def calls_of(self, i: int) -> Calls:
+        """The ids and names of message ``i``'s tool calls."""
+        calls = self.calls
+        if calls is None:
+            self._load_heads()
+            calls = self.calls
+            assert calls is not None
+        found = calls[i]
+        if found is _UNREAD:  # a short head: its blocks are decoded already
+            head = self.head(i)
+            if head is None:
+                found = None
+            else:
+                content = head.content
+                found = _NO_CALLS if type(content) is str else _calls(content)  # type: ignore[arg-type]
+            calls[i] = found
+        if found is None:
+            tool_calls = self.message(i).tool_calls
+            found = calls[i] = (
+                tuple(b.id for b in tool_calls),
+                tuple(b.name for b in tool_calls),
+            )
+        return found
+
+    def _raw_calls(self, heads: list[AnyHead | None]) -> list[Calls | None]:
+        """The calls of every message whose content is raw, from one decode of all block lists."""
+        dec = _decoders(self.codec)
+        n = len(heads)
+        out: list[Calls | None] = [_NO_CALLS] * n
+        present: Sequence[int] = range(n)
+        if None in heads:
+            present = [i for i in range(n) if heads[i] is not None]
+            for i in range(n):
+                if heads[i] is None:
+                    out[i] = None
+        kinds = list(
+            map(
+                dec.marks.get,
+                map(_FIRST, map(_VIEW, map(_CONTENT, filter(None, heads)))),
+                repeat("other"),
+            )
+        )
+        if "other" in kinds:  # neither text nor blocks: the full decode says what is wrong
+            for i, kind in zip(present, kinds, strict=True):
+                if kind == "other":
+                    out[i] = None
+        lists = list(compress(present, map(_IS_LIST, kinds)))
+        if not lists:
+            return out
+        contents = [heads[i].content for i in lists]  # type: ignore[union-attr]
+        try:
+            blocks: list[list[_BlockHead]] = dec.block_lists.decode(join_array(contents, dec.json))
+        except (msgspec.DecodeError, RecursionError):
+            blocks = []
+            for content in contents:
+                try:
+                    blocks.append(dec.blocks.decode(content))
+                except (msgspec.DecodeError, RecursionError):
+                    blocks.append([_BlockHead(type=None)])  # unreadable: the full decode says why
+        for i, found in zip(lists, blocks, strict=True):
+            out[i] = _calls(found)
+        return out
+
+
+def _calls(blocks: list[_BlockHead]) -> Calls | None:
+    """The ids and names of the ``tool_use`` blocks, or None if a block is not readable here."""
+    ids: list[str] = []
+    names: list[str] = []
+    for block in blocks:
+        tag = block.type
+        if type(tag) is not str:
+            return None
+        if tag == "tool_use":
+            if type(block.id) is not str or type(block.name) is not str:
+                return None
+            ids.append(block.id)
+            names.append(block.name)
+    return (tuple(ids), tuple(names)) if ids else _NO_CALLS
+
+
+class LazyMessage(Struct, gc=False, eq=False, repr_omit_defaults=False):
+    """One message of a lazy decode: its bytes, decoded only as far as it is read.
+
+    Routing fields (`role`, `tool_call_id`, `is_error`, `tool_call_ids`, `tool_names`) are cheap
+    and hand out immutable values. Reading `content`, `extra`, `tool_calls` or `message` decodes
+    the message fully through the eager codec (same objects, same errors) and marks it
+    *touched*: from then on it is encoded from those objects, since they may have been changed.
+    An untouched message is encoded as its original bytes (in its own format, not canonical).
+    Built by `LazyMessages`, never directly.
+    """
+
+    _src: _Source
+    _i: int
+
+    # --- routing ------------------------------------------------------------------------------
+
+    def _head(self) -> AnyHead | None:
+        try:
+            return self._src.heads[self._i]  # type: ignore[index]
+        except TypeError:  # heads not decoded yet
+            return self._src.head(self._i)
+
+    @property
+    def role(self) -> Role:
+        """Who speaks (checked against the four roles, as the eager decoder does)."""
+        head = self._head()
+        return self._src.message(self._i).role if head is None else head.role
+
+    @property
+    def tool_call_id(self) -> str | UnsetType:
+        """For tool results: the id of the call this answers; ``UNSET`` when absent."""
+        head = self._head()
+        return self._src.message(self._i).tool_call_id if head is None else head.tool_call_id
+
+    @property
+    def is_error(self) -> bool | UnsetType:
+        """For tool results: whether the tool failed; ``UNSET`` when absent."""
+        head = self._head()
+        return self._src.message(self._i).is_error if head is None else head.is_error
+
+    @property
+    def tool_call_ids(self) -> tuple[str, ...]:
+        """The ids of the message's ``tool_use`` blocks, in order."""
+        return self._src.calls_of(self._i)[0]
+
+    @property
+    def tool_names(self) -> tuple[str, ...]:
+        """The tool names of the message's ``tool_use`` blocks, in order."""
+        try:
+            found = self._src.calls[self._i]  # type: ignore[index]
+        except TypeError:  # not read yet
+            found = None
+        if found is None or found is _UNREAD:
+            found = self._src.calls_of(self._i)
+        return found[1]
+
+    # --- full decode --------------------------------------------------------------------------
+
+    @property
+    def message(self) -> Message:
+        """The message fully decoded (cached; the same object each time). Marks it touched."""
+        src, i = self._src, self._i
+        found = src.messages[i]
+        if found is None:
+            found = src.message(i)
+        src.given[i] = 1
+        return found
+
+    @property
+    def content(self) -> str | list[ContentBlock]:
+        """The text, or the content blocks in order (full decode; marks the message touched)."""
+        src, i = self._src, self._i
+        found = src.messages[i]
+        if found is None:
+            found = src.message(i)
+        src.given[i] = 1
+        return found.content
+
+    @property
+    def extra(self) -> Extra | UnsetType:
+        """Keys the protocol does not name (full decode; marks the message touched)."""
+        return self.message.extra
+
+    @property
+    def text(self) -> str:
+        """The message's text, as `Message.text` (full decode; an immutable str: not touched)."""
+        return self._src.message(self._i).text
+
+    @property
+    def tool_calls(self) -> list[ToolUseBlock]:
+        """The ``tool_use`` blocks, as `Message.tool_calls` (full decode; marks it touched)."""
+        return self.message.tool_calls
+
+    # --- bytes --------------------------------------------------------------------------------
+
+    @property
+    def raw(self) -> bytes:
+        """The message's original bytes, exactly as received."""
+        return bytes(self._src.raws[self._i])
+
+    @property
+    def format(self) -> str:
+        """``"JSON"`` or ``"MessagePack"``: the format of `raw`."""
+        return self._src.codec.name
+
+    @property
+    def index(self) -> int:
+        """The message's position in its decoded input (the ``$[i]`` of its error paths)."""
+        return self._i
+
+    @property
+    def touched(self) -> bool:
+        """Whether decoded objects were handed out (then it is encoded from them)."""
+        return bool(self._src.given[self._i])
+
+    def part(self, codec: Codec, canonical: bool) -> Any:
+        """What an encoder of ``codec`` writes for this message: its raw bytes or its Message."""
+        src = self._src
+        if canonical or codec is not src.codec or src.given[self._i]:
+            return src.message(self._i)
+        return src.raws[self._i]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyMessage):
+            other = other._src.message(other._i)
+        if not isinstance(other, Message):
+            return NotImplemented
+        return self._src.message(self._i) == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LazyMessage({self._src.codec.name}, index={self._i}, {len(self.raw)} bytes)"
+
+
+class LazyMessages(Sequence[LazyMessage | Message]):
+    """The messages of one lazy decode, in order; items are `LazyMessage` unless replaced.
+
+    Assigning ``msgs[i] = Message(...)`` (or a `LazyMessage`) replaces an item; encoding then
+    writes the replacement normally and the untouched items as their original bytes.
+    """
+
+    __slots__ = ("_items", "_replaced", "_src")
+
+    def __init__(self, source: _Source) -> None:
+        self._src = source
+        self._items: list[LazyMessage | Message] | None = None
+        self._replaced = False
+
+    def _all(self) -> list[LazyMessage | Message]:
+        items = self._items
+        if items is None:
+            src = self._src
+            items = self._items = list(map(LazyMessage, repeat(src, len(src.raws)), count()))
+        return items
+
+    @property
+    def format(self) -> str:
+        """``"JSON"`` or ``"MessagePack"``: the format the messages were decoded from."""
+        return self._src.codec.name
+
+    def __len__(self) -> int:
+        return len(self._src.raws)
+
+    @overload
+    def __getitem__(self, index: int) -> LazyMessage | Message: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[LazyMessage | Message]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[LazyMessage | Message]:
+        return iter(self._all())
+
+    def __setitem__(self, index: int, value: LazyMessage | Message) -> None:
+        if not isinstance(value, (LazyMessage, Message)):
+            raise TypeError(f"expected a Message or LazyMessage, got {type(value).__name__}")
+        if type(index) is not int:
+            raise TypeError("LazyMessages items are replaced one index at a time")
+        self._all()[index] = value
+        self._replaced = True
+
+    def messages(self) -> list[Message]:
+        """Every item fully decoded, as the eager decoder returns it (raises where it raises).
+        Marks every lazy item touched."""
+        self._src.decode_all()
+        return [item.message if isinstance(item, LazyMessage) else item for item in self._all()]
+
+    def parts(self, codec: Codec, canonical: bool) -> list[Any]:
+        """What an encoder of ``codec`` writes, item by item (raw bytes where untouched)."""
+        src = self._src
+        if not self._replaced and not canonical and codec is src.codec and 1 not in src.given:
+            return src.raws
+        return [
+            item.part(codec, canonical) if type(item) is LazyMessage else item
+            for item in self._all()
+        ]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, (LazyMessages, list)):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LazyMessages({self._src.codec.name}, {len(self)} messages)"
+
+
+def decode(codec: Codec, data: Any, validate: Validate, limits: Limits = DEFAULT) -> LazyMessages:
+    """Scan ``data`` (an array of messages in ``codec``'s format) into `LazyMessages`."""
+    if validate not in (False, "shape", True):
+        raise ValueError(f"validate must be False, 'shape' or True; got {validate!r}")
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    elif type(data) is not bytes:
+        try:
+            data = bytes(data)
+        except TypeError as err:
+            raise TypeError(f"data must be bytes, bytearray or memoryview: {err}") from None
+    if len(data) > limits.max_size:
+        raise DecodeError(
+            f"{codec.name} input of {len(data)} bytes is over the limit max_size={limits.max_size}",
+            path="$",
+        )
+    if validate is True:
+        messages = codec.decode(data, list[Message], limits)
+    try:
+        raws = _decoders(codec).raws.decode(data)
+    except msgspec.ValidationError:
+        codec.decode(data, list[Message], limits)  # not an array: the eager error says so
+        raise AssertionError("the eager decoder accepted what the scan refused") from None
+    except msgspec.DecodeError as err:
+        raise DecodeError(f"invalid {codec.name}: {err}", path="$") from None
+    except RecursionError:
+        raise DecodeError(
+            f"invalid {codec.name}: nesting deeper than max_depth={limits.max_depth} "
+            "or the interpreter's recursion limit",
+            path="$",
+        ) from None
+    source = _Source(codec, data, raws, limits)
+    if validate is True:
+        source.messages = messages
+    elif validate == "shape":
+        _check_shape(source)
+    return LazyMessages(source)
+
+
+def _check_shape(source: _Source) -> None:
+    """Read every routing field now; a message whose head is not readable is decoded fully,
+    which raises the eager decoder's error if there is one."""
+    for i in range(len(source.raws)):
+        if source.head(i) is None:
+            source.message(i)
+        source.calls_of(i)
+
+
+def encode(codec: Codec, obj: Any, canonical: bool) -> bytes:
+    """Encode a `LazyMessage`, `LazyMessages` or list holding lazy messages with ``codec``."""
+    if type(obj) is LazyMessage:
+        part = obj.part(codec, canonical)
+        if type(part) is Raw:
+            return bytes(part)
+        return codec.encode(part, canonical)
+    if type(obj) is LazyMessages:
+        parts = obj.parts(codec, canonical)
+    else:
+        parts = [m.part(codec, canonical) if type(m) is LazyMessage else m for m in obj]
+    return codec.encode(parts, canonical)
+
+
+def holds_lazy(obj: Any) -> bool:
+    """Whether ``obj`` is lazy or a list holding a lazy message (for the encoders)."""
+    if type(obj) is LazyMessages or type(obj) is LazyMessage:
+        return True
+    return type(obj) is list and any(type(m) is LazyMessage for m in obj)
