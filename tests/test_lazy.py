@@ -485,3 +485,28 @@ def test_unreadable_tool_call_raises_eager_error_on_routing_read(
         wire.json.decode(data)
     assert err.value.path == eager.value.path == path
     assert message in err.value.message
+
+
+def test_bench_lazy_option_prints_one_row_per_family_and_format(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`minagent bench --lazy --quick` prints the eager/lazy table: header, one row per format."""
+    from minagent import cli
+
+    argv = ["bench", "--lazy", "--quick", "--family", "tool-heavy", "--size", "5"]
+    assert cli.main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split() == [
+        "family",
+        "size",
+        "format",
+        "decode",
+        "pass-through",
+        "full",
+        "access",
+    ]
+    assert [line.split()[:3] for line in lines[2:]] == [
+        ["tool-heavy", "5", "json"],
+        ["tool-heavy", "5", "msgpack"],
+    ]
+    assert len(lines) == 4
