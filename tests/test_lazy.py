@@ -280,6 +280,30 @@ def test_shape_and_transcoding_agree_with_eager_on_valid_conversations(
             )
 
 
+@PROPS
+@given(conversations(), st.booleans())
+def test_json_lines_full_access_equals_eager_decode_lines(msgs: list[Any], blank: bool) -> None:
+    """JSON Lines (blank lines too, every line ending in a newline): reading every message gives
+    ``decode_lines``' objects, or its error class with the same line and path."""
+    lines = [_encode([m], "json")[1:-1] for m in msgs]
+    if blank and lines:
+        lines.insert(len(lines) // 2, b"  ")
+    data = b"".join(line + b"\n" for line in lines)
+
+    def outcome(fn: Any) -> tuple[str, Any]:
+        try:
+            return "ok", fn()
+        except WireError as err:
+            return ("DecodeError" if isinstance(err, DecodeError) else type(err).__name__), (
+                err.line,
+                err.path,
+            )
+
+    eager = outcome(lambda: wire.json.decode_lines(data))
+    lazy = outcome(lambda: _read_all(wire.json.decode_lazy(data, lines=True)))
+    assert lazy == eager
+
+
 # --- examples ------------------------------------------------------------------------------------
 
 _SEED = [

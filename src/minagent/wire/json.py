@@ -58,6 +58,7 @@ def decode_lazy(
     *,
     validate: _lazy.Validate = False,
     limits: Limits = DEFAULT,
+    lines: bool = False,
 ) -> _lazy.LazyMessages:
     """Scan an array of messages into `LazyMessages`: each message's bytes are found, nothing
     else is decoded until read (see `minagent.wire.lazy` and docs/lazy.md).
@@ -65,5 +66,6 @@ def decode_lazy(
     ``validate=False`` checks the syntax and ``limits`` only (bad data raises when read);
     ``"shape"`` also reads every message's routing fields now; ``True`` checks everything
     `decode` checks. Reading a message raises what `decode` raises, the path under ``$[i]``.
+    ``lines=True`` reads JSON Lines instead (blank lines skipped; errors name the ``.line``).
     """
-    return _lazy.decode(_CODEC, data, validate, limits)
+    return _lazy.decode(_CODEC, data, validate, limits, lines)

@@ -98,6 +98,7 @@ class _Decoders:
         module: Any = msgspec.json if codec.name == "JSON" else msgspec.msgpack
         self.json = codec.name == "JSON"
         self.raws = module.Decoder(list[Raw])
+        self.one = module.Decoder(Raw)
         self.head = {short: module.Decoder(_ShortHead if short else _Head) for short in (0, 1)}
         self.heads = {
             short: module.Decoder(list[_ShortHead] if short else list[_Head]) for short in (0, 1)
@@ -123,15 +124,20 @@ def _decoders(codec: Codec) -> _Decoders:
     return found
 
 
-def _moved(err: WireError, index: int) -> WireError:
-    """``err`` (raised for a chunk starting at message ``index``) with its path in the source."""
+def _moved(err: WireError, index: int, lines: list[int] | None) -> WireError:
+    """``err`` (raised for a chunk starting at message ``index``) with its path in the source:
+    under ``$[i]`` for an array, on its line (path inside it) for JSON Lines."""
     path = err.path or "$"
     match = _INDEX.match(path)
-    if match is None:
+    if match is not None:
+        index += int(match.group(1))
+        path = "$" + path[match.end() :]
+    line = err.line
+    if lines is None:
         path = f"$[{index}]" + path[1:]
     else:
-        path = f"$[{index + int(match.group(1))}]" + path[match.end() :]
-    moved = type(err)(err.message, path=path, line=err.line, frame=err.frame)
+        line = lines[index]
+    moved = type(err)(err.message, path=path, line=line, frame=err.frame)
     moved.__cause__ = err.__cause__
     return moved
 
@@ -147,6 +153,7 @@ class _Source:
         "given",
         "heads",
         "limits",
+        "lines",
         "messages",
         "raws",
     )
@@ -162,6 +169,8 @@ class _Source:
         self.heads: list[AnyHead | None] | None = None
         self.calls: list[Calls | None] | None = None
         self.chunk = _FIRST_CHUNK
+        self.lines: list[int] | None = None
+        """For JSON Lines: the 1-based line number of each message."""
 
     # --- full decode --------------------------------------------------------------------------
 
@@ -192,7 +201,7 @@ class _Source:
                 match = _INDEX.match(err.path or "$")
                 bad = int(match.group(1)) if match is not None else None
                 if bad == 0 or (bad is None and stop == i + 1):
-                    raise _moved(err, i) from None
+                    raise _moved(err, i, self.lines) from None
                 stop = i + (bad if bad is not None else 1)  # decode the good run before it
         messages[i:stop] = decoded
 
@@ -524,8 +533,15 @@ class LazyMessages(Sequence[LazyMessage | Message]):
         return f"LazyMessages({self._src.codec.name}, {len(self)} messages)"
 
 
-def decode(codec: Codec, data: Any, validate: Validate, limits: Limits = DEFAULT) -> LazyMessages:
-    """Scan ``data`` (an array of messages in ``codec``'s format) into `LazyMessages`."""
+def decode(
+    codec: Codec,
+    data: Any,
+    validate: Validate,
+    limits: Limits = DEFAULT,
+    lines: bool = False,
+) -> LazyMessages:
+    """Scan ``data`` (an array of messages in ``codec``'s format, or JSON Lines) into
+    `LazyMessages`."""
     if validate not in (False, "shape", True):
         raise ValueError(f"validate must be False, 'shape' or True; got {validate!r}")
     if isinstance(data, str):
@@ -540,7 +556,11 @@ def decode(codec: Codec, data: Any, validate: Validate, limits: Limits = DEFAULT
             f"{codec.name} input of {len(data)} bytes is over the limit max_size={limits.max_size}",
             path="$",
         )
-    if validate is True:
+    numbers: list[int] | None = None
+    parts: list[bytes] = []
+    if lines:
+        data, numbers, parts = _frame_lines(codec, data)
+    if validate is True and numbers is None:
         messages = codec.decode(data, list[Message], limits)
     try:
         raws = _decoders(codec).raws.decode(data)
@@ -548,6 +568,8 @@ def decode(codec: Codec, data: Any, validate: Validate, limits: Limits = DEFAULT
         codec.decode(data, list[Message], limits)  # not an array: the eager error says so
         raise AssertionError("the eager decoder accepted what the scan refused") from None
     except msgspec.DecodeError as err:
+        if numbers is not None:
+            _refuse_line(codec, parts, numbers)
         raise DecodeError(f"invalid {codec.name}: {err}", path="$") from None
     except RecursionError:
         raise DecodeError(
@@ -556,11 +578,46 @@ def decode(codec: Codec, data: Any, validate: Validate, limits: Limits = DEFAULT
             path="$",
         ) from None
     source = _Source(codec, data, raws, limits)
-    if validate is True:
+    if numbers is not None:
+        if len(raws) != len(numbers):
+            _refuse_line(codec, parts, numbers)
+        source.lines = numbers
+        if validate is True:
+            source.decode_all()
+    elif validate is True:
         source.messages = messages
-    elif validate == "shape":
+    if validate == "shape":
         _check_shape(source)
     return LazyMessages(source)
+
+
+_BLANK = b" \t\r"
+
+
+def _frame_lines(codec: Codec, data: bytes) -> tuple[bytes, list[int], list[bytes]]:
+    """JSON Lines as one array (blank lines skipped), each element's 1-based line number, and
+    the lines."""
+    if codec.name != "JSON":
+        raise ValueError("lines=True reads JSON Lines; MessagePack has no lines")
+    parts = data.split(b"\n")
+    keep = [i for i, part in enumerate(parts) if part.strip(_BLANK)]
+    if len(keep) != len(parts):
+        parts = [parts[i] for i in keep]
+    return join_array(parts, True), [i + 1 for i in keep], parts
+
+
+def _refuse_line(codec: Codec, parts: list[bytes], numbers: list[int]) -> None:
+    """Raise for the first line that is not exactly one JSON value (the framed scan failed, or
+    found more values than lines)."""
+    one = _decoders(codec).one
+    for raw, line in zip(parts, numbers, strict=True):
+        try:
+            one.decode(raw)
+        except msgspec.DecodeError as err:
+            raise DecodeError(f"invalid JSON: {err}", path="$", line=line) from None
+        except RecursionError:
+            raise DecodeError("invalid JSON: nesting too deep", path="$", line=line) from None
+    raise AssertionError("every line holds one value, yet the framed scan refused them")
 
 
 def _check_shape(source: _Source) -> None:
