@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from functools import partial
 from itertools import compress, count, repeat
-from operator import attrgetter, itemgetter
+from operator import attrgetter, is_, itemgetter
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 import msgspec
@@ -84,9 +85,12 @@ SHORT = 384
 
 _UNREAD: Any = object()
 _CONTENT = attrgetter("content")
+_TYPE = attrgetter("type")
+_IS_STR = str.__instancecheck__
 _FIRST = itemgetter(0)
 _VIEW: Any = memoryview
-_IS_LIST = "list".__eq__
+_IS_NONE = partial(is_, None)
+_LISTS = bytes(1 if b == ord("L") else 0 for b in range(256))
 _NO_CALLS: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 Calls = tuple[tuple[str, ...], tuple[str, ...]]
 
@@ -105,13 +109,18 @@ class _Decoders:
         }
         self.blocks = module.Decoder(list[_BlockHead])
         self.block_lists = module.Decoder(list[list[_BlockHead]])
+        kinds = bytearray(b"O" * 256)
+        kinds[0xC1] = ord("A")
         if self.json:
-            self.marks = {0xC1: "", 0x22: "str", 0x5B: "list"}
+            kinds[0x22], kinds[0x5B] = ord("S"), ord("L")
         else:
-            arrays = (*range(0x90, 0xA0), 0xDC, 0xDD)
-            texts = (*range(0xA0, 0xC0), 0xD9, 0xDA, 0xDB)
-            self.marks = {0xC1: "", **dict.fromkeys(texts, "str"), **dict.fromkeys(arrays, "list")}
-        """The kind of a content by its first byte (absent: ``""``)."""
+            for b in (*range(0xA0, 0xC0), 0xD9, 0xDA, 0xDB):
+                kinds[b] = ord("S")
+            for b in (*range(0x90, 0xA0), 0xDC, 0xDD):
+                kinds[b] = ord("L")
+        self.kinds = bytes(kinds)
+        """A `bytes.translate` table: a content's first byte to its kind, ``L`` (array), ``S``
+        (text), ``A`` (absent) or ``O`` (anything else)."""
 
 
 _DECODERS: dict[str, _Decoders] = {}
@@ -272,23 +281,20 @@ class _Source:
         n = len(heads)
         out: list[Calls | None] = [_NO_CALLS] * n
         present: Sequence[int] = range(n)
-        if None in heads:
+        if any(map(_IS_NONE, heads)):  # identity: a Struct's == would compare fields
             present = [i for i in range(n) if heads[i] is not None]
             for i in range(n):
                 if heads[i] is None:
                     out[i] = None
-        kinds = list(
-            map(
-                dec.marks.get,
-                map(_FIRST, map(_VIEW, map(_CONTENT, filter(None, heads)))),
-                repeat("other"),
-            )
+        # One byte per message, its content's first byte mapped to L(ist), S(tr), A(bsent), O(ther)
+        kinds = bytes(map(_FIRST, map(_VIEW, map(_CONTENT, filter(None, heads))))).translate(
+            dec.kinds
         )
-        if "other" in kinds:  # neither text nor blocks: the full decode says what is wrong
+        if b"O" in kinds:  # neither text nor blocks: the full decode says what is wrong
             for i, kind in zip(present, kinds, strict=True):
-                if kind == "other":
+                if kind == 0x4F:
                     out[i] = None
-        lists = list(compress(present, map(_IS_LIST, kinds)))
+        lists = list(compress(present, kinds.translate(_LISTS)))
         if not lists:
             return out
         contents = [heads[i].content for i in lists]  # type: ignore[union-attr]
@@ -308,6 +314,9 @@ class _Source:
 
 def _calls(blocks: list[_BlockHead]) -> Calls | None:
     """The ids and names of the ``tool_use`` blocks, or None if a block is not readable here."""
+    tags = list(map(_TYPE, blocks))
+    if "tool_use" not in tags:
+        return _NO_CALLS if all(map(_IS_STR, tags)) else None
     ids: list[str] = []
     names: list[str] = []
     for block in blocks:
@@ -319,7 +328,7 @@ def _calls(blocks: list[_BlockHead]) -> Calls | None:
                 return None
             ids.append(block.id)
             names.append(block.name)
-    return (tuple(ids), tuple(names)) if ids else _NO_CALLS
+    return (tuple(ids), tuple(names))
 
 
 class LazyMessage(Struct, gc=False, eq=False, repr_omit_defaults=False):
