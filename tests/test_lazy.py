@@ -534,3 +534,29 @@ def test_bench_lazy_option_prints_one_row_per_family_and_format(
         ["tool-heavy", "5", "msgpack"],
     ]
     assert len(lines) == 4
+
+
+def test_frames_name_the_frame_of_an_error() -> None:
+    """Messages one per MessagePack frame: errors carry ``.frame`` and the path inside it."""
+    from minagent.wire._codec import MSGPACK
+    from minagent.wire.lazy import from_parts
+
+    payloads = [
+        msgspec.msgpack.encode({"role": "user", "content": "hi"}),
+        msgspec.msgpack.encode({"role": "user", "content": [{"type": "text", "text": 1}]}),
+    ]
+    lazy = from_parts(MSGPACK, payloads, False, Limits(), ("frame", [7, 8]))
+    assert [m.role for m in lazy] == ["user", "user"]
+    assert wire.msgpack.encode(lazy[0]) == payloads[0]
+    with pytest.raises(ValidationError) as err:
+        lazy[1].content  # noqa: B018
+    assert (err.value.frame, err.value.path) == (8, "$.content[0].text")
+    with pytest.raises(DecodeError) as bad:
+        from_parts(
+            MSGPACK, [payloads[0], payloads[0] + b"\xc0"], False, Limits(), ("frame", [0, 1])
+        )
+    assert (bad.value.frame, bad.value.path) == (1, "$")
+    assert (
+        bad.value.message
+        == "invalid MessagePack: MessagePack data is malformed: trailing characters (byte 22)"
+    )

@@ -133,20 +133,23 @@ def _decoders(codec: Codec) -> _Decoders:
     return found
 
 
-def _moved(err: WireError, index: int, lines: list[int] | None) -> WireError:
+def _moved(err: WireError, index: int, places: tuple[str, list[int]] | None) -> WireError:
     """``err`` (raised for a chunk starting at message ``index``) with its path in the source:
-    under ``$[i]`` for an array, on its line (path inside it) for JSON Lines."""
+    under ``$[i]`` for an array; for messages one per line or frame, on that line or frame
+    (``places``: which, and the number of each message's), the path inside it."""
     path = err.path or "$"
     match = _INDEX.match(path)
     if match is not None:
         index += int(match.group(1))
         path = "$" + path[match.end() :]
-    line = err.line
-    if lines is None:
+    line, frame = err.line, err.frame
+    if places is None:
         path = f"$[{index}]" + path[1:]
+    elif places[0] == "line":
+        line = places[1][index]
     else:
-        line = lines[index]
-    moved = type(err)(err.message, path=path, line=line, frame=err.frame)
+        frame = places[1][index]
+    moved = type(err)(err.message, path=path, line=line, frame=frame)
     moved.__cause__ = err.__cause__
     return moved
 
@@ -162,8 +165,8 @@ class _Source:
         "given",
         "heads",
         "limits",
-        "lines",
         "messages",
+        "places",
         "raws",
     )
 
@@ -178,8 +181,9 @@ class _Source:
         self.heads: list[AnyHead | None] | None = None
         self.calls: list[Calls | None] | None = None
         self.chunk = _FIRST_CHUNK
-        self.lines: list[int] | None = None
-        """For JSON Lines: the 1-based line number of each message."""
+        self.places: tuple[str, list[int]] | None = None
+        """For messages one per line or frame: ``"line"`` or ``"frame"``, and the number of each
+        message's (lines 1-based, frames 0-based, as the stream errors count them)."""
 
     # --- full decode --------------------------------------------------------------------------
 
@@ -210,7 +214,7 @@ class _Source:
                 match = _INDEX.match(err.path or "$")
                 bad = int(match.group(1)) if match is not None else None
                 if bad == 0 or (bad is None and stop == i + 1):
-                    raise _moved(err, i, self.lines) from None
+                    raise _moved(err, i, self.places) from None
                 stop = i + (bad if bad is not None else 1)  # decode the good run before it
         messages[i:stop] = decoded
 
@@ -542,34 +546,48 @@ class LazyMessages(Sequence[LazyMessage | Message]):
         return f"LazyMessages({self._src.codec.name}, {len(self)} messages)"
 
 
+def _as_bytes(data: Any) -> bytes:
+    if isinstance(data, str):
+        return data.encode("utf-8", "surrogatepass")
+    if type(data) is bytes:
+        return data
+    try:
+        return bytes(data)
+    except TypeError as err:
+        raise TypeError(f"data must be bytes, bytearray or memoryview: {err}") from None
+
+
+def _check_args(codec: Codec, validate: Validate, size: int, limits: Limits) -> None:
+    if validate not in (False, "shape", True):
+        raise ValueError(f"validate must be False, 'shape' or True; got {validate!r}")
+    if size > limits.max_size:
+        raise DecodeError(
+            f"{codec.name} input of {size} bytes is over the limit max_size={limits.max_size}",
+            path="$",
+        )
+
+
 def decode(
     codec: Codec,
     data: Any,
     validate: Validate,
     limits: Limits = DEFAULT,
     lines: bool = False,
+    first_line: int = 1,
 ) -> LazyMessages:
-    """Scan ``data`` (an array of messages in ``codec``'s format, or JSON Lines) into
-    `LazyMessages`."""
-    if validate not in (False, "shape", True):
-        raise ValueError(f"validate must be False, 'shape' or True; got {validate!r}")
-    if isinstance(data, str):
-        data = data.encode("utf-8", "surrogatepass")
-    elif type(data) is not bytes:
-        try:
-            data = bytes(data)
-        except TypeError as err:
-            raise TypeError(f"data must be bytes, bytearray or memoryview: {err}") from None
-    if len(data) > limits.max_size:
-        raise DecodeError(
-            f"{codec.name} input of {len(data)} bytes is over the limit max_size={limits.max_size}",
-            path="$",
-        )
-    numbers: list[int] | None = None
-    parts: list[bytes] = []
+    """Scan ``data`` (an array of messages in ``codec``'s format, or JSON Lines numbered from
+    ``first_line``) into `LazyMessages`."""
+    data = _as_bytes(data)
+    _check_args(codec, validate, len(data), limits)
     if lines:
-        data, numbers, parts = _frame_lines(codec, data)
-    if validate is True and numbers is None:
+        if codec.name != "JSON":
+            raise ValueError("lines=True reads JSON Lines; MessagePack has no lines")
+        parts = data.split(b"\n")
+        keep = [i for i, part in enumerate(parts) if part.strip(_BLANK)]
+        if len(keep) != len(parts):
+            parts = [parts[i] for i in keep]
+        return from_parts(codec, parts, validate, limits, ("line", [first_line + i for i in keep]))
+    if validate is True:
         messages = codec.decode(data, list[Message], limits)
     try:
         raws = _decoders(codec).raws.decode(data)
@@ -577,25 +595,40 @@ def decode(
         codec.decode(data, list[Message], limits)  # not an array: the eager error says so
         raise AssertionError("the eager decoder accepted what the scan refused") from None
     except msgspec.DecodeError as err:
-        if numbers is not None:
-            _refuse_line(codec, parts, numbers)
         raise DecodeError(f"invalid {codec.name}: {err}", path="$") from None
     except RecursionError:
-        raise DecodeError(
-            f"invalid {codec.name}: nesting deeper than max_depth={limits.max_depth} "
-            "or the interpreter's recursion limit",
-            path="$",
-        ) from None
+        raise _too_deep(codec, limits, "$") from None
     source = _Source(codec, data, raws, limits)
-    if numbers is not None:
-        if len(raws) != len(numbers):
-            _refuse_line(codec, parts, numbers)
-        source.lines = numbers
-        if validate is True:
-            source.decode_all()
-    elif validate is True:
+    if validate is True:
         source.messages = messages
-    if validate == "shape":
+    elif validate == "shape":
+        _check_shape(source)
+    return LazyMessages(source)
+
+
+def from_parts(
+    codec: Codec,
+    parts: list[bytes],
+    validate: Validate,
+    limits: Limits,
+    places: tuple[str, list[int]],
+) -> LazyMessages:
+    """`LazyMessages` of messages given one per part: the lines of JSON Lines or the payloads
+    of frames, ``places`` naming them (``("line", numbers)`` or ``("frame", numbers)``) in
+    errors. Each part must hold exactly one value; the syntax of all is checked by one scan."""
+    _check_args(codec, validate, sum(map(len, parts)), limits)
+    data = join_array(parts, codec.name == "JSON")
+    try:
+        raws = _decoders(codec).raws.decode(data)
+    except (msgspec.DecodeError, RecursionError):
+        raws = []
+    if len(raws) != len(parts):
+        _refuse_part(codec, parts, places, limits)
+    source = _Source(codec, data, raws, limits)
+    source.places = places
+    if validate is True:
+        source.decode_all()
+    elif validate == "shape":
         _check_shape(source)
     return LazyMessages(source)
 
@@ -603,30 +636,29 @@ def decode(
 _BLANK = b" \t\r"
 
 
-def _frame_lines(codec: Codec, data: bytes) -> tuple[bytes, list[int], list[bytes]]:
-    """JSON Lines as one array (blank lines skipped), each element's 1-based line number, and
-    the lines."""
-    if codec.name != "JSON":
-        raise ValueError("lines=True reads JSON Lines; MessagePack has no lines")
-    parts = data.split(b"\n")
-    keep = [i for i, part in enumerate(parts) if part.strip(_BLANK)]
-    if len(keep) != len(parts):
-        parts = [parts[i] for i in keep]
-    return join_array(parts, True), [i + 1 for i in keep], parts
+def _too_deep(codec: Codec, limits: Limits, path: str) -> DecodeError:
+    return DecodeError(
+        f"invalid {codec.name}: nesting deeper than max_depth={limits.max_depth} "
+        "or the interpreter's recursion limit",
+        path=path,
+    )
 
 
-def _refuse_line(codec: Codec, parts: list[bytes], numbers: list[int]) -> None:
-    """Raise for the first line that is not exactly one JSON value (the framed scan failed, or
-    found more values than lines)."""
+def _refuse_part(
+    codec: Codec, parts: list[bytes], places: tuple[str, list[int]], limits: Limits
+) -> None:
+    """Raise for the first part that is not exactly one value (the scan of all of them failed,
+    or found more values than parts)."""
     one = _decoders(codec).one
-    for raw, line in zip(parts, numbers, strict=True):
+    for raw, number in zip(parts, places[1], strict=True):
+        where = {places[0]: number}
         try:
             one.decode(raw)
         except msgspec.DecodeError as err:
-            raise DecodeError(f"invalid JSON: {err}", path="$", line=line) from None
+            raise DecodeError(f"invalid {codec.name}: {err}", path="$", **where) from None
         except RecursionError:
-            raise DecodeError("invalid JSON: nesting too deep", path="$", line=line) from None
-    raise AssertionError("every line holds one value, yet the framed scan refused them")
+            raise _too_deep(codec, limits, "$").located(**where) from None
+    raise AssertionError("every part holds one value, yet their scan refused them")
 
 
 def _check_shape(source: _Source) -> None:
