@@ -560,3 +560,39 @@ def test_frames_name_the_frame_of_an_error() -> None:
         bad.value.message
         == "invalid MessagePack: MessagePack data is malformed: trailing characters (byte 22)"
     )
+
+
+def test_lines_span_stops_at_the_first_line_that_is_not_one_value() -> None:
+    """A stream's span of lines: lazy messages before the bad line, bytes and lines used through
+    it, and its error with the line number."""
+    from minagent.wire.lazy import lines_span
+
+    buf = b'{"role":"user"}\n\n{"role":"tool","tool_call_id":"c"} 1\n{"role":"user"}\n'
+    items, used, lines, err = lines_span(buf, len(buf), 10, Limits())
+    assert [m.role for m in items] == ["user"]
+    assert (used, lines) == (buf.index(b"1\n") + 2, 3)
+    assert isinstance(err, DecodeError) and (err.line, err.path) == (12, "$")
+    good = b'{"role":"user"}\n  \n{"role":"tool","tool_call_id":"c"}\n'
+    items, used, lines, err = lines_span(good, len(good), 1, Limits())
+    assert ([m.tool_call_id for m in items], used, lines, err) == (
+        [msgspec.UNSET, "c"],
+        len(good),
+        3,
+        None,
+    )
+    assert wire.json.encode(items[1]) == b'{"role":"tool","tool_call_id":"c"}'
+
+
+def test_frames_span_stops_at_the_first_bad_frame() -> None:
+    """A stream's frames: lazy messages before the bad payload, bytes used through it, its
+    error with the frame index."""
+    from minagent.wire.lazy import frames_span
+
+    good = msgspec.msgpack.encode({"role": "user", "content": "x"})
+    buf = good + good + b"\xc1" + good
+    spans = [(0, len(good)), (len(good), 2 * len(good)), (2 * len(good), 2 * len(good) + 1)]
+    spans.append((spans[-1][1], len(buf)))
+    items, used, err = frames_span(buf, spans, 5, Limits())
+    assert (len(items), used) == (2, 2 * len(good) + 1)
+    assert isinstance(err, DecodeError) and (err.frame, err.path) == (7, "$")
+    assert [wire.msgpack.encode(m) for m in items] == [good, good]

@@ -661,6 +661,56 @@ def _refuse_part(
     raise AssertionError("every part holds one value, yet their scan refused them")
 
 
+def read_parts(
+    codec: Codec, parts: list[bytes], places: tuple[str, list[int]], limits: Limits
+) -> tuple[list[LazyMessage], WireError | None]:
+    """Lazy messages of ``parts`` (see `from_parts`) up to the first part that is not one value,
+    and that part's error (None if all are good): what a stream reader hands out."""
+    try:
+        return list(from_parts(codec, parts, False, limits, places)), None  # type: ignore[arg-type]
+    except DecodeError as err:
+        number = err.line if places[0] == "line" else err.frame
+        bad = places[1].index(number) if number in places[1] else 0
+        good = from_parts(codec, parts[:bad], False, limits, (places[0], places[1][:bad]))
+        return list(good), err  # type: ignore[arg-type]
+
+
+def lines_span(
+    buf: bytes | bytearray, end: int, first_line: int, limits: Limits
+) -> tuple[list[LazyMessage], int, int, WireError | None]:
+    """Lazy messages of the complete JSON Lines ``buf[:end]`` (``end`` just past a newline, the
+    first line numbered ``first_line``): the messages before the first line that is not one
+    JSON value, the bytes and lines used (through that line), and its error."""
+    from ._codec import JSON
+
+    lines = bytes(buf[:end]).split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    keep = [i for i, line in enumerate(lines) if line.strip(_BLANK)]
+    parts = [lines[i] for i in keep]
+    items, err = read_parts(JSON, parts, ("line", [first_line + i for i in keep]), limits)
+    if err is None:
+        return items, end, len(lines), None
+    used_lines = (err.line or first_line) - first_line + 1
+    return items, sum(map(len, lines[:used_lines])) + used_lines, used_lines, err
+
+
+def frames_span(
+    buf: bytes | bytearray, spans: list[tuple[int, int]], first_frame: int, limits: Limits
+) -> tuple[list[LazyMessage], int, WireError | None]:
+    """Lazy messages of the MessagePack frame payloads at ``spans`` of ``buf`` (the first one
+    frame ``first_frame``): the messages before the first payload that is not one value, the
+    bytes used (through that frame) and its error."""
+    from ._codec import MSGPACK
+
+    parts = [bytes(buf[a:b]) for a, b in spans]
+    numbers = list(range(first_frame, first_frame + len(parts)))
+    items, err = read_parts(MSGPACK, parts, ("frame", numbers), limits)
+    if err is None:
+        return items, spans[-1][1] if spans else 0, None
+    return items, spans[(err.frame or first_frame) - first_frame][1], err
+
+
 def _check_shape(source: _Source) -> None:
     """Read every routing field now; a message whose head is not readable is decoded fully,
     which raises the eager decoder's error if there is one."""
