@@ -83,7 +83,6 @@ AnyHead = _Head | _ShortHead
 SHORT = 384
 """Average bytes per message under which routing decodes heads with their text (`_ShortHead`)."""
 
-_UNREAD: Any = object()
 _CONTENT = attrgetter("content")
 _TYPE = attrgetter("type")
 _IS_STR = str.__instancecheck__
@@ -252,8 +251,20 @@ class _Source:
                 except (msgspec.DecodeError, RecursionError):
                     heads.append(None)  # only the full decode can read it (or say why not)
         self.heads = heads
-        self.calls = [_UNREAD] * n if short else self._raw_calls(heads)
+        self.calls = self._short_calls(heads) if short else self._raw_calls(heads)
         return heads
+
+    @staticmethod
+    def _short_calls(heads: list[AnyHead | None]) -> list[Calls | None]:
+        """The calls of every message, from short heads (whose blocks are decoded already)."""
+        out: list[Calls | None] = []
+        for head in heads:
+            if head is None:
+                out.append(None)
+                continue
+            content = head.content
+            out.append(_NO_CALLS if type(content) is str else _calls(content))  # type: ignore[arg-type]
+        return out
 
     def calls_of(self, i: int) -> Calls:
         """The ids and names of message ``i``'s tool calls."""
@@ -263,14 +274,6 @@ class _Source:
             calls = self.calls
             assert calls is not None
         found = calls[i]
-        if found is _UNREAD:  # a short head: its blocks are decoded already
-            head = self.head(i)
-            if head is None:
-                found = None
-            else:
-                content = head.content
-                found = _NO_CALLS if type(content) is str else _calls(content)  # type: ignore[arg-type]
-            calls[i] = found
         if found is None:
             tool_calls = self.message(i).tool_calls
             found = calls[i] = (
@@ -351,45 +354,52 @@ class LazyMessage(Struct, gc=False, eq=False, repr_omit_defaults=False):
 
     # --- routing ------------------------------------------------------------------------------
 
-    def _head(self) -> AnyHead | None:
-        try:
-            return self._src.heads[self._i]  # type: ignore[index]
-        except TypeError:  # heads not decoded yet
-            return self._src.head(self._i)
+    # Each reads the shared list directly; TypeError / AttributeError mean "not decoded yet" or
+    # "only the full decode can read this message", and take the slow path.
+
+    def _slow_head(self) -> Any:
+        head = self._src.head(self._i)
+        return self._src.message(self._i) if head is None else head
 
     @property
     def role(self) -> Role:
         """Who speaks (checked against the four roles, as the eager decoder does)."""
-        head = self._head()
-        return self._src.message(self._i).role if head is None else head.role
+        try:
+            return self._src.heads[self._i].role  # type: ignore[index,union-attr]
+        except (TypeError, AttributeError):
+            return self._slow_head().role  # type: ignore[no-any-return]
 
     @property
     def tool_call_id(self) -> str | UnsetType:
         """For tool results: the id of the call this answers; ``UNSET`` when absent."""
-        head = self._head()
-        return self._src.message(self._i).tool_call_id if head is None else head.tool_call_id
+        try:
+            return self._src.heads[self._i].tool_call_id  # type: ignore[index,union-attr]
+        except (TypeError, AttributeError):
+            return self._slow_head().tool_call_id  # type: ignore[no-any-return]
 
     @property
     def is_error(self) -> bool | UnsetType:
         """For tool results: whether the tool failed; ``UNSET`` when absent."""
-        head = self._head()
-        return self._src.message(self._i).is_error if head is None else head.is_error
+        try:
+            return self._src.heads[self._i].is_error  # type: ignore[index,union-attr]
+        except (TypeError, AttributeError):
+            return self._slow_head().is_error  # type: ignore[no-any-return]
 
     @property
     def tool_call_ids(self) -> tuple[str, ...]:
         """The ids of the message's ``tool_use`` blocks, in order."""
-        return self._src.calls_of(self._i)[0]
+        try:
+            return self._src.calls[self._i][0]  # type: ignore[index]
+        except TypeError:
+            return self._src.calls_of(self._i)[0]
 
     @property
     def tool_names(self) -> tuple[str, ...]:
         """The tool names of the message's ``tool_use`` blocks, in order."""
         try:
-            found = self._src.calls[self._i]  # type: ignore[index]
-        except TypeError:  # not read yet
-            found = None
-        if found is None or found is _UNREAD:
-            found = self._src.calls_of(self._i)
-        return found[1]
+            return self._src.calls[self._i][1]  # type: ignore[index]
+        except TypeError:
+            return self._src.calls_of(self._i)[1]
 
     # --- full decode --------------------------------------------------------------------------
 
