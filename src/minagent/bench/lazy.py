@@ -70,6 +70,8 @@ class LazyMemory:
     """Right after ``decode_lazy``."""
     routed: float
     """After reading every message's role and tool call names as well."""
+    input: float
+    """The input itself, which a lazy decode keeps alive (eager does not need it)."""
 
 
 def _read_blocks(msgs: Iterable[Any]) -> int:
@@ -174,7 +176,8 @@ def memory(families: Iterable[str], size: int, formats: Iterable[str]) -> list[L
 
             eager = held_bytes(codec.decode, data) / size
             lazy = held_bytes(codec.decode_lazy, data) / size
-            out.append(LazyMemory(family, size, fmt, eager, lazy, held_bytes(routed, data) / size))
+            routed_held = held_bytes(routed, data) / size
+            out.append(LazyMemory(family, size, fmt, eager, lazy, routed_held, len(data) / size))
     return out
 
 
@@ -211,11 +214,14 @@ def table(results: list[LazyResult], mem: list[LazyMemory] | None = None) -> str
     ]
     if mem:
         out.append("")
-        out.append("Memory held per message (tracemalloc), eager / lazy / lazy after routing:")
+        out.append(
+            "Memory held per message (tracemalloc): eager / lazy / lazy after routing reads; "
+            "a lazy decode also keeps its input alive (last figure)."
+        )
         for m in mem:
             out.append(
-                f"  {m.family} x{m.size} {m.format}: {m.eager:.0f} B / {m.lazy:.0f} B "
-                f"({m.eager / m.lazy:.1f}x less) / {m.routed:.0f} B"
+                f"  {m.family} x{m.size} {m.format}: {m.eager:.0f} B / {m.lazy:.0f} B / "
+                f"{m.routed:.0f} B; input {m.input:.0f} B"
             )
     return "\n".join(out)
 
