@@ -304,6 +304,39 @@ def test_json_lines_full_access_equals_eager_decode_lines(msgs: list[Any], blank
     assert lazy == eager
 
 
+@st.composite
+def _mutants(draw: st.DrawFn) -> tuple[str, bytes]:
+    fmt = draw(st.sampled_from(["json", "msgpack"]))
+    data = bytearray(_encode(draw(conversations(broken=False)), fmt))
+    for _ in range(draw(st.integers(1, 3))):
+        if not data:
+            break
+        i = draw(st.integers(0, len(data) - 1))
+        how = draw(st.integers(0, 2))
+        if how == 0:
+            data[i] = draw(st.integers(0, 255))
+        elif how == 1:
+            del data[i:]
+        else:
+            data[i:i] = bytes([draw(st.integers(0, 255))])
+    return fmt, bytes(data)
+
+
+@PROPS
+@given(_mutants())
+def test_mutated_bytes_lazy_and_eager_accept_the_same_inputs(case: tuple[str, bytes]) -> None:
+    """Byte-mutated payloads: the lazy decode plus a full read succeeds exactly when eager does,
+    with eager's objects; both raise only WireErrors, of the same class."""
+    fmt, data = case
+    codec = FORMATS[fmt]
+    eager = _outcome(lambda: codec.decode(data))
+    lazy = _outcome(lambda: _read_all(codec.decode_lazy(data)))
+    assert lazy[0] == eager[0]
+    if eager[0] == "ok":
+        assert lazy[1] == eager[1]
+        assert codec.encode(codec.decode_lazy(data)) == codec.encode(_raw_list(data, fmt))
+
+
 # --- examples ------------------------------------------------------------------------------------
 
 _SEED = [
