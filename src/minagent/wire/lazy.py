@@ -257,13 +257,18 @@ class _Source:
     @staticmethod
     def _short_calls(heads: list[AnyHead | None]) -> list[Calls | None]:
         """The calls of every message, from short heads (whose blocks are decoded already)."""
-        out: list[Calls | None] = []
-        for head in heads:
-            if head is None:
-                out.append(None)
-                continue
-            content = head.content
-            out.append(_NO_CALLS if type(content) is str else _calls(content))  # type: ignore[arg-type]
+        n = len(heads)
+        out: list[Calls | None] = [_NO_CALLS] * n
+        if any(map(_IS_NONE, heads)):
+            for i, head in enumerate(heads):
+                if head is None:
+                    out[i] = None
+                elif type(head.content) is list:
+                    out[i] = _calls(head.content)
+            return out
+        contents = list(map(_CONTENT, heads))
+        for i in compress(range(n), map(list.__instancecheck__, contents)):
+            out[i] = _calls(contents[i])
         return out
 
     def calls_of(self, i: int) -> Calls:
