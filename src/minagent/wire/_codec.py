@@ -34,6 +34,7 @@ from typing import Any
 import msgspec
 
 from . import _fallback, _lossless, _values
+from . import lazy as _lazy
 from .blocks import Deep
 from .errors import DecodeError, EncodeError, ValidationError, WireError
 from .extra import Extra, MsgpackOnly
@@ -258,7 +259,10 @@ class Codec:
     # --- encoding -----------------------------------------------------------------------------
 
     def encode(self, obj: Any, canonical: bool) -> bytes:
-        """Encode ``obj``: one msgspec call, or the lossless path when it meets an `Extra`."""
+        """Encode ``obj``: one msgspec call, or the lossless path when it meets an `Extra`.
+        Lazy messages (`minagent.wire.lazy`) are written by `lazy.encode`."""
+        if type(obj) is _lazy.LazyMessages or type(obj) is _lazy.LazyMessage:
+            return _lazy.encode(self, obj, canonical)
         encoder = self._canonical if canonical else self._fast
         try:
             try:
@@ -276,6 +280,8 @@ class Codec:
 
             return _fallback.encode_list(obj, encoder.encode, lowered, _NeedsLossless, self._json)
         except (TypeError, ValueError, OverflowError, RecursionError, NotImplementedError) as err:
+            if _lazy.holds_lazy(obj):  # a list holding lazy messages
+                return _lazy.encode(self, obj, canonical)
             raise self._encode_error(obj, err) from None
 
     def _encode_error(self, obj: Any, err: BaseException) -> EncodeError:

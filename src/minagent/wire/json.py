@@ -12,7 +12,6 @@ from typing import Any
 from . import lazy as _lazy
 from ._codec import JSON as _CODEC
 from ._lines import decode_lines, encode_lines, iter_lines
-from .errors import EncodeError
 from .limits import DEFAULT, Limits
 from .messages import Message
 
@@ -26,14 +25,7 @@ def encode(obj: Any, *, canonical: bool = False) -> bytes:
     infinity, binary data and non-string keys decoded from MessagePack (`MsgpackOnly`) or held in
     unknown data, ``ext`` values and timestamps, text with lone surrogates, unsupported types.
     """
-    if type(obj) is _lazy.LazyMessages or type(obj) is _lazy.LazyMessage:
-        return _lazy.encode(_CODEC, obj, canonical)
-    try:
-        return _CODEC.encode(obj, canonical)
-    except EncodeError:
-        if not _lazy.holds_lazy(obj):  # a list holding lazy messages: write their bytes
-            raise
-    return _lazy.encode(_CODEC, obj, canonical)
+    return _CODEC.encode(obj, canonical)
 
 
 def decode(

@@ -12,7 +12,6 @@ from typing import Any
 
 from . import lazy as _lazy
 from ._codec import MSGPACK as _CODEC
-from .errors import EncodeError
 from .limits import DEFAULT, Limits
 from .messages import Message
 
@@ -25,14 +24,7 @@ def encode(obj: Any, *, canonical: bool = False) -> bytes:
     Raises `EncodeError` (naming the path) for an integer beyond 64 bits or text with lone
     surrogates.
     """
-    if type(obj) is _lazy.LazyMessages or type(obj) is _lazy.LazyMessage:
-        return _lazy.encode(_CODEC, obj, canonical)
-    try:
-        return _CODEC.encode(obj, canonical)
-    except EncodeError:
-        if not _lazy.holds_lazy(obj):  # a list holding lazy messages: write their bytes
-            raise
-    return _lazy.encode(_CODEC, obj, canonical)
+    return _CODEC.encode(obj, canonical)
 
 
 def decode(
