@@ -100,6 +100,10 @@ class _Decoders:
     def __init__(self, codec: Codec) -> None:
         module: Any = msgspec.json if codec.name == "JSON" else msgspec.msgpack
         self.json = codec.name == "JSON"
+        from . import json, msgpack  # here: they import this module
+
+        self.full: Any = json.decode if self.json else msgpack.decode
+        """The eager decoder of the format (its public function: every check it makes)."""
         self.raws = module.Decoder(list[Raw])
         self.one = module.Decoder(Raw)
         self.head = {short: module.Decoder(_ShortHead if short else _Head) for short in (0, 1)}
@@ -207,7 +211,7 @@ class _Source:
         while True:
             framed = join_array(self.raws[i:stop], json)
             try:
-                decoded = codec.decode(framed, list[Message], self.limits)
+                decoded = _decoders(codec).full(framed, type=list[Message], limits=self.limits)
                 break
             except WireError as err:
                 match = _INDEX.match(err.path or "$")
@@ -603,11 +607,11 @@ def decode(
             parts = [parts[i] for i in keep]
         return from_parts(codec, parts, validate, limits, ("line", [first_line + i for i in keep]))
     if validate is True:
-        messages = codec.decode(data, list[Message], limits)
+        messages = _decoders(codec).full(data, type=list[Message], limits=limits)
     try:
         raws = _decoders(codec).raws.decode(data)
     except msgspec.ValidationError:
-        codec.decode(data, list[Message], limits)  # not an array: the eager error says so
+        _decoders(codec).full(data, type=list[Message], limits=limits)  # the eager error
         raise AssertionError("the eager decoder accepted what the scan refused") from None
     except msgspec.DecodeError as err:
         raise DecodeError(f"invalid {codec.name}: {err}", path="$") from None
