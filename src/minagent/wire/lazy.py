@@ -461,7 +461,8 @@ class LazyMessage(Struct, gc=False, eq=False, repr_omit_defaults=False):
 
     @property
     def index(self) -> int:
-        """The message's position in its decoded input (the ``$[i]`` of its error paths)."""
+        """The message's position in its decoded input: the ``$[i]`` of its error paths (for
+        messages one per line or frame, errors name the line or frame instead)."""
         return self._i
 
     @property
