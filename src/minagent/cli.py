@@ -56,8 +56,8 @@ def _add_bench(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--family",
         action="append",
-        choices=list(FAMILIES),
-        help="corpus family (repeatable; default: all)",
+        choices=[*FAMILIES, "providers"],
+        help="corpus family (repeatable; default: all); 'providers' times the provider adapters",
     )
     p.add_argument(
         "--size",
@@ -101,6 +101,10 @@ def _bench(args: argparse.Namespace) -> int:
     from .bench.corpus import FAMILIES
     from .bench.lazy import report as lazy_table
 
+    if args.family and "providers" in args.family:
+        from .bench.providers import command
+
+        return command(args)
     if args.plot is not None:
         try:
             import matplotlib  # noqa: F401
