@@ -11,9 +11,9 @@ from typing import Any
 
 from . import lazy as _lazy
 from ._codec import JSON as _CODEC
-from ._lines import decode_lines, encode_lines, iter_lines
 from .limits import DEFAULT, Limits
 from .messages import Message
+from .stream._lines import decode_lines, encode_lines, iter_lines
 
 __all__ = ["decode", "decode_lazy", "decode_lines", "encode", "encode_lines", "iter_lines"]
 
