@@ -629,3 +629,131 @@ def test_frames_span_stops_at_the_first_bad_frame() -> None:
     assert (len(items), used) == (2, 2 * len(good) + 1)
     assert isinstance(err, DecodeError) and (err.frame, err.path) == (7, "$")
     assert [wire.msgpack.encode(m) for m in items] == [good, good]
+
+
+# --- streams -------------------------------------------------------------------------------------
+
+_STREAM = [
+    {"role": "user", "content": "Добрый день"},
+    {
+        "role": "assistant",
+        "content": [{"type": "tool_use", "id": "c1", "name": "add", "input": {"a": 1}}],
+        "id": "msg_1",
+    },
+    {"role": "tool", "content": "2", "tool_call_id": "c1"},
+]
+
+
+def _lines_bytes() -> bytes:
+    return b"".join(msgspec.json.encode(m) + b"\n" for m in _STREAM)
+
+
+def test_iter_lines_lazy_yields_lazy_messages_equal_to_eager(tmp_path: Any) -> None:
+    """``iter_lines(lazy=True)``: LazyMessages with each line's bytes, equal to eager's objects."""
+    from minagent.wire.stream import SessionLog
+
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(_lines_bytes())
+    with path.open("rb") as f:
+        lazy = list(wire.json.iter_lines(f, lazy=True, chunk_size=7))
+    with path.open("rb") as f:
+        eager = list(wire.json.iter_lines(f))
+    assert [type(m) for m in lazy] == [LazyMessage] * 3
+    assert [m.tool_names for m in lazy] == [(), ("add",), ()]  # type: ignore[union-attr]
+    assert lazy == eager
+    assert wire.json.encode_lines(lazy) == _lines_bytes()
+    with SessionLog(path) as log:
+        logged = log.read(lazy=True)
+        assert [type(m) for m in logged] == [LazyMessage] * 3
+        assert logged == log.read()
+
+
+@pytest.mark.parametrize("tail", [b"", b"\n"])
+def test_iter_lines_lazy_reports_a_bad_line_as_eager_does(tail: bytes, tmp_path: Any) -> None:
+    """A line that is not one value: lazy yields the good lines before it, then raises eager's
+    error class on the same line (an unfinished last line: `TruncatedError`)."""
+    data = _lines_bytes() + b'{"role":"user"} 7' + tail
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(data)
+    outcomes = []
+    for lazy in (True, False):
+        got: list[Any] = []
+        with path.open("rb") as f, pytest.raises(DecodeError) as err:
+            got.extend(wire.json.iter_lines(f, lazy=lazy))
+        outcomes.append((len(got), type(err.value).__name__, err.value.line))
+    assert outcomes[0] == outcomes[1] == (3, "DecodeError" if tail else "TruncatedError", 4)
+
+
+def test_read_frames_lazy_keeps_each_frame_and_names_a_bad_one(tmp_path: Any) -> None:
+    """``read_frames(lazy=True)``: each frame's payload as a LazyMessage; a bad payload raises
+    with its frame index after the good ones, as eager does."""
+    from minagent.wire.stream import FrameDecoder, encode_frames, read_frames
+
+    frames = encode_frames(wire.msgpack.decode(msgspec.msgpack.encode(_STREAM)))
+    path = tmp_path / "f.bin"
+    path.write_bytes(frames)
+    with path.open("rb") as f:
+        lazy = list(read_frames(f, lazy=True))
+    assert [type(m) for m in lazy] == [LazyMessage] * 3
+    assert [m.role for m in lazy] == ["user", "assistant", "tool"]
+    assert encode_frames(lazy) == frames
+    path.write_bytes(frames + b"\x00\x00\x00\x02\xc1\xc1" + frames)
+    for flag in (True, False):
+        got: list[Any] = []
+        with path.open("rb") as f, pytest.raises(DecodeError) as err:
+            got.extend(read_frames(f, lazy=flag))
+        assert (len(got), err.value.frame, err.value.path) == (3, 3, "$")
+    decoder = FrameDecoder(lazy=True)
+    assert len(decoder.feed(path.read_bytes())) == 3
+    with pytest.raises(DecodeError):
+        decoder.feed()
+    assert [m.role for m in decoder.feed()] == ["user", "assistant", "tool"]
+    assert decoder.frames == 7
+
+
+def test_socket_router_forwards_frames_byte_for_byte() -> None:
+    """A real loopback socket: ``receive(lazy=True)`` routes by tool name and ``send`` forwards
+    the untouched messages as the bytes that arrived."""
+    import asyncio
+
+    from minagent.wire.stream import encode_frames, receive, send
+
+    sent = wire.msgpack.decode(msgspec.msgpack.encode(_STREAM))
+    forwarded: list[bytes] = []
+
+    async def router(reader: Any, writer: Any) -> None:
+        async for m in receive(reader, lazy=True):
+            if m.role == "user" or "add" in m.tool_names:
+                forwarded.append(encode_frames(m))
+                await send(writer, m)
+        writer.close()
+
+    async def main() -> list[Any]:
+        server = await asyncio.start_server(router, "127.0.0.1", 0)
+        reader, writer = await asyncio.open_connection(*server.sockets[0].getsockname()[:2])
+        await send(writer, sent)
+        writer.write_eof()
+        out = [m async for m in receive(reader)]
+        writer.close()
+        server.close()
+        await server.wait_closed()
+        return out
+
+    assert asyncio.run(main()) == sent[:2]
+    assert forwarded == [encode_frames(m) for m in sent[:2]]
+
+
+def test_iter_lines_lazy_limits_each_line_not_the_batch(tmp_path: Any) -> None:
+    """``max_size`` bounds each line of a lazy stream, as eager: many short lines pass, a line
+    over it is refused with its number."""
+    from minagent.wire.stream import LineTooLongError
+
+    path = tmp_path / "many.jsonl"
+    path.write_bytes(_lines_bytes() * 40)
+    limits = Limits(max_size=200)
+    with path.open("rb") as f:
+        assert len(list(wire.json.iter_lines(f, lazy=True, limits=limits))) == 120
+    path.write_bytes(_lines_bytes() + b'{"role":"user","content":"' + b"x" * 300 + b'"}\n')
+    with path.open("rb") as f, pytest.raises(LineTooLongError) as err:
+        list(wire.json.iter_lines(f, lazy=True, limits=limits))
+    assert err.value.line == 4
