@@ -666,6 +666,9 @@ def test_iter_lines_lazy_yields_lazy_messages_equal_to_eager(tmp_path: Any) -> N
         logged = log.read(lazy=True)
         assert [type(m) for m in logged] == [LazyMessage] * 3
         assert logged == log.read()
+    with SessionLog(tmp_path / "copy.jsonl") as copy:
+        copy.append(logged)
+    assert (tmp_path / "copy.jsonl").read_bytes() == _lines_bytes()
 
 
 @pytest.mark.parametrize("tail", [b"", b"\n"])
