@@ -760,3 +760,21 @@ def test_iter_lines_lazy_limits_each_line_not_the_batch(tmp_path: Any) -> None:
     with path.open("rb") as f, pytest.raises(LineTooLongError) as err:
         list(wire.json.iter_lines(f, lazy=True, limits=limits))
     assert err.value.line == 4
+
+
+@pytest.mark.parametrize("depth", [995, 1030, 3000])
+@pytest.mark.parametrize("max_depth", [64, 1000])
+def test_deep_nesting_is_judged_as_eager_judges_it(depth: int, max_depth: int) -> None:
+    """Nesting near and beyond ``max_depth``: lazy accepts what eager accepts (the scan gets the
+    same headroom) and raises eager's error, path included, where eager raises."""
+    inner = b"[" * depth + b"]" * depth
+    data = (
+        b'[{"role":"user","content":[{"type":"tool_use","id":"a","name":"b","input":{"x":'
+        + inner
+        + b"}}]}]"
+    )
+    limits = Limits(max_depth=max_depth)
+    eager = _outcome(lambda: wire.json.encode(wire.json.decode(data, limits=limits)))
+    lazy = _outcome(lambda: wire.json.encode(wire.json.decode_lazy(data, limits=limits).messages()))
+    assert lazy[0] == eager[0] == ("ok" if (depth, max_depth) == (995, 1000) else "DecodeError")
+    assert lazy[1] == eager[1]  # the same bytes (objects this deep do not compare in Python)

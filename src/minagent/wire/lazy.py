@@ -610,7 +610,7 @@ def decode(
     if validate is True:
         messages = _decoders(codec).full(data, type=list[Message], limits=limits)
     try:
-        raws = _decoders(codec).raws.decode(data)
+        raws = _scan(_decoders(codec).raws, data, limits)
     except msgspec.ValidationError:
         _decoders(codec).full(data, type=list[Message], limits=limits)  # the eager error
         raise AssertionError("the eager decoder accepted what the scan refused") from None
@@ -639,7 +639,7 @@ def from_parts(
     _check_args(codec, validate, sum(map(len, parts)), limits)
     data = join_array(parts, codec.name == "JSON")
     try:
-        raws = _decoders(codec).raws.decode(data)
+        raws = _scan(_decoders(codec).raws, data, limits)
     except (msgspec.DecodeError, RecursionError):
         raws = []
     if len(raws) != len(parts):
@@ -654,6 +654,18 @@ def from_parts(
 
 
 _BLANK = b" \t\r"
+
+
+def _scan(scanner: Any, data: bytes, limits: Limits) -> Any:
+    """``scanner.decode(data)``, with the same room to nest as the eager decoder: up to CPython
+    3.11 msgspec's recursion guard counts the caller's frames too, so a refusal is retried with
+    the limit raised by ``max_depth`` levels (RecursionError if still too deep)."""
+    try:
+        return scanner.decode(data)
+    except RecursionError:
+        from ._codec import _with_headroom  # here: the codec imports this module
+
+        return _with_headroom(limits.max_depth + 64, scanner.decode, data)
 
 
 def _too_deep(codec: Codec, limits: Limits, path: str) -> DecodeError:
@@ -673,7 +685,7 @@ def _refuse_part(
     for raw, number in zip(parts, places[1], strict=True):
         where = {places[0]: number}
         try:
-            one.decode(raw)
+            _scan(one, raw, limits)
         except msgspec.DecodeError as err:
             raise DecodeError(f"invalid {codec.name}: {err}", path="$", **where) from None
         except RecursionError:
