@@ -86,6 +86,7 @@ def _add_bench(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="skip the collector measurement at 15,000 tool-heavy messages",
     )
     p.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
+    p.add_argument("--lazy", action="store_true", help="time lazy against eager decoding instead")
     p.add_argument(
         "--plot",
         type=Path,
@@ -98,6 +99,7 @@ def _add_bench(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def _bench(args: argparse.Namespace) -> int:
     from .bench import report, runner
     from .bench.corpus import FAMILIES
+    from .bench.lazy import report as lazy_table
 
     if args.family and "providers" in args.family:
         from .bench.providers import command
@@ -128,6 +130,9 @@ def _bench(args: argparse.Namespace) -> int:
             f"\r{line:<72}" if tty else line, end="" if tty else "\n", file=sys.stderr, flush=True
         )
 
+    if args.lazy:  # minagent.bench.lazy: eager / lazy ratios, memory at 15,000 unless --quick
+        print(lazy_table(families, args.size, formats, repeat, memory=not args.quick))
+        return EXIT_OK
     result = runner.run(
         families,
         args.size,

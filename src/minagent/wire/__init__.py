@@ -8,7 +8,7 @@ back unchanged. Everything the codec raises is a `WireError`.
 
 from __future__ import annotations
 
-from . import json, msgpack
+from . import json, lazy, msgpack
 from ._check import check
 from .blocks import (
     Base64Source,
@@ -44,6 +44,7 @@ from .blocks import (
 from .convert import from_reference, to_reference
 from .errors import DecodeError, EncodeError, ValidationError, WireError
 from .extra import Extra, MsgpackOnly
+from .lazy import LazyMessage, LazyMessages
 from .limits import Limits
 from .messages import Message, ModelResponse, Role
 
@@ -61,6 +62,8 @@ __all__ = [
     "Extra",
     "FileSource",
     "ImageBlock",
+    "LazyMessage",
+    "LazyMessages",
     "Limits",
     "McpToolResultBlock",
     "McpToolUseBlock",
@@ -90,6 +93,7 @@ __all__ = [
     "check",
     "from_reference",
     "json",
+    "lazy",
     "msgpack",
     "to_reference",
 ]

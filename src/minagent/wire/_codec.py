@@ -36,6 +36,7 @@ from typing import Any
 import msgspec
 
 from . import _depth, _fallback, _finite, _lossless, _mpreader, _values
+from . import lazy as _lazy
 from .blocks import TYPED_LEVELS, Deep
 from .errors import DecodeError, EncodeError, ValidationError, WireError
 from .extra import Extra, MsgpackOnly
@@ -417,9 +418,12 @@ class Codec:
         """Encode ``obj``: one msgspec call, or the lossless path when it meets an `Extra`.
 
         JSON refuses NaN and infinity (msgspec would write ``null``), looking for them only when
-        the output holds ``null`` (`_finite`)."""
+        the output holds ``null`` (`_finite`). Lazy messages (`minagent.wire.lazy`) are written by
+        `lazy.encode`."""
+        if type(obj) is _lazy.LazyMessages or type(obj) is _lazy.LazyMessage:
+            return _lazy.encode(self, obj, canonical)
         out = self._encode(obj, canonical)
-        if self._json:
+        if self._text:  # JSON has no NaN or infinity; MessagePack keeps them
             _finite.refuse_nonfinite(obj, out)
         return out
 
@@ -447,6 +451,8 @@ class Codec:
                 and not _seen.__dict__.get("raised")
             ):
                 return _with_headroom(DEFAULT.max_depth + 64, self.encode, obj, canonical)  # type: ignore[no-any-return]
+            if _lazy.holds_lazy(obj):  # a list holding lazy messages
+                return _lazy.encode(self, obj, canonical)
             raise self._encode_error(obj, err) from None
 
     def _encode_error(self, obj: Any, err: BaseException) -> EncodeError:

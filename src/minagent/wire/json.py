@@ -1,4 +1,4 @@
-"""JSON: ``encode`` and ``decode`` straight between bytes and Structs.
+"""JSON: ``encode`` and ``decode`` straight between bytes and Structs (``decode_lazy``: lazily).
 
 Binary data travels as base64 text. ``canonical=True`` sorts keys at every level, which for any
 float-free value gives exactly the bytes of
@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Any, overload
 
+from . import lazy as _lazy
 from ._codec import JSON as _CODEC
 from .limits import DEFAULT, Limits
 from .messages import Message, ModelResponse
 from .stream._lines import decode_lines, encode_lines, iter_lines
 
-__all__ = ["decode", "decode_lines", "encode", "encode_lines", "iter_lines"]
+__all__ = ["decode", "decode_lazy", "decode_lines", "encode", "encode_lines", "iter_lines"]
 
 
 def encode(obj: Any, *, canonical: bool = False) -> bytes:
@@ -68,3 +69,21 @@ def decode(
     Python float can hold (``1e400``: it would silently become infinity).
     """
     return _CODEC.decode(data, type, limits)
+
+
+def decode_lazy(
+    data: bytes | bytearray | memoryview | str,
+    *,
+    validate: _lazy.Validate = False,
+    limits: Limits = DEFAULT,
+    lines: bool = False,
+) -> _lazy.LazyMessages:
+    """Scan an array of messages into `LazyMessages`: each message's bytes are found, nothing
+    else is decoded until read (see `minagent.wire.lazy` and docs/lazy.md).
+
+    ``validate=False`` checks the syntax and ``limits`` only (bad data raises when read);
+    ``"shape"`` also reads every message's routing fields now; ``True`` checks everything
+    `decode` checks. Reading a message raises what `decode` raises, the path under ``$[i]``.
+    ``lines=True`` reads JSON Lines instead (blank lines skipped; errors name the ``.line``).
+    """
+    return _lazy.decode(_CODEC, data, validate, limits, lines)

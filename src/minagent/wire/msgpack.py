@@ -11,11 +11,12 @@ from __future__ import annotations
 from typing import Any, overload
 
 from . import _mpreader
+from . import lazy as _lazy
 from ._codec import MSGPACK as _CODEC
 from .limits import DEFAULT, Limits
 from .messages import Message, ModelResponse
 
-__all__ = ["decode", "encode"]
+__all__ = ["decode", "decode_lazy", "encode"]
 
 
 def encode(obj: Any, *, canonical: bool = False) -> bytes:
@@ -70,3 +71,19 @@ def decode(
     if size <= limits.max_size:  # (over it: the codec refuses it first, at no cost)
         _mpreader.check_density(data)
     return _CODEC.decode(data, type, limits)
+
+
+def decode_lazy(
+    data: bytes | bytearray | memoryview,
+    *,
+    validate: _lazy.Validate = False,
+    limits: Limits = DEFAULT,
+) -> _lazy.LazyMessages:
+    """Scan an array of messages into `LazyMessages`: each message's bytes are found, nothing
+    else is decoded until read (see `minagent.wire.lazy` and docs/lazy.md).
+
+    ``validate=False`` checks the syntax and ``limits`` only (bad data raises when read);
+    ``"shape"`` also reads every message's routing fields now; ``True`` checks everything
+    `decode` checks. Reading a message raises what `decode` raises, the path under ``$[i]``.
+    """
+    return _lazy.decode(_CODEC, data, validate, limits)

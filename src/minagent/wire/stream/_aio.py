@@ -54,14 +54,16 @@ def receive(
     type: Any = Message,
     limits: Limits = DEFAULT,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
+    lazy: bool = False,
 ) -> AsyncIterator[Any]:
     """Iterate the objects of the frames arriving on ``reader`` until the peer closes.
 
     Raises `FrameTooLargeError` (before reading the payload), `TruncatedError` with
     ``.missing`` if the stream ends inside a frame, `DecodeError` / `ValidationError` with
     ``.frame`` (after every good frame before it), and `StreamIOError` if the connection fails.
+    ``lazy=True`` yields `minagent.wire.lazy.LazyMessage` objects (each frame read on use).
     """
-    decoder = FrameDecoder(type=type, limits=limits)
+    decoder = FrameDecoder(type=type, limits=limits, lazy=lazy)
     return _items(reader, decoder, chunk_size, "cannot receive frames")
 
 
@@ -76,6 +78,7 @@ def receive_lines(
     type: Any = Message,
     limits: Limits = DEFAULT,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
+    lazy: bool = False,
 ) -> AsyncIterator[Any]:
     """Iterate the objects of the JSON Lines arriving on ``reader`` until the peer closes.
 
@@ -84,5 +87,5 @@ def receive_lines(
     `ValidationError`, `LineTooLongError`, and `TruncatedError` if the stream ends inside a line
     that is not a whole object; `StreamIOError` if the connection fails.
     """
-    decoder = LineDecoder(type=type, limits=limits)
+    decoder = LineDecoder(type=type, limits=limits, lazy=lazy)
     return _items(reader, decoder, chunk_size, "cannot receive JSON Lines")

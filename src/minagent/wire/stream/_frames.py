@@ -22,6 +22,7 @@ import msgspec
 from .. import msgpack as _msgpack
 from .._codec import MSGPACK as _CODEC
 from ..errors import EncodeError, WireError
+from ..lazy import frames_span
 from ..limits import DEFAULT, Limits
 from ..messages import Message
 from ._chunks import DEFAULT_CHUNK_SIZE, ChunkDecoder, Taken, read_batches
@@ -104,9 +105,14 @@ class FrameDecoder(ChunkDecoder):
     a frame.
     """
 
-    def __init__(self, *, type: Any = Message, limits: Limits = DEFAULT) -> None:
+    def __init__(
+        self, *, type: Any = Message, limits: Limits = DEFAULT, lazy: bool = False
+    ) -> None:
         super().__init__()
         item_decoder(type)
+        if lazy and type is not Message:
+            raise TypeError("lazy=True reads Messages only")
+        self._lazy = lazy
         self._type = type
         self._list_type = list[type]
         self._limits = limits
@@ -158,6 +164,10 @@ class FrameDecoder(ChunkDecoder):
     ) -> tuple[list[Any], int, WireError | None]:
         """Decode the payloads at ``spans``: the objects, the bytes used (up to the end of the
         last good frame, or of the first bad one) and the bad frame's error."""
+        if self._lazy and spans:  # `minagent.wire.lazy`: each frame's bytes, decoded as read
+            found, used, error = frames_span(buf, spans, self._frames, self._batch_limits)
+            self._frames += len(found) + (error is not None)
+            return list(found), used, error
         if len(spans) < 2:  # nothing to batch (and a bad frame is not decoded twice)
             return self._decode_each(buf, spans) if spans else ([], 0, None)
         with memoryview(buf) as view:
@@ -212,12 +222,14 @@ def read_frames(
     type: Any = Message,
     limits: Limits = DEFAULT,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
+    lazy: bool = False,
 ) -> Iterator[Any]:
-    """Iterate the objects of the frames in a binary file, in order, until end of file.
+    """Iterate the objects of the frames in a binary file, in order, until end of file
+    (``lazy=True``: `minagent.wire.lazy.LazyMessage` objects, each frame decoded as read).
 
     Raises `FrameTooLargeError`, `TruncatedError`, `DecodeError` / `ValidationError` (each with
     ``.frame``, after every good frame before it), and `StreamIOError` if a read fails.
     """
-    decoder = FrameDecoder(type=type, limits=limits)
+    decoder = FrameDecoder(type=type, limits=limits, lazy=lazy)
     for batch in read_batches(binary_file.read, decoder, chunk_size, "reading frames"):
         yield from batch

@@ -18,6 +18,8 @@ values JSON cannot hold, are written one line at a time through the codec.
 
 from __future__ import annotations
 
+import dataclasses
+import sys
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO, overload
 
@@ -27,6 +29,7 @@ from .._codec import JSON as _CODEC
 from .._codec import batch_check
 from .._finite import refuse_nonfinite
 from ..errors import DecodeError, WireError
+from ..lazy import LazyMessages, lines_span
 from ..limits import DEFAULT, Limits
 from ..messages import Message, ModelResponse
 from ._chunks import DEFAULT_CHUNK_SIZE, ChunkDecoder, Taken, read_batches
@@ -60,7 +63,7 @@ def as_items(obj: Any) -> list[Any]:
     """``obj`` as a list of items: a list or tuple as is, anything else as one item."""
     if isinstance(obj, list):
         return obj
-    if isinstance(obj, tuple):
+    if isinstance(obj, (tuple, LazyMessages)):
         return list(obj)
     return [obj]
 
@@ -103,8 +106,14 @@ def _encode_each(items: list[Any] | tuple[Any, ...], canonical: bool) -> bytes:
 class _Span:
     """Decodes runs of complete lines of one stream: the type, the limits, the line count."""
 
-    def __init__(self, tp: Any, limits: Limits, batch_bytes: int) -> None:
+    def __init__(self, tp: Any, limits: Limits, batch_bytes: int, lazy: bool = False) -> None:
         self.strict = item_decoder(tp)
+        if lazy and tp is not Message:
+            raise TypeError("lazy=True reads Messages only")
+        self.lazy = lazy
+        """Hand out `minagent.wire.lazy.LazyMessage` objects: each line's bytes, read on use."""
+        # Lazy batches hold many lines, each within max_line: only the batch's size is unlimited.
+        self.batch_limits = dataclasses.replace(limits, max_size=sys.maxsize)
         self.type = tp
         self.limits = limits
         self.max_line = limits.line_limit
@@ -118,6 +127,10 @@ class _Span:
         """Decode the complete lines ``buf[:end]`` (``end`` just past a newline; ``offset``: the
         stream offset of ``buf[0]``). Returns the objects, the bytes used (``end``, or just past
         the first bad line) and that line's error."""
+        if self.lazy and self._short(buf, 0, end):  # (a line too long: the eager path says so)
+            found, used, lines, error = lines_span(buf, end, self.line, self.batch_limits)
+            self.line += lines
+            return list(found), used, error
         out: list[Any] = []
         start = 0
         batch = self.batch_bytes
@@ -200,6 +213,12 @@ class _Span:
         if not rest.strip(_BLANK):
             return []
         try:
+            if self.lazy:
+                line = bytes(rest) + b"\n"
+                found, _, _, error = lines_span(line, len(line), number, self.limits)
+                if error is not None:
+                    raise error
+                return list(found)
             return [_CODEC.decode(bytes(rest), self.type, self.limits)]
         except WireError as err:
             raise TruncatedError(
@@ -278,9 +297,10 @@ class LineDecoder(ChunkDecoder):
         type: Any = Message,
         limits: Limits = DEFAULT,
         batch_bytes: int = DEFAULT_BATCH_BYTES,
+        lazy: bool = False,
     ) -> None:
         super().__init__()
-        self._span = _Span(type, limits, batch_bytes)
+        self._span = _Span(type, limits, batch_bytes, lazy)
         self._scanned = 0  # bytes at the start of the buffer known to hold no newline
 
     @property
@@ -323,6 +343,7 @@ def iter_line_batches(
     type: Any = Message,
     limits: Limits = DEFAULT,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
+    lazy: bool = False,
 ) -> Iterator[list[Any]]:
     """Read JSON Lines from a binary file in batches: yields lists of objects, in order.
 
@@ -331,7 +352,7 @@ def iter_line_batches(
     `LineTooLongError`, `TruncatedError`), after every good line before it has been yielded; a
     failing read raises `StreamIOError`.
     """
-    decoder = LineDecoder(type=type, limits=limits)
+    decoder = LineDecoder(type=type, limits=limits, lazy=lazy)
     return read_batches(binary_file.read, decoder, chunk_size, "reading JSON Lines")
 
 
@@ -341,10 +362,15 @@ def iter_lines(
     type: Any = Message,
     limits: Limits = DEFAULT,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
+    lazy: bool = False,
 ) -> Iterator[Any]:
     """Stream the objects of a JSON Lines file one by one, in constant memory.
 
-    Decoding happens in batches (`iter_line_batches`); errors name the line.
+    Decoding happens in batches (`iter_line_batches`); errors name the line. ``lazy=True``
+    yields `minagent.wire.lazy.LazyMessage` objects: each line's bytes, decoded as read.
     """
-    for batch in iter_line_batches(binary_file, type=type, limits=limits, chunk_size=chunk_size):
+    batches = iter_line_batches(
+        binary_file, type=type, limits=limits, chunk_size=chunk_size, lazy=lazy
+    )
+    for batch in batches:
         yield from batch

@@ -252,15 +252,16 @@ class SessionLog:
 
     # --- reading ------------------------------------------------------------------------------
 
-    def read(self) -> list[Any]:
-        """Every message in the log, in order.
+    def read(self, *, lazy: bool = False) -> list[Any]:
+        """Every message in the log, in order (``lazy=True``: `minagent.wire.lazy.LazyMessage`
+        objects, each line decoded as read).
 
         Raises `TornTailError` if the log ends in a torn line; the complete messages before it
         are in its ``.messages``. A bad line elsewhere raises `DecodeError` / `ValidationError`
         with its ``.line``.
         """
         items: list[Any] = []
-        for batch in self._batches():
+        for batch in self._batches(lazy):
             items += batch
         if self._tail is not None:
             raise TornTailError.of(self._tail, "the session log ends in a torn line", items)
@@ -273,9 +274,9 @@ class SessionLog:
         if self._tail is not None:
             raise TornTailError.of(self._tail, "the session log ends in a torn line")
 
-    def _batches(self) -> Iterator[list[Any]]:
+    def _batches(self, lazy: bool = False) -> Iterator[list[Any]]:
         end = self._tail.offset if self._tail is not None else self._stat_size()
-        decoder = LineDecoder(type=self._type, limits=self._limits)
+        decoder = LineDecoder(type=self._type, limits=self._limits, lazy=lazy)
         return read_batches(
             _Reader(self._open_fd(), end).read, decoder, DEFAULT_CHUNK_SIZE, "reading"
         )
