@@ -40,9 +40,16 @@ def test_round_trip_corpus(family: str) -> None:
 
 
 def test_exports() -> None:
-    """wire.json exports exactly encode/decode and the three JSON Lines functions."""
-    assert wire.json.__all__ == ["decode", "decode_lines", "encode", "encode_lines", "iter_lines"]
-    assert wire.msgpack.__all__ == ["decode", "encode"]
+    """wire.json exports exactly encode/decode, decode_lazy and the three JSON Lines functions."""
+    assert wire.json.__all__ == [
+        "decode",
+        "decode_lazy",
+        "decode_lines",
+        "encode",
+        "encode_lines",
+        "iter_lines",
+    ]
+    assert wire.msgpack.__all__ == ["decode", "decode_lazy", "encode"]
 
 
 def test_model_responses() -> None:

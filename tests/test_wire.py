@@ -19,16 +19,16 @@ SEED_JSON = SEED_OUTPUT.splitlines()[0].encode()
 def test_public_names_are_pinned() -> None:
     """minagent.wire exports exactly this sorted list of names."""
     assert wire.__all__ == [
-        "Base64Source", "BashCodeExecutionToolResultBlock", "CodeExecutionToolResultBlock",
-        "ContainerUploadBlock", "ContentBlock", "ContentSource", "DecodeError", "DocumentBlock",
-        "EncodeError", "Extra", "FileSource", "ImageBlock", "Limits", "McpToolResultBlock",
-        "McpToolUseBlock", "Message", "ModelResponse", "MsgpackOnly", "RedactedThinkingBlock",
-        "Role", "SearchResultBlock", "ServerToolUseBlock", "Source", "TextBlock",
-        "TextEditorCodeExecutionToolResultBlock", "TextSource", "ThinkingBlock",
-        "ToolReferenceBlock", "ToolResultBlock", "ToolSearchToolResultBlock", "ToolUseBlock",
-        "UnknownBlock", "UnknownSource", "UrlSource", "ValidationError", "WebFetchToolResultBlock",
-        "WebSearchToolResultBlock", "WireError", "from_reference", "json", "msgpack",
-        "to_reference",
+        "Base64Source", "BashCodeExecutionToolResultBlock", "BrowserStateBlock",
+        "CodeExecutionToolResultBlock", "ContainerUploadBlock", "ContentBlock", "ContentSource",
+        "DecodeError", "DocumentBlock", "EncodeError", "Extra", "FileSource", "ImageBlock",
+        "LazyMessage", "LazyMessages", "Limits", "McpToolResultBlock", "McpToolUseBlock", "Message",
+        "ModelResponse", "MsgpackOnly", "RedactedThinkingBlock", "Role", "SearchResultBlock",
+        "ServerToolUseBlock", "Source", "TextBlock", "TextEditorCodeExecutionToolResultBlock",
+        "TextSource", "ThinkingBlock", "ToolReferenceBlock", "ToolResultBlock",
+        "ToolSearchToolResultBlock", "ToolUseBlock", "UnknownBlock", "UnknownSource", "UrlSource",
+        "ValidationError", "WebFetchToolResultBlock", "WebSearchToolResultBlock", "WireError",
+        "check", "from_reference", "json", "lazy", "msgpack", "to_reference"
     ]  # fmt: skip
     for name in wire.__all__:
         assert hasattr(wire, name), name
