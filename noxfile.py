@@ -5,6 +5,7 @@ Extras are read from ``pyproject.toml`` so the dependency lists live in one plac
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import nox
@@ -21,9 +22,24 @@ EXTRAS: dict[str, list[str]] = tomllib.loads((ROOT / "pyproject.toml").read_text
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Run the whole test suite (benchmarks once each, untimed) against an installed package."""
-    session.install("-e", ".[test,bench]")
+    """Run the whole test suite (benchmarks once each, untimed) against an installed package,
+    then check the golden vectors from JavaScript (Node.js: ``npm ci`` from the committed lock)."""
+    session.install("-e", ".[test,bench,plot,cli]")
     session.run("pytest", "--benchmark-disable", "-q", *session.posargs)
+    node_vectors(session)
+
+
+def node_vectors(session: nox.Session) -> None:
+    """tests/node/check_vectors.mjs over tests/vectors/; fails loudly if node or npm is missing."""
+    for tool in ("node", "npm"):
+        if shutil.which(tool) is None:
+            session.error(
+                f"{tool} not found: the golden vectors are checked with Node.js 20+ and npm "
+                "(install them, e.g. apt-get install nodejs npm)"
+            )
+    folder = str(ROOT / "tests" / "node")
+    session.run("npm", "ci", "--no-audit", "--no-fund", "--prefix", folder, external=True)
+    session.run("node", str(ROOT / "tests" / "node" / "check_vectors.mjs"), external=True)
 
 
 @nox.session
@@ -38,7 +54,7 @@ def lint(session: nox.Session) -> None:
 def typing(session: nox.Session) -> None:
     """mypy --strict over src/ (with the optional benchmark peers, whose types bench/ uses)."""
     session.install(
-        "-e", ".[bench,plot,peers]", *[d for d in EXTRAS["lint"] if d.startswith("mypy")]
+        "-e", ".[bench,plot,peers,cli]", *[d for d in EXTRAS["lint"] if d.startswith("mypy")]
     )
     session.run("mypy", "--strict", "src")
 

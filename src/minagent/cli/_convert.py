@@ -87,6 +87,7 @@ def progress_reader(file: BinaryIO, name: str, show: bool) -> Iterator[BinaryIO]
         yield file
         return
     try:
+        from rich.console import Console
         from rich.progress import (
             BarColumn,
             DownloadColumn,
@@ -113,8 +114,8 @@ def progress_reader(file: BinaryIO, name: str, show: bool) -> Iterator[BinaryIO]
         TransferSpeedColumn(),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, transient=False) as bar:
-        task = bar.add_task(name, total=total)
+    with Progress(*columns, console=Console(stderr=True)) as bar:
+        task = bar.add_task(os.path.basename(name), total=total)
         yield _Counting(file, lambda n: bar.advance(task, n))  # type: ignore[misc]
 
 

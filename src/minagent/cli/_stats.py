@@ -146,30 +146,33 @@ def _print_tables(name: str, fmt: str, stats: Stats) -> None:
     what = f"{stats.records:,} records"
     if stats.responses:
         what += f" ({stats.responses:,} ModelResponses)"
-    console.print(f"{name} ({fmt}): {what}")
+    console.print(f"{name} ({fmt}): {what}", soft_wrap=True)
 
-    def table(title: str, header: str, rows: list[tuple[str, int]]) -> None:
+    def table(header: str, rows: list[tuple[str, str]], value: str = "count") -> None:
         if not rows:
             return
-        t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+        t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
         t.add_column(header)
-        t.add_column("count", justify="right")
-        for key, count in rows:
-            t.add_row(key, f"{count:,}")
+        t.add_column(value, justify="right")
+        for row in rows:
+            t.add_row(*row)
+        console.print()
         console.print(t)
 
-    table("messages by role", "role", stats.roles.most_common())
-    rows = stats.blocks.most_common() + [
-        (f"{kind} (unknown)", n) for kind, n in stats.unknown.most_common()
-    ]
-    table("content by block type", "type", rows)
-    table("tool calls by tool", "tool", stats.tools.most_common())
-    table("stop reasons", "stop_reason", stats.stop_reasons.most_common())
-    table("usage totals", "counter", sorted(stats.usage.items()))
-    size = Table(title="size", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-    size.add_column("as")
-    size.add_column("bytes", justify="right")
+    def counts(counter: Counter[str], unknown: Counter[str] | None = None) -> list[tuple[str, str]]:
+        rows = [(k, f"{n:,}") for k, n in counter.most_common()]
+        return rows + [
+            (f"{k} (unknown)", f"{n:,}") for k, n in (unknown or Counter()).most_common()
+        ]
+
+    table("messages by role", counts(stats.roles))
+    table("content blocks by type", counts(stats.blocks, stats.unknown))
+    table("tool calls by tool", counts(stats.tools))
+    table("stop reasons", counts(stats.stop_reasons))
+    table("usage totals", [(k, f"{n:,}") for k, n in sorted(stats.usage.items())], "tokens")
     json_size = "-" if stats.json_bytes is None else f"{stats.json_bytes:,}"
-    size.add_row("JSON transcript", json_size)
-    size.add_row("framed MessagePack", f"{stats.msgpack_bytes:,}")
-    console.print(size)
+    table(
+        "size as",
+        [("JSON transcript", json_size), ("framed MessagePack", f"{stats.msgpack_bytes:,}")],
+        "bytes",
+    )
