@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -603,3 +604,63 @@ def test_bench_plot_without_matplotlib_exits_1() -> None:
     assert proc.returncode == 1
     assert proc.stderr == "minagent bench: --plot needs matplotlib (pip install minagent[plot])\n"
     assert proc.stdout == ""
+
+
+# --- the README's tour ------------------------------------------------------------------------
+
+TOUR_FILES = {
+    "session.jsonl": (
+        b'{"role":"system","content":"You add numbers."}\n'
+        b'{"role":"user","content":"1 + 2?"}\n'
+        b'{"role":"assistant","content":[{"type":"thinking","thinking":"Use the tool.",'
+        b'"signature":"c2ln"},{"type":"tool_use","id":"call_1","name":"add",'
+        b'"input":{"a":1,"b":2}}]}\n'
+        b'{"role":"tool","content":"3","tool_call_id":"call_1"}\n'
+        b'{"role":"assistant","content":[{"type":"text","text":"3."},'
+        b'{"type":"web_search_tool_result","tool_use_id":"srv_1","content":[]}]}\n'
+    ),
+    "crashed.jsonl": (
+        b'{"role":"user","content":"hi"}\n'
+        b'{"role":"robot","content":"beep"}\n'
+        b'{"role":"assistant","content":[{"type":"tool_use","id":"c","name":"add"}]}\n'
+        b'{"role":"user","content":"still th'
+    ),
+}
+
+
+def test_the_readme_cli_tour_shows_real_output(tmp_path: Path) -> None:
+    """Each `$ minagent ...` line of the README's console block, run in order on the tour's
+    files, prints exactly the lines shown under it (stdout and stderr); bench shows none."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```console\n(.*?)```", readme, re.S)
+    assert block is not None
+    steps: list[tuple[str, list[str]]] = []
+    for line in block.group(1).splitlines():
+        if line.startswith("$ "):
+            steps.append((line[2:].split("  #")[0].strip(), []))
+        else:
+            steps[-1][1].append(line)
+    assert [cmd.split()[1] for cmd, _ in steps] == [
+        "convert",
+        "convert",
+        "validate",
+        "stats",
+        "schema",
+        "bench",
+    ]
+    for name, data in TOUR_FILES.items():
+        (tmp_path / name).write_bytes(data)
+    minagent = f"{sys.executable} -m minagent.cli"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    for command, shown in steps[:-1]:
+        proc = subprocess.run(
+            ["bash", "-c", command.replace("minagent ", f"{minagent} ", 1)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,  # as a terminal shows them: in the order written
+            text=True,
+            cwd=tmp_path,
+            env=env,
+            timeout=60,
+        )
+        assert proc.stdout.splitlines() == shown, command
+    assert steps[-1] == ("minagent bench --quick", [])

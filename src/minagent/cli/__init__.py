@@ -10,6 +10,7 @@ Examples: ``minagent convert session.jsonl session.msgpack``, ``minagent validat
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -61,7 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as err:
         print(f"minagent {handler.__name__.lstrip('_')}: {err}", file=sys.stderr)
         return EXIT_USAGE
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader went away (``| head``): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
         return EXIT_ERROR
     except OSError as err:
         print(f"minagent: {err}", file=sys.stderr)
