@@ -664,3 +664,36 @@ def test_the_readme_cli_tour_shows_real_output(tmp_path: Path) -> None:
         )
         assert proc.stdout.splitlines() == shown, command
     assert steps[-1] == ("minagent bench --quick", [])
+
+
+def test_the_codec_and_the_command_start_without_the_optional_libraries() -> None:
+    """`import minagent.wire` (schema included) and `import minagent.cli` load none of rich,
+    jsonschema or matplotlib: the codec needs msgspec alone, the command loads rich on use."""
+    code = (
+        "import sys, minagent.wire, minagent.wire.schema, minagent.cli\n"
+        "print(sorted(m for m in ('rich', 'jsonschema', 'matplotlib') if m in sys.modules))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "[]\n", "")
+
+
+def test_stats_tables_without_rich_exit_1_naming_the_extra(tmp_path: Path) -> None:
+    """Without rich, `stats` (tables) exits 1 naming the cli extra; --format json still works."""
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(wire.json.encode_lines(STATS_INPUT))
+    code = (
+        "import sys; sys.modules['rich'] = None\n"
+        "from minagent.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    run = [sys.executable, "-c", code, "stats"]
+    proc = subprocess.run([*run, str(path)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert proc.stderr == (
+        "minagent stats: the tables need rich (pip install 'minagent[cli]'); or use --format json\n"
+    )
+    proc = subprocess.run(
+        [*run, "--format", "json", str(path)], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout)["records"] == 4
