@@ -16,6 +16,8 @@ import pytest
 import minagent
 from minagent import cli, wire
 from minagent.bench import corpus
+from minagent.cli import _formats as cli_formats
+from minagent.cli._formats import PROVIDER_ADAPTERS
 from minagent.wire.schema import json_schema
 from minagent.wire.stream import encode_frames
 
@@ -697,3 +699,20 @@ def test_stats_tables_without_rich_exit_1_naming_the_extra(tmp_path: Path) -> No
     )
     assert proc.returncode == 0
     assert json.loads(proc.stdout)["records"] == 4
+
+
+# --- provider formats -------------------------------------------------------------------------
+
+
+def test_every_provider_adapter_is_a_convert_format() -> None:
+    """Each adapter module in minagent.providers (not private, not a stream module) is listed in
+    the convert format table, so a new adapter cannot be forgotten there."""
+    folder = Path(minagent.__file__).parent / "providers"
+    modules = sorted(
+        p.stem
+        for p in folder.glob("*.py")
+        if not p.stem.startswith("_") and not p.stem.endswith("_stream")
+    )
+    assert sorted(PROVIDER_ADAPTERS.values()) == modules
+    for prefix in PROVIDER_ADAPTERS:
+        assert {f"{prefix}-request", f"{prefix}-response"} <= set(cli_formats.FORMATS)

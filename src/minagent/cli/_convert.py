@@ -14,7 +14,7 @@ from .. import wire
 from ..providers import Request
 from ..wire.errors import WireError
 from ._common import EXIT_ERROR, EXIT_OK, STDIO, Subparsers, UsageError, open_input, open_output
-from ._formats import FORMATS, Format, format_for
+from ._formats import FORMATS, Format, WriteOptions, format_for
 
 __all__ = ["add_convert", "progress_reader"]
 
@@ -23,8 +23,9 @@ _TYPES = {"auto": None, "message": wire.Message, "response": wire.ModelResponse}
 
 def add_convert(sub: Subparsers) -> None:
     """Add the ``convert`` subcommand."""
+    width = max(len(name) for name in FORMATS)
     formats = "\n".join(
-        f"  {f.name:<18} {', '.join(f.extensions) or '(use --from/--to)':<16} {f.summary}"
+        f"  {f.name:<{width}}  {', '.join(f.extensions) or '--from/--to':<16} {f.summary}"
         for f in FORMATS.values()
     )
     p = sub.add_parser(
@@ -58,6 +59,12 @@ def add_convert(sub: Subparsers) -> None:
         action="store_true",
         help="from a provider request to a transcript: write the messages and drop the other "
         "options (model, tools, ...), which a transcript cannot hold",
+    )
+    p.add_argument(
+        "--drop-unsupported",
+        action="store_true",
+        help="to a provider format: drop what it cannot hold, listing each drop on stderr "
+        "(default: stop with exit 1, naming it)",
     )
     p.add_argument(
         "--no-progress",
@@ -123,6 +130,13 @@ def _convert(args: argparse.Namespace) -> int:
     source = format_for(args.input, args.source, "input")
     target = format_for(args.output, args.target, "output")
     tp = _TYPES[args.type]
+    if args.canonical and not target.streams:
+        raise UsageError(
+            f"--canonical applies to json, jsonl and msgpack outputs, not {target.name}"
+        )
+    if args.drop_unsupported and target.streams:
+        raise UsageError("--drop-unsupported applies to provider outputs only")
+    options = WriteOptions(args.canonical, "drop" if args.drop_unsupported else "error")
     show = (
         not args.no_progress
         and args.output != STDIO
@@ -141,7 +155,7 @@ def _convert(args: argparse.Namespace) -> int:
             progress_reader(raw, args.input, show) as file,
             open_output(args.output) as out,
         ):
-            writer = target.writer(out, args.canonical)
+            writer = target.writer(out, options)
             for batch in source.read(file, tp, stop):
                 batch = _messages_only(batch, target, args.messages_only)
                 writer.write(batch, count)
@@ -149,10 +163,13 @@ def _convert(args: argparse.Namespace) -> int:
             writer.close()
     except WireError as err:
         errors.append(err)
+    for item in options.dropped:
+        print(f"minagent convert: dropped {item.what} (at {item.path})", file=sys.stderr)
     if errors:
         print(f"minagent convert: {args.input}: {errors[0]}", file=sys.stderr)
         return EXIT_ERROR
-    print(f"minagent convert: {count:,} records, {source.name} -> {target.name}", file=sys.stderr)
+    records = f"{count:,} record{'' if count == 1 else 's'}"
+    print(f"minagent convert: {records}, {source.name} -> {target.name}", file=sys.stderr)
     return EXIT_OK
 
 

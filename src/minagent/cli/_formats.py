@@ -40,6 +40,7 @@ __all__ = [
     "PROVIDER_ADAPTERS",
     "Format",
     "OnError",
+    "WriteOptions",
     "Writer",
     "format_for",
     "kind_of",
@@ -69,6 +70,18 @@ class Writer(Protocol):
 
 
 @dataclasses.dataclass(frozen=True)
+class WriteOptions:
+    """How a writer writes."""
+
+    canonical: bool = False
+    """Sort keys at every level (the protocol's own formats)."""
+    unsupported: str = "error"
+    """Provider encoders: ``"error"`` or ``"drop"`` what the target cannot hold."""
+    dropped: list[Any] = dataclasses.field(default_factory=list)
+    """Provider encoders append what they dropped (`minagent.providers.Dropped`) here."""
+
+
+@dataclasses.dataclass(frozen=True)
 class Format:
     """One file format: how to recognise, read and write it."""
 
@@ -80,8 +93,8 @@ class Format:
     """One line for ``--help``."""
     read: Callable[[BinaryIO, Any, OnError], Iterator[list[Any]]]
     """``read(file, type, on_error)``: batches of records; ``type`` None means detect it."""
-    writer: Callable[[BinaryIO, bool], Writer]
-    """``writer(file, canonical)``."""
+    writer: Callable[[BinaryIO, WriteOptions], Writer]
+    """``writer(file, options)``."""
     streams: bool = True
     """Whether records stream through in constant memory (provider bodies are read whole)."""
 
@@ -160,8 +173,8 @@ def _decode_lines(part: bytes, line: int, tp: Any, on_error: OnError) -> list[An
 
 
 class _LinesWriter:
-    def __init__(self, out: BinaryIO, canonical: bool) -> None:
-        self._out, self._canonical = out, canonical
+    def __init__(self, out: BinaryIO, options: WriteOptions) -> None:
+        self._out, self._canonical = out, options.canonical
 
     def write(self, items: list[Any], index: int) -> None:
         try:
@@ -329,8 +342,8 @@ def _decode_elements(
 
 
 class _ArrayWriter:
-    def __init__(self, out: BinaryIO, canonical: bool) -> None:
-        self._out, self._canonical = out, canonical
+    def __init__(self, out: BinaryIO, options: WriteOptions) -> None:
+        self._out, self._canonical = out, options.canonical
         self._first = True
         out.write(b"[")
 
@@ -422,8 +435,8 @@ def _decode_frames(payloads: list[bytes], frame: int, tp: Any, on_error: OnError
 
 
 class _FramesWriter:
-    def __init__(self, out: BinaryIO, canonical: bool) -> None:
-        self._out, self._canonical = out, canonical
+    def __init__(self, out: BinaryIO, options: WriteOptions) -> None:
+        self._out, self._canonical = out, options.canonical
 
     def write(self, items: list[Any], index: int) -> None:
         try:
@@ -461,8 +474,9 @@ PROVIDER_ADAPTERS: dict[str, str] = {
 class _BodyWriter:
     """Collects the records and writes one provider body when closed."""
 
-    def __init__(self, out: BinaryIO, adapter: Any, what: str) -> None:
+    def __init__(self, out: BinaryIO, adapter: Any, what: str, options: WriteOptions) -> None:
         self._out, self._adapter, self._what = out, adapter, what
+        self._policy = {"unsupported": options.unsupported, "dropped": options.dropped}
         self._items: list[Any] = []
 
     def write(self, items: list[Any], index: int) -> None:
@@ -472,9 +486,9 @@ class _BodyWriter:
         items = self._items
         if self._what == "request":
             if len(items) == 1 and isinstance(items[0], Request):
-                body = self._adapter.encode_request(items[0])
+                body = self._adapter.encode_request(items[0], **self._policy)
             elif all(isinstance(item, wire.Message) for item in items):
-                body = self._adapter.encode_request(Request(messages=items))
+                body = self._adapter.encode_request(Request(messages=items), **self._policy)
             else:
                 raise UsageError("a request body is made from Messages (a transcript)")
         else:
@@ -483,7 +497,7 @@ class _BodyWriter:
                     f"a response body holds exactly one ModelResponse; the input has "
                     f"{len(items)} records"
                 )
-            body = self._adapter.encode_response(items[0])
+            body = self._adapter.encode_response(items[0], **self._policy)
         self._out.write(body)
 
 
@@ -501,17 +515,17 @@ def _provider_formats(prefix: str, module: str) -> list[Format]:
         Format(
             f"{prefix}-request",
             (),
-            f"a {prefix} request body (minagent.providers.{module})",
+            f"{prefix} request body (minagent.providers.{module})",
             read_request,
-            lambda out, canonical: _BodyWriter(out, adapter(), "request"),
+            lambda out, options: _BodyWriter(out, adapter(), "request", options),
             streams=False,
         ),
         Format(
             f"{prefix}-response",
             (),
-            f"a {prefix} response body (minagent.providers.{module})",
+            f"{prefix} response body (minagent.providers.{module})",
             read_response,
-            lambda out, canonical: _BodyWriter(out, adapter(), "response"),
+            lambda out, options: _BodyWriter(out, adapter(), "response", options),
             streams=False,
         ),
     ]
