@@ -98,27 +98,47 @@ def test_every_format_reads_the_same_records_whatever_the_chunks(
 
 
 BROKEN = {
-    "not an array": (b'{"role":"user"}', "a JSON transcript is an array; it must start with '['"),
+    "not an array": (
+        b'\n{"role":"user"}',
+        "line 2: DecodeError: a JSON transcript is an array; it must start with '['",
+    ),
     "scalar element": (
         b'[{"role":"user"},\n 3, {"role":"user"}]',
-        "invalid JSON transcript: expected an object as element 1 of the array, line 1",
+        "line 1: DecodeError: invalid JSON transcript: expected an object as element 1 of the "
+        "array",
     ),
     "string element": (
         b'[{"role":"user"}, "x"]',
-        "invalid JSON transcript: expected ] or an object as element 1 of the array, line 1",
+        "line 1: DecodeError: invalid JSON transcript: expected ] or an object as element 1 of "
+        "the array",
     ),
     "missing comma": (
         b'[{"role":"user"}\n{"role":"user"}]',
-        "invalid JSON transcript: expected an object as element 1 of the array, line 1",
+        "line 1: DecodeError: invalid JSON transcript: expected an object as element 1 of the "
+        "array",
     ),
     "trailing comma": (
         b'[{"role":"user"},\n]',
-        "invalid JSON transcript: expected ] or an object as element 1 of the array, line 1",
+        "line 1: DecodeError: invalid JSON transcript: expected ] or an object as element 1 of "
+        "the array",
     ),
-    "data after the array": (b'[{"role":"user"}]\n[]', "data after the end of the JSON transcript"),
-    "cut short": (b'[{"role":"user"},\n{"role":"us', "input ended inside the JSON transcript"),
-    "empty": (b"  \n", "empty input: a JSON transcript is an array"),
-    "brace closes the array": (b'[{"role":"user"}}', "invalid JSON transcript: '}' closes"),
+    "data after the array": (
+        b'[{"role":"user"}]\n[]',
+        "line 2: DecodeError: data after the end of the JSON transcript",
+    ),
+    "cut short": (
+        b'[{"role":"user"},\n{"role":"us',
+        "line 2: TruncatedError: input ended inside the JSON transcript (after 1 element)",
+    ),
+    "empty": (b"  \n", "line 1: TruncatedError: empty input: a JSON transcript is an array"),
+    "brace closes the array": (
+        b'[{"role":"user"}}',
+        "line 1: DecodeError: invalid JSON transcript: '}' closes '['",
+    ),
+    "mismatched brackets": (
+        b'[{"role":"user"},\n{"a":[1}, {"role":"user"}]',
+        "line 2: DecodeError: invalid JSON transcript: '}' closes '['",
+    ),
 }
 
 
@@ -133,7 +153,7 @@ def test_a_broken_transcript_is_reported_where_it_breaks(
     assert cli.main(["validate", str(path)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 2
-    assert message in out[0]
+    assert out[0] == f"{path}: {message}"
     assert out[1].startswith("FAILED: 1 file, ")
     assert out[1].endswith(f"0 bad, 1 unreadable to the end ({path})")
 

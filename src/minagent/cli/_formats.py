@@ -191,9 +191,24 @@ class _LinesWriter:
 # Skips everything but brackets, stepping over whole strings; stops at a bracket, at a string
 # that is not complete yet, or at the end of the buffer.
 _SKIP = re.compile(rb'[^"\[\]{}]*(?:"[^"\\]*(?:\\.[^"\\]*)*"[^"\[\]{}]*)*')
+_STRING = rb'"[^"\\]*(?:\\.[^"\\]*)*"'
+_PLAIN = rb'[^"\[\]{}]*'
+
+
+def _balanced(levels: int) -> bytes:
+    """A regular expression for an object or array nested at most ``levels`` deep, brackets
+    matched by kind, strings stepped over whole; deterministic (no catastrophic backtracking)."""
+    inner = _STRING if levels == 1 else rb"(?:%s|%s)" % (_STRING, _balanced(levels - 1))
+    body = rb"%s(?:%s%s)*" % (_PLAIN, inner, _PLAIN)
+    return rb"(?:\{%s\}|\[%s\])" % (body, body)
+
+
+_ELEMENT = re.compile(_balanced(6))
+"""A whole element in one match, for the common case (nested at most 6 deep)."""
 _SPACE = re.compile(rb"[ \t\r\n]*")
 _COMMA = re.compile(rb"[ \t\r\n]*,[ \t\r\n]*")
 _START, _INSIDE, _END = 0, 1, 2
+_CLOSES = {ord("{"): ord("}"), ord("["): ord("]")}
 
 
 class ArraySplitter:
@@ -213,6 +228,7 @@ class ArraySplitter:
         self._prev = 0  # just past '[' or the previous element
         self._line = 1  # the line of buffer position `_line_pos`
         self._line_pos = 0
+        self._open: list[int] = []  # the brackets open inside the current element
         self.count = 0
         """Elements found so far."""
 
@@ -222,7 +238,7 @@ class ArraySplitter:
         return self._line
 
     def _fail(self, what: str, pos: int) -> DecodeError:
-        return DecodeError(f"{what}, line {self._line_at(pos)}")
+        return DecodeError(what, line=self._line_at(pos))
 
     def _check_gap(self, pos: int, closing: bool) -> None:
         gap = _SPACE if closing or self.count == 0 else _COMMA
@@ -261,17 +277,28 @@ class ArraySplitter:
             if c in b"{[":
                 if self._depth == 1:
                     self._check_gap(pos, closing=False)
+                    whole = _ELEMENT.match(buf, pos)
+                    if whole is not None:  # one regex call for the whole element
+                        end = whole.end()
+                        out.append((self._line_at(pos), bytes(buf[pos:end])))
+                        self.count += 1
+                        self._prev = pos = end
+                        continue
                     self._start = pos
                 self._depth += 1
+                self._open.append(c)
             else:
+                opened = self._open.pop() if self._open else ord("[")
+                if c != _CLOSES[opened]:
+                    raise self._fail(
+                        f"invalid JSON transcript: {chr(c)!r} closes {chr(opened)!r}", pos
+                    )
                 self._depth -= 1
                 if self._depth == 1:
                     out.append((self._line_at(self._start), bytes(buf[self._start : pos + 1])))
                     self.count += 1
                     self._prev = pos + 1
                 elif self._depth == 0:
-                    if c != ord("]"):
-                        raise self._fail("invalid JSON transcript: '}' closes the array", pos)
                     self._check_gap(pos, closing=True)
                     self._state = _END
             pos += 1
@@ -295,7 +322,8 @@ class ArraySplitter:
         if self._state != _END:
             line = self._line_at(len(self._buf))
             raise TruncatedError(
-                f"input ended inside the JSON transcript (after {self.count} elements)",
+                f"input ended inside the JSON transcript (after {self.count} element"
+                f"{'' if self.count == 1 else 's'})",
                 line=line,
             )
 
