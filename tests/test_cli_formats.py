@@ -3,6 +3,7 @@ records, and a broken JSON transcript is reported where it breaks."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -166,3 +167,30 @@ def test_an_empty_array_is_a_valid_empty_transcript(
     path.write_bytes(b" [ ] \n")
     assert cli.main(["validate", str(path)]) == 0
     assert capsys.readouterr().out == "ok: 1 file, 0 records, 0 bad\n"
+
+
+def test_validate_json_report_keeps_a_cut_file_apart_from_bad_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--format json: bad records under "errors", the error that stopped reading under "fatal"."""
+    path = tmp_path / "t.json"
+    path.write_bytes(b'[{"role":"x"},\n{"role":"user"}')
+    assert cli.main(["validate", "--format", "json", str(path)]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["files"][0]["errors"] == [
+        {
+            "line": 1,
+            "frame": None,
+            "path": "$[0].role",
+            "error": "ValidationError",
+            "message": "Invalid enum value 'x'",
+        }
+    ]
+    assert doc["files"][0]["fatal"] == {
+        "line": 2,
+        "frame": None,
+        "path": None,
+        "error": "TruncatedError",
+        "message": "input ended inside the JSON transcript (after 2 elements)",
+    }
+    assert (doc["ok"], doc["records"], doc["bad"]) == (False, 2, 1)

@@ -345,10 +345,10 @@ def _read_json(file: BinaryIO, tp: Any, on_error: OnError) -> Iterator[list[Any]
                 yield _decode_elements(batch, index, tp, on_error)
                 index += len(batch)
                 batch, size = [], 0
-    splitter.finish()
-    if batch:
+    if batch:  # the complete elements first, then whether the array was closed
         tp = _detect(batch[0][1], msgspec.json.decode) if tp is None else tp
         yield _decode_elements(batch, index, tp, on_error)
+    splitter.finish()
 
 
 def _decode_elements(

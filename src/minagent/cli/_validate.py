@@ -60,26 +60,43 @@ def _where(name: str, err: WireError) -> str:
     return ": ".join(parts)
 
 
-def _check(name: str, fmt_name: str | None, tp: Any) -> dict[str, Any]:
+def _check(name: str, fmt_name: str | None, tp: Any, text: bool) -> dict[str, Any]:
+    """Read every record of one file. In text mode each problem is printed as it is found (the
+    report streams, in constant memory); otherwise the problems are collected for the document.
+    """
     fmt = format_for(name, fmt_name, "input")
-    problems: list[WireError] = []
+    problems: list[dict[str, Any]] = []
+    bad = 0
+
+    def report(err: WireError) -> None:
+        if text:
+            print(f"{_where(name, err)}: {type(err).__name__}: {err.message}")
+        else:
+            problems.append(_problem(err))
+
+    def on_error(err: WireError) -> None:
+        nonlocal bad
+        bad += 1
+        report(err)
+
     fatal: WireError | None = None
     good = 0
     with open_input(name) as file:
         try:
-            for batch in fmt.read(file, tp, problems.append):
+            for batch in fmt.read(file, tp, on_error):
                 good += len(batch)
         except WireError as err:
             fatal = err
+            if text:
+                report(err)
     return {
         "file": name,
         "format": fmt.name,
-        "records": good + len(problems),
-        "bad": len(problems),
-        "errors": [_problem(e) for e in problems],
+        "records": good + bad,
+        "bad": bad,
+        "errors": problems,
         "fatal": None if fatal is None else _problem(fatal),
-        "ok": not problems and fatal is None,
-        "_errors": [*problems, *([fatal] if fatal else [])],
+        "ok": not bad and fatal is None,
     }
 
 
@@ -89,20 +106,13 @@ def _validate(args: argparse.Namespace) -> int:
         format_for(name, args.source, "input")
         if name != STDIO and not os.path.isfile(name):
             raise UsageError(f"no such file: {name}")
-    results = []
-    for name in args.files:
-        result = _check(name, args.source, tp)
-        results.append(result)
-        if args.report == "text":
-            for err in result["_errors"]:
-                print(f"{_where(name, err)}: {type(err).__name__}: {err.message}")
+    text = args.report == "text"
+    results = [_check(name, args.source, tp, text) for name in args.files]
     records = sum(r["records"] for r in results)
     bad = sum(r["bad"] for r in results)
     broken = [r["file"] for r in results if r["fatal"] is not None]
     ok = all(r["ok"] for r in results)
-    if args.report == "json":
-        for r in results:
-            del r["_errors"]
+    if not text:
         doc = {"ok": ok, "files": results, "records": records, "bad": bad}
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
