@@ -62,17 +62,30 @@ def _json_value_sample() -> dict[str, Any]:
     }
 
 
+REALISTIC: dict[str, Any] = {
+    "media_type": "image/png",
+    "url": "https://example.com/picture.png",
+    "cache_control": {"type": "ephemeral"},
+}
+"""Values for fields whose name says more than their type (applied where the type allows)."""
+
+
 class Builder:
     """Builds an example value for a msgspec type, choosing union alternatives by ``picks``."""
 
-    def __init__(self, picks: dict[tuple[Any, ...], int] | None = None) -> None:
+    def __init__(self, picks: dict[str, int] | None = None) -> None:
         self.picks = picks or {}
         self.minimal = False
 
     def value(self, info: msgspec.inspect.Type, name: str, depth: int = 0) -> Any:
         """An example value of type ``info`` for a field called ``name``."""
         m = msgspec.inspect
-        if info == _JSON_VALUE_INFO or isinstance(info, m.AnyType):
+        sample = REALISTIC.get(name)
+        if (isinstance(sample, str) and isinstance(info, m.StrType)) or (
+            isinstance(sample, dict) and (isinstance(info, m.DictType) or _is_json_value(info))
+        ):
+            return sample
+        if _is_json_value(info) or isinstance(info, m.AnyType):
             return _json_value_sample()
         if isinstance(info, m.StrType):
             return f"example {name}"
@@ -91,7 +104,7 @@ class Builder:
         if isinstance(info, m.ListType):
             return [self.value(info.item_type, name, depth + 1)]
         if isinstance(info, m.DictType):
-            if info.value_type == _JSON_VALUE_INFO:
+            if _is_json_value(info.value_type):
                 return _json_value_sample()
             return {f"{name}_key": self.value(info.value_type, name, depth + 1)}
         if isinstance(info, m.UnionType):
@@ -118,40 +131,74 @@ class Builder:
 
 
 def _options(info: msgspec.inspect.UnionType) -> list[Any]:
-    """A union's alternatives, without ``None`` (msgspec leaves ``UNSET`` out already)."""
+    """A union's alternatives, ``None`` last (never the default pick); msgspec leaves ``UNSET``
+    out already."""
     m = msgspec.inspect
-    return [t for t in info.types if not isinstance(t, m.NoneType)]
+    return sorted(info.types, key=lambda t: isinstance(t, m.NoneType))
 
 
-def _key(info: msgspec.inspect.UnionType) -> tuple[Any, ...]:
-    return tuple(repr(t) for t in info.types)
-
-
-_JSON_VALUE_INFO = msgspec.inspect.type_info(JsonValue)
-
-
-def _unions(info: Any, seen: set[Any]) -> Iterator[msgspec.inspect.UnionType]:
-    """Every union reachable from ``info`` (once each)."""
+def _describe(info: Any, depth: int = 0) -> str:
+    """A short description of a type, two levels deep (enough to tell unions apart)."""
     m = msgspec.inspect
-    if info == _JSON_VALUE_INFO:
+    if depth > 2:
+        return type(info).__name__
+    if isinstance(info, m.StructType):
+        return info.cls.__name__
+    if isinstance(info, m.ListType):
+        return f"list[{_describe(info.item_type, depth + 1)}]"
+    if isinstance(info, m.DictType):
+        return f"dict[{_describe(info.value_type, depth + 1)}]"
+    if isinstance(info, m.UnionType):
+        return " | ".join(_describe(t, depth + 1) for t in info.types)
+    return type(info).__name__
+
+
+def _key(info: msgspec.inspect.UnionType) -> str:
+    """What identifies a union: its members, described (the same union in two fields, or in
+    two blocks, is one union)."""
+    return _describe(info)
+
+
+_JSON_KINDS = {
+    type(t)
+    for t in msgspec.inspect.type_info(JsonValue).types  # type: ignore[attr-defined]
+}
+
+
+def _is_json_value(info: Any) -> bool:
+    """Whether ``info`` is the JSON value union (told by the kinds of its members: no deep
+    comparison, which the recursive catalog types would make slow)."""
+    return (
+        isinstance(info, msgspec.inspect.UnionType) and {type(t) for t in info.types} == _JSON_KINDS
+    )
+
+
+def _unions(
+    info: Any, seen: set[Any], field: str = "", path: dict[str, int] | None = None
+) -> Iterator[tuple[str, msgspec.inspect.UnionType, dict[str, int]]]:
+    """Every union reachable from ``info`` (once each): the name of the field holding it, the
+    union, and the picks of the unions on the way that reach it."""
+    m = msgspec.inspect
+    path = path or {}
+    if _is_json_value(info):
         return
     if isinstance(info, m.UnionType):
         if _key(info) in seen:
             return
         seen.add(_key(info))
-        yield info
-        for t in info.types:
-            yield from _unions(t, seen)
+        yield field, info, path
+        for index, t in enumerate(_options(info)):
+            yield from _unions(t, seen, field, {**path, _key(info): index})
     elif isinstance(info, m.StructType):
         if info.cls in seen:
             return
         seen.add(info.cls)
         for f in info.fields:
-            yield from _unions(f.type, seen)
+            yield from _unions(f.type, seen, f.encode_name, path)
     elif isinstance(info, m.ListType):
-        yield from _unions(info.item_type, seen)
+        yield from _unions(info.item_type, seen, field, path)
     elif isinstance(info, m.DictType):
-        yield from _unions(info.value_type, seen)
+        yield from _unions(info.value_type, seen, field, path)
 
 
 def block_classes() -> list[type]:
@@ -168,21 +215,25 @@ def _option_name(info: Any) -> str:
     m = msgspec.inspect
     if isinstance(info, m.StructType):
         return _snake(info.cls.__name__)
+    if isinstance(info, m.NoneType):
+        return "null"
     return type(info).__name__.removesuffix("Type").lower()
 
 
 def block_vectors() -> Iterator[tuple[str, str, Any]]:
-    """(name, description, transcript) for every block type and every union alternative."""
+    """(name, description, transcript): every block type with all its fields and with only the
+    required ones, then each other alternative of each union inside the blocks (each union once,
+    in the first block that holds it; the union of blocks itself is covered by the blocks)."""
+    covered = {_key(msgspec.inspect.type_info(wire.ContentBlock))}  # type: ignore[arg-type]
     for cls in block_classes():
         if cls is wire.UnknownBlock:
             continue
         info = msgspec.inspect.type_info(cls)
         slug = _snake(cls.__name__)
-        full = Builder()
         yield (
             f"block-{slug}",
             f"a {cls.__name__} with every field set",
-            [wire.Message(role="assistant", content=[full.struct(info)])],
+            [wire.Message(role="assistant", content=[Builder().struct(info)])],
         )
         required = Builder()
         required.minimal = True
@@ -191,15 +242,23 @@ def block_vectors() -> Iterator[tuple[str, str, Any]]:
             f"a {cls.__name__} with only its required fields",
             [wire.Message(role="assistant", content=[required.struct(info)])],
         )
-        for union in _unions(info, set()):
+        for field, union, path in _unions(info, covered.copy()):
+            if _key(union) in covered:
+                continue
+            covered.add(_key(union))
             for index, option in enumerate(_options(union)):
                 if index == 0:
                     continue
-                builder = Builder({_key(union): index})
+                option_name = _option_name(option)
                 yield (
-                    f"block-{slug}-{_option_name(option)}",
-                    f"a {cls.__name__} using the {_option_name(option)} alternative of a union",
-                    [wire.Message(role="assistant", content=[builder.struct(info)])],
+                    f"block-{slug}-{field.replace('_', '-')}-{option_name}",
+                    f"a {cls.__name__} whose {field} is the {option_name} alternative",
+                    [
+                        wire.Message(
+                            role="assistant",
+                            content=[Builder({**path, _key(union): index}).struct(info)],
+                        )
+                    ],
                 )
 
 
