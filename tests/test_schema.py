@@ -165,3 +165,19 @@ def test_the_schema_rejects_any_other_role(msg: Any, role: str) -> None:
     assert not MESSAGE.is_valid(value)
     with pytest.raises(wire.ValidationError):
         wire.json.decode(json.dumps(value).encode(), type=wire.Message)
+
+
+def test_the_fast_generation_equals_msgspec_public_api() -> None:
+    """The generator that writes JSON values as one reference gives what msgspec's public
+    ``schema_components`` gives once the copies are folded (same schemas, same classes)."""
+    import msgspec
+
+    from minagent.wire import schema as module
+
+    roots = (list[wire.Message], wire.Message, wire.ModelResponse, list[wire.ModelResponse])
+    expanded = msgspec.json.schema(module.JsonValue, schema_hook=module._hook)
+    fast, fast_classes = module._components(roots)
+    slow, slow_classes = module._components(roots, fast=False)
+    assert slow != fast  # msgspec alone writes each JSON value out in full
+    assert module._replace_json_value(slow, expanded) == fast
+    assert fast_classes == slow_classes

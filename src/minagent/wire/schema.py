@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib
 import inspect
 import itertools
 import json as _stdjson
@@ -147,14 +148,61 @@ def _fix_unions(node: Any, defs: dict[str, Any]) -> Any:
     return node
 
 
+_JSON_KINDS = frozenset(
+    type(t)
+    for t in msgspec.inspect.type_info(JsonValue).types  # type: ignore[attr-defined]
+)
+
+
+def _is_json_value(info: Any) -> bool:
+    """Whether a type is the JSON value union (told by the kinds of its members)."""
+    return isinstance(info, msgspec.inspect.UnionType) and (
+        frozenset(type(t) for t in info.types) == _JSON_KINDS
+    )
+
+
+def _components(
+    roots: tuple[Any, ...], *, fast: bool = True
+) -> tuple[dict[str, Any], dict[str, type]]:
+    """msgspec's component schemas for ``roots``, and the Struct classes they describe, by name.
+
+    msgspec writes the JSON value union out in full, `TYPED_LEVELS` deep, at every field that
+    uses it (tens of kilobytes each: seconds for the provider catalog); `_replace_json_value`
+    folds those copies back into one reference. When msgspec's schema generator class is
+    where this version keeps it, ``fast`` has it write the reference directly instead; the
+    result is the same (pinned by a test), only sooner.
+    """
+    try:
+        private: Any = importlib.import_module("msgspec._json_schema")
+    except ImportError:
+        private = None
+    needed = ("_SchemaGenerator", "_collect_component_types", "_build_name_map")
+    if not fast or private is None or not all(hasattr(private, n) for n in needed):
+        components: dict[str, Any] = msgspec.json.schema_components(roots, schema_hook=_hook)[1]
+        classes: dict[str, type] = {}
+        for root in roots:
+            classes.update(_struct_classes(root))
+        return components, classes
+
+    class Folding(private._SchemaGenerator):  # type: ignore[misc]
+        def to_schema(self, t: Any, check_ref: bool = True) -> dict[str, Any]:
+            if _is_json_value(t):
+                return {"$ref": "#/$defs/JsonValue"}
+            result: dict[str, Any] = super().to_schema(t, check_ref)
+            return result
+
+    component_types = private._collect_component_types(msgspec.inspect.multi_type_info(roots))
+    names = private._build_name_map(component_types)
+    gen = Folding(names, _hook, "#/$defs/{name}")
+    components = {names[cls]: gen.to_schema(t, False) for cls, t in component_types.items()}
+    return components, {names[cls]: cls for cls in component_types}
+
+
 @functools.lru_cache(maxsize=1)
 def _schema_text() -> str:
     roots = (list[Message], Message, ModelResponse, list[ModelResponse])
     expanded = msgspec.json.schema(JsonValue, schema_hook=_hook)
-    _, defs = msgspec.json.schema_components(roots, schema_hook=_hook)
-    classes: dict[str, type] = {}
-    for root in (Message, ModelResponse):
-        classes.update(_struct_classes(root))
+    defs, classes = _components(roots)
     for name, schema in defs.items():
         cls = classes.get(name)
         if cls is None:
