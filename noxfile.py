@@ -5,6 +5,7 @@ Extras are read from ``pyproject.toml`` so the dependency lists live in one plac
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -20,10 +21,25 @@ EXTRAS: dict[str, list[str]] = tomllib.loads((ROOT / "pyproject.toml").read_text
 ]
 
 
+def _ensure_redis_server(session: nox.Session) -> None:
+    """Install Debian's redis-server when it is missing; fail loudly if that does not work."""
+    if shutil.which("redis-server"):
+        return
+    sudo = ["sudo"] if os.geteuid() != 0 and shutil.which("sudo") else []
+    session.run(*sudo, "apt-get", "update", external=True)
+    session.run(*sudo, "apt-get", "install", "-y", "redis-server", external=True)
+    if not shutil.which("redis-server"):
+        session.error("redis-server is still missing after apt-get install -y redis-server")
+
+
 @nox.session
 def tests(session: nox.Session) -> None:
     """Run the whole test suite (benchmarks once each, untimed) against an installed package,
-    then check the golden vectors from JavaScript (Node.js: ``npm ci`` from the committed lock)."""
+    then check the golden vectors from JavaScript (Node.js: ``npm ci`` from the committed lock).
+
+    The Redis Streams tests start a real ``redis-server``: installed with apt-get when missing.
+    """
+    _ensure_redis_server(session)
     session.install("-e", ".[test,bench,plot,cli]")
     session.run("pytest", "--benchmark-disable", "-q", *session.posargs)
     node_vectors(session)
@@ -54,7 +70,9 @@ def lint(session: nox.Session) -> None:
 def typing(session: nox.Session) -> None:
     """mypy --strict over src/ (with the optional benchmark peers, whose types bench/ uses)."""
     session.install(
-        "-e", ".[bench,plot,peers,cli]", *[d for d in EXTRAS["lint"] if d.startswith("mypy")]
+        "-e",
+        ".[bench,plot,peers,redis,cli]",
+        *[d for d in EXTRAS["lint"] if d.startswith("mypy")],
     )
     session.run("mypy", "--strict", "src")
 
