@@ -452,7 +452,7 @@ STATS_INPUT = [
             wire.ToolUseBlock(id="c1", name="add", input={"a": 1, "b": 2}),
             wire.ToolUseBlock(id="c2", name="add", input={"a": 3, "b": 4}),
             wire.ToolUseBlock(id="c3", name="search", input={"q": "x"}),
-            wire.UnknownBlock(wire.Extra({"type": "server_tool_use", "id": "s", "name": "web"})),
+            wire.ServerToolUseBlock(id="s", name="web", input={"query": "q"}),
             wire.UnknownBlock(wire.Extra({"type": "future_block"})),
         ],
     ),
@@ -472,8 +472,8 @@ def test_stats_json_counts_exactly(tmp_path: Path) -> None:
         "records": 4,
         "model_responses": 0,
         "roles": {"system": 1, "user": 1, "assistant": 1, "tool": 1},
-        "blocks": {"(string content)": 2, "text": 2, "tool_use": 3},
-        "unknown_blocks": {"server_tool_use": 1, "future_block": 1},
+        "blocks": {"(string content)": 2, "text": 2, "tool_use": 3, "server_tool_use": 1},
+        "unknown_blocks": {"future_block": 1},
         "tool_calls": {"add": 2, "search": 1, "web": 1},
         "stop_reasons": {},
         "usage": {},
@@ -619,7 +619,7 @@ TOUR_FILES = {
         b'"input":{"a":1,"b":2}}]}\n'
         b'{"role":"tool","content":"3","tool_call_id":"call_1"}\n'
         b'{"role":"assistant","content":[{"type":"text","text":"3."},'
-        b'{"type":"web_search_tool_result","tool_use_id":"srv_1","content":[]}]}\n'
+        b'{"type":"x_future_block","payload":[]}]}\n'
     ),
     "crashed.jsonl": (
         b'{"role":"user","content":"hi"}\n'

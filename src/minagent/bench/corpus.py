@@ -225,7 +225,10 @@ def _reference_family(
 
 
 def _rich_blocks(rng: random.Random, turn: int) -> Iterator[dict[str, Any]]:
-    """Wire messages of one rich turn: images, thinking, unknown blocks, provider keys."""
+    """Wire messages of one rich turn: images, thinking, unknown blocks, provider keys.
+
+    ``compaction`` (a beta block, outside the typed catalog) and the message ``id`` are the
+    unknown data; the rest is typed."""
     image = rng.randbytes(rng.randint(200, 1500))
     user_content: list[dict[str, Any]] = [
         {"type": "text", "text": _prose(rng, 2), "cache_control": {"type": "ephemeral"}},
@@ -271,6 +274,7 @@ def _rich_blocks(rng: random.Random, turn: int) -> Iterator[dict[str, Any]]:
                 ],
             }
         )
+        assistant.append({"type": "compaction", "content": "Earlier turns, summarised."})
     assistant.append({"type": "text", "text": _prose(rng, 2), "citations": None})
     tool = rng.choice(_TOOLS)
     assistant.append(

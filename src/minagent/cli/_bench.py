@@ -56,8 +56,8 @@ def add_bench(sub: Subparsers) -> None:
     p.add_argument(
         "--family",
         action="append",
-        choices=list(FAMILIES),
-        help="corpus family (repeatable; default: all)",
+        choices=[*FAMILIES, "providers"],
+        help="corpus family (repeatable; default: all); 'providers' times the provider adapters",
     )
     p.add_argument(
         "--size",
@@ -99,6 +99,10 @@ def _bench(args: argparse.Namespace) -> int:
     from ..bench import report, runner
     from ..bench.corpus import FAMILIES
 
+    if args.family and "providers" in args.family:
+        from ..bench.providers import command
+
+        return command(args)
     if args.plot is not None:
         try:
             import matplotlib  # noqa: F401

@@ -494,7 +494,11 @@ class _FramesWriter:
 PROVIDER_ADAPTERS: dict[str, str] = {
     # Provider formats, one line per adapter: "NAME": "MODULE" registers NAME-request and
     # NAME-response, read and written by minagent.providers.MODULE's decode_request /
-    # encode_request / decode_response / encode_response. (Issues 14 and 15 add theirs here.)
+    # encode_request / decode_response / encode_response.
+    "anthropic": "anthropic",
+    "openai-chat": "openai_chat",
+    "openai-responses": "openai_responses",
+    "gemini": "gemini",
 }
 """Provider adapters by format prefix: the module name under `minagent.providers`."""
 

@@ -11,11 +11,14 @@ One module per format, each with the same four functions::
 Everything decodes straight from bytes through msgspec Structs of the provider's own shape.
 What a target format cannot hold raises `UnsupportedError` naming it and where it is, unless the
 caller passes ``unsupported="drop"`` (then it is dropped and reported, see `Dropped`).
-The shared pieces live in `minagent.providers._base`.
+Streaming: each module also has ``StreamParser`` (byte chunks in, typed events out),
+``StreamAccumulator`` (events in, the final ``ModelResponse`` out) and ``accumulate(chunks)``;
+stream failures raise `StreamError` with the event index.
+The shared pieces live in `minagent.providers._base` and `minagent.providers._sse`.
 """
 
 from __future__ import annotations
 
-from ._base import Dropped, Request, UnsupportedError, UnsupportedPolicy
+from ._base import Dropped, Request, StreamError, UnsupportedError, UnsupportedPolicy
 
-__all__ = ["Dropped", "Request", "UnsupportedError", "UnsupportedPolicy"]
+__all__ = ["Dropped", "Request", "StreamError", "UnsupportedError", "UnsupportedPolicy"]

@@ -5,14 +5,57 @@ Adapters import from here; nothing here knows a provider.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 import msgspec
 
-from ..wire.errors import EncodeError
+from ..wire import _codec, _lossless, _values
+from ..wire.errors import DecodeError, EncodeError, ValidationError, WireError
+from ..wire.extra import Extra
 from ..wire.messages import Message
 
-__all__ = ["Dropped", "Request", "Unsupported", "UnsupportedError", "UnsupportedPolicy"]
+__all__ = [
+    "HINTS",
+    "RAW_ARGUMENTS",
+    "USAGE_EXTRA",
+    "Dropped",
+    "Request",
+    "StreamError",
+    "Unsupported",
+    "UnsupportedError",
+    "UnsupportedPolicy",
+    "as_request",
+    "block_keys",
+    "decode_json",
+    "decode_messages",
+    "encode_json",
+    "flatten_usage",
+    "lowered",
+    "prefixed",
+    "unflatten_usage",
+    "without_keys",
+]
+
+HINTS = frozenset({"content_absent", "developer"})
+"""Keys an adapter may put in a neutral `Message`'s ``extra`` to remember how the source *spelled*
+something, not what it said: ``content_absent: true`` (the provider message had no ``content``
+key at all, as opposed to ``null`` or ``""``), ``developer: true`` (an OpenAI ``developer``
+message, neutrally a ``system`` message). The source's encoder reads them back; every other
+encoder ignores them, since they carry no content."""
+
+RAW_ARGUMENTS = "arguments"
+"""The `ToolUseBlock.extra` key holding a tool call's arguments as the raw JSON text it came as,
+when ``input`` cannot stand for it exactly: the text is not a JSON object (models do produce
+truncated JSON; ``input`` is then ``{}``), or (OpenAI) it parses to ``input`` but is spelled
+differently from its compact encoding. An encoder writing arguments as text writes it back
+byte-exact as long as ``input`` still equals what the text parses to (``{}`` for an invalid one);
+an encoder writing ``input`` as an object refuses a call whose text is not a JSON object."""
+
+USAGE_EXTRA = "usage_extra"
+"""The `ModelResponse.extra` key holding the provider usage entries that are not integer
+counters (``service_tier: "standard"``, ``cache_creation: null``, ...), by dotted name; see
+`flatten_usage`."""
 
 UnsupportedPolicy = Literal["error", "drop"]
 """What an encoder does with content the target format cannot hold: raise, or drop and report."""
@@ -46,6 +89,21 @@ class UnsupportedError(EncodeError):
     """The target format cannot hold this content; ``.path`` says where it is in the input."""
 
 
+class StreamError(DecodeError):
+    """A provider event stream failed: an ``error`` event, bad JSON, or a stream cut mid-event.
+
+    ``.frame`` is the 0-based index of the event at fault; ``.error`` holds the provider's error
+    object when the stream sent one. The stream reader keeps everything received before the
+    failure: its accumulated response is still available.
+    """
+
+    error: object = None
+    """The provider's error payload (for an ``error`` event), else ``None``."""
+    received: list[Any] = []  # noqa: RUF012 (replaced, never mutated)
+    """Events of the failing ``feed`` call decoded before the failure (already applied by an
+    accumulator)."""
+
+
 class Unsupported:
     """Applies an `UnsupportedPolicy` while one request or response is encoded.
 
@@ -67,3 +125,184 @@ class Unsupported:
         if self.policy == "error":
             raise UnsupportedError(f"the target format cannot hold {what}", path=path)
         self.dropped.append(Dropped(path, what))
+
+
+def as_request(messages: Request | list[Message], options: Mapping[str, Any]) -> Request:
+    """The `Request` an ``encode_request(req_or_messages, **options)`` call describes: keyword
+    options are added to (and override) the request's own."""
+    if isinstance(messages, Request):
+        if not options:
+            return messages
+        return Request(messages=messages.messages, options={**messages.options, **options})
+    if not isinstance(messages, list):
+        raise TypeError(f"expected a Request or a list of Message, got {type(messages).__name__}")
+    return Request(messages=messages, options=dict(options))
+
+
+def prefixed(err: WireError, base: str) -> WireError:
+    """The same error with its ``$``-rooted path moved under ``base`` (``$.messages``)."""
+    return _codec._prefixed(err, base)
+
+
+_ANY = msgspec.json.Decoder()
+
+
+def decode_json(data: Any, path: str, decoder: Any = _ANY) -> Any:
+    """Decode JSON ``data`` with a msgspec ``decoder``, raising our errors located at ``path``."""
+    try:
+        return decoder.decode(data)
+    except msgspec.ValidationError as err:
+        raise _lossless.relocate(err, path) from None
+    except msgspec.DecodeError as err:
+        raise DecodeError(f"invalid JSON: {err}", path=path) from None
+    except RecursionError:
+        raise DecodeError("invalid JSON: nesting too deep", path=path) from None
+
+
+def decode_messages(data: Any, path: str) -> list[Message]:
+    """Decode a JSON array of neutral-shaped messages (the wire codec), errors under ``path``."""
+    try:
+        result: list[Message] = _codec.JSON.decode(data, list[Message])
+    except WireError as err:
+        raise prefixed(err, path) from None
+    return result
+
+
+class _NeedsLowering(Exception):
+    pass
+
+
+def _hook(obj: Any) -> Any:
+    if type(obj) is Extra:
+        raise _NeedsLowering
+    raise NotImplementedError(f"cannot write objects of type {type(obj).__name__}")
+
+
+_ENCODER = msgspec.json.Encoder(enc_hook=_hook)
+
+
+def lowered(value: Any, path: str) -> Any:
+    """``value`` (blocks, or a list of them) with every Struct carrying `Extra` data turned into a
+    plain dict, ready for msgspec; JSON-unsafe unknown data raises `EncodeError` with its path."""
+    return _lossless.lower_located(value, path, _values.json_problem)
+
+
+def encode_json(obj: Any) -> bytes:
+    """Write ``obj`` (dicts and lists of JSON values and our Structs) as JSON bytes.
+
+    Structs carrying unknown data must already be `lowered`; anything else msgspec cannot write
+    raises `EncodeError`.
+    """
+    try:
+        return _ENCODER.encode(obj)
+    except _NeedsLowering:
+        raise EncodeError("internal: a block with extra keys was not lowered") from None
+    except (TypeError, ValueError, OverflowError, NotImplementedError) as err:
+        raise EncodeError(f"cannot write JSON: {err}") from None
+
+
+def flatten_usage(
+    usage: Mapping[str, Any], rename: Mapping[str, str] | None = None
+) -> tuple[dict[str, int], dict[str, Any]]:
+    """Split a provider ``usage`` object into integer counters and everything else.
+
+    Nested objects flatten to dotted names (``cache_creation.ephemeral_5m_input_tokens``); an
+    integer leaf becomes a counter (renamed through ``rename``, keyed by the dotted provider
+    name), any other leaf (a string, ``null``, a float, a list, an empty object) is kept, by its
+    dotted name, in the second dict. `unflatten_usage` puts the object back together.
+    """
+    counters: dict[str, int] = {}
+    other: dict[str, Any] = {}
+    if rename:
+        _flatten(usage, "", rename, counters, other)
+        return counters, other
+    for key, value in usage.items():  # the common case, inlined: no renames, one level
+        if type(value) is int:
+            counters[key] = value
+        elif type(value) is dict and value:
+            _flatten(value, key + ".", {}, counters, other)
+        else:
+            other[key] = value
+    return counters, other
+
+
+def _flatten(
+    obj: Mapping[str, Any],
+    prefix: str,
+    rename: Mapping[str, str],
+    counters: dict[str, int],
+    other: dict[str, Any],
+) -> None:
+    for key, value in obj.items():
+        name = prefix + key
+        if type(value) is int:
+            counters[rename.get(name, name)] = value
+        elif type(value) is dict and value:
+            _flatten(value, name + ".", rename, counters, other)
+        else:
+            other[name] = value
+
+
+def unflatten_usage(
+    counters: Mapping[str, int],
+    other: Mapping[str, Any] | None = None,
+    rename: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """The inverse of `flatten_usage` (``rename`` maps neutral names back to provider names)."""
+    out: dict[str, Any] = {}
+    for items in (counters.items(), (other or {}).items()):
+        for name, value in items:
+            parts = (rename.get(name, name) if rename else name).split(".")
+            node = out
+            for part in parts[:-1]:
+                child = node.setdefault(part, {})
+                if type(child) is not dict:
+                    raise ValidationError(f"usage key {name!r} nests under a non-object")
+                node = child
+            node[parts[-1]] = value
+    return out
+
+
+_CORE: dict[type, frozenset[str]] = {}
+"""Per block class: the fields every encoder maps itself (required ones, the tag, ``extra``,
+and optional fields that are part of the block's meaning, such as a thinking signature)."""
+_OPTIONAL_CORE = frozenset({"signature"})
+
+
+def _core(cls: type) -> frozenset[str]:
+    core = _CORE.get(cls)
+    if core is None:
+        fields: tuple[str, ...] = getattr(cls, "__struct_fields__", ())
+        defaults: tuple[Any, ...] = getattr(cls, "__struct_defaults__", ())
+        required = fields[: len(fields) - len(defaults)]
+        core = _CORE[cls] = frozenset({*required, "extra", "type"} | (_OPTIONAL_CORE & set(fields)))
+    return core
+
+
+def block_keys(block: Any) -> dict[str, Any]:
+    """The keys a block or source carries beyond its core fields, by wire name: its optional
+    typed fields that are set (``cache_control``, ``citations``, ``caller``, ...) and its
+    ``extra`` keys. An encoder checks these against what its target can hold."""
+    out: dict[str, Any] = {}
+    core = _core(type(block))
+    for name in getattr(block, "__struct_fields__", ()):
+        if name not in core:
+            value = getattr(block, name)
+            if value is not msgspec.UNSET:
+                out[name] = value
+    extra = getattr(block, "extra", msgspec.UNSET)
+    if extra is not msgspec.UNSET:
+        out.update(extra.items())
+    return out
+
+
+def without_keys(block: Any, names: set[str]) -> Any:
+    """A copy of ``block`` without the given non-core keys (typed fields unset, extra keys
+    removed)."""
+    fields = set(getattr(block, "__struct_fields__", ())) - _core(type(block))
+    changes: dict[str, Any] = {name: msgspec.UNSET for name in names & fields}
+    extra = getattr(block, "extra", msgspec.UNSET)
+    if extra is not msgspec.UNSET and names & set(extra):
+        kept = {k: v for k, v in extra.items() if k not in names}
+        changes["extra"] = Extra._own(kept) if kept else msgspec.UNSET
+    return msgspec.structs.replace(block, **changes) if changes else block

@@ -13,25 +13,18 @@ meets something it cannot type (an unknown block, an unknown key), the codec com
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Callable
 from typing import Any
 
 import msgspec
+import msgspec.inspect as mi
 from msgspec import UNSET, Struct
 
 from . import _values
-from .blocks import (
-    EXTRA_KEY,
-    KNOWN_BLOCKS,
-    KNOWN_SOURCES,
-    DocumentBlock,
-    ImageBlock,
-    ToolUseBlock,
-    UnknownBlock,
-    UnknownSource,
-)
+from .blocks import EXTRA_KEY, KNOWN_BLOCKS, KNOWN_SOURCES, UnknownBlock, UnknownSource
 from .errors import EncodeError, ValidationError
-from .extra import Extra
+from .extra import Extra, MsgpackOnly
 from .messages import Message, ModelResponse
 
 __all__ = ["build", "lower", "lower_located", "relocate", "type_name"]
@@ -76,6 +69,10 @@ _STRUCTS: list[type[Struct]] = [
     *KNOWN_SOURCES.values(),
 ]
 _KEYS: dict[type[Struct], frozenset[str]] = {cls: _known_keys(cls) for cls in _STRUCTS}
+_ATTRS: dict[type[Struct], dict[str, str]] = {
+    cls: dict(zip(cls.__struct_encode_fields__, cls.__struct_fields__, strict=True))
+    for cls in _STRUCTS
+}
 
 Builder = Callable[[Any, "str | None"], Any]
 """Builds a Struct from a decoded value. The path is None on the first, fast attempt; only if that
@@ -92,28 +89,69 @@ def _expect_object(value: Any, path: str | None) -> dict[str, Any]:
     return value
 
 
-def _object(
-    cls: type[Struct], obj: dict[str, Any], path: str | None, nested: dict[str, Builder]
-) -> Any:
+def _object(cls: type[Struct], obj: dict[str, Any], path: str | None) -> Any:
     """Build ``cls`` from a dict: known keys through msgspec.convert, the rest into ``extra``.
 
     ``obj`` comes fresh from a schema-less decode and is owned here, so it is reused in place.
+    Fields holding Structs are built first (`_NESTED`); JSON-valued fields holding values only
+    MessagePack can hold are set aside, wrapped in `MsgpackOnly` (`_aside`).
     """
     keys = _KEYS[cls]
     extra: dict[str, Any] | None = None
     if not obj.keys() <= keys:
         extra = {k: v for k, v in obj.items() if k not in keys}
         obj = {k: v for k, v in obj.items() if k in keys}
-    for key, builder in nested.items():
+    for key, builder in _NESTED[cls].items():
         if key in obj:
             obj[key] = builder(obj[key], _at(path, "." + key))
+    aside: dict[str, Any] | None = None
+    for key in _JSON_FIELDS[cls]:
+        value = obj.get(key)
+        if type(value) is dict or type(value) is list:
+            aside = aside or {}
+            aside[key] = _aside(cls, key, value, _at(path, "." + key))
+            obj[key] = type(value)()
     try:
         result = msgspec.convert(obj, cls)
     except msgspec.ValidationError as err:
         raise relocate(err, path or "$") from None
+    if aside:
+        for key, value in aside.items():
+            setattr(result, _ATTRS[cls][key], value)
     if extra:
         result.extra = Extra._own(extra)  # type: ignore[attr-defined]
     return result
+
+
+def _aside(cls: type[Struct], key: str, value: Any, path: str | None) -> Any:
+    """A JSON-valued field, kept out of msgspec.convert (which cannot take values nested deeper
+    than the typed levels): values JSON cannot hold (MessagePack ``bin``, NaN, infinity,
+    non-string keys) are wrapped in `MsgpackOnly` in place, and the field's outer shape (its top
+    two levels) is checked against its type."""
+    if type(value) is dict:
+        for k in value:
+            if type(k) is not str:
+                raise ValidationError(f"Expected `str` object keys, got {k!r}", path=path)
+    if _values.holds_json_unsafe(value):
+        _values.wrap(value)
+    try:
+        msgspec.convert(_outline(value), _FIELD_TYPES[cls][key])
+    except msgspec.ValidationError as err:
+        raise relocate(err, path or "$") from None
+    return value
+
+
+def _outline(value: Any, depth: int = 0) -> Any:
+    """The top two levels of a JSON value, containers below emptied and `MsgpackOnly` / ext
+    values as ``None``: enough to check a JSON field's declared outer shape."""
+    kind = type(value)
+    if kind is MsgpackOnly or kind is msgspec.msgpack.Ext:
+        return None
+    if kind is dict:
+        return {k: _outline(v, depth + 1) for k, v in value.items()} if depth == 0 else {}
+    if kind is list:
+        return [_outline(v, depth + 1) for v in value] if depth == 0 else []
+    return value
 
 
 def _tag(obj: dict[str, Any], path: str | None) -> str:
@@ -133,14 +171,7 @@ def _source(value: Any, path: str | None) -> Any:
     cls = KNOWN_SOURCES.get(_tag(obj, path))
     if cls is None:
         return UnknownSource(Extra._own(obj))
-    return _object(cls, obj, path, {})
-
-
-_NO_NESTED: dict[str, Builder] = {}
-_BLOCK_NESTED: dict[type[Struct], dict[str, Builder]] = {
-    ImageBlock: {"source": _source},
-    DocumentBlock: {"source": _source},
-}
+    return _object(cls, obj, path)
 
 
 def _block(value: Any, path: str | None) -> Any:
@@ -148,27 +179,7 @@ def _block(value: Any, path: str | None) -> Any:
     cls = KNOWN_BLOCKS.get(_tag(obj, path))
     if cls is None:
         return UnknownBlock(Extra._own(obj))
-    if cls is ToolUseBlock and "input" in obj:
-        return _tool_use(obj, path)
-    return _object(cls, obj, path, _BLOCK_NESTED.get(cls, _NO_NESTED))
-
-
-def _tool_use(obj: dict[str, Any], path: str | None) -> ToolUseBlock:
-    """A tool block whose input may hold MessagePack-only values: those are wrapped in
-    `MsgpackOnly` (msgspec would refuse them against the input's JSON type)."""
-    tool_input = obj["input"]
-    where = _at(path, ".input")
-    if type(tool_input) is not dict:
-        raise ValidationError(f"Expected `object`, got `{type_name(tool_input)}`", path=where)
-    for key in tool_input:
-        if type(key) is not str:
-            raise ValidationError(f"Expected `str` object keys, got {key!r}", path=where)
-    if _values.holds_json_unsafe(tool_input):
-        _values.wrap(tool_input)
-    obj["input"] = {}
-    block: ToolUseBlock = _object(ToolUseBlock, obj, path, _NO_NESTED)
-    block.input = tool_input
-    return block
+    return _object(cls, obj, path)
 
 
 def _content(value: Any, path: str | None) -> Any:
@@ -181,19 +192,69 @@ def _content(value: Any, path: str | None) -> Any:
 
 def _message(value: Any, path: str | None) -> Message:
     obj = _expect_object(value, path)
-    result: Message = _object(Message, obj, path, _MESSAGE_NESTED)
+    result: Message = _object(Message, obj, path)
     return result
 
 
 def _response(value: Any, path: str | None) -> ModelResponse:
     obj = _expect_object(value, path)
-    result: ModelResponse = _object(ModelResponse, obj, path, _RESPONSE_NESTED)
+    result: ModelResponse = _object(ModelResponse, obj, path)
     return result
 
 
-_MESSAGE_NESTED: dict[str, Builder] = {"content": _content}
-_RESPONSE_NESTED: dict[str, Builder] = {"message": _message}
+def _struct_types(t: Any) -> set[type[Struct]]:
+    """The Struct classes a msgspec type description can hold directly or in a list."""
+    if isinstance(t, mi.StructType):
+        return {t.cls}
+    if isinstance(t, mi.UnionType):
+        return set().union(*(_struct_types(u) for u in t.types))
+    if isinstance(t, mi.ListType):
+        return _struct_types(t.item_type)
+    return set()
+
+
+def _is_json(t: Any) -> bool:
+    """Whether a field's type holds JSON containers (dicts or lists of JSON values)."""
+    if isinstance(t, mi.UnionType):
+        return any(_is_json(u) for u in t.types)
+    return isinstance(t, (mi.DictType, mi.ListType))
+
+
+def _nested_builder(held: set[type[Struct]]) -> Builder:
+    if Message in held:
+        return _message
+    if KNOWN_BLOCKS["text"] in held:
+        return _content
+    return _source
+
+
+def _layout(cls: type[Struct]) -> tuple[dict[str, Builder], tuple[str, ...], dict[str, Any]]:
+    """Per class: builders of its Struct-holding fields, its JSON-valued fields, field types
+    (all by wire key)."""
+    hints = typing.get_type_hints(cls)
+    nested: dict[str, Builder] = {}
+    json_fields: list[str] = []
+    types: dict[str, Any] = {}
+    for field in mi.type_info(cls).fields:  # type: ignore[attr-defined]
+        if field.name == "extra":
+            continue
+        held = _struct_types(field.type)
+        if held:
+            nested[field.encode_name] = _nested_builder(held)
+        elif _is_json(field.type):
+            json_fields.append(field.encode_name)
+            types[field.encode_name] = hints[field.name]
+    return nested, tuple(json_fields), types
+
+
 _BUILDERS: dict[Any, Builder] = {Message: _message, ModelResponse: _response}
+_LAYOUTS = {cls: _layout(cls) for cls in _STRUCTS}
+_NESTED: dict[type[Struct], dict[str, Builder]] = {c: v[0] for c, v in _LAYOUTS.items()}
+_JSON_FIELDS: dict[type[Struct], tuple[str, ...]] = {c: v[1] for c, v in _LAYOUTS.items()}
+_FIELD_TYPES: dict[type[Struct], dict[str, Any]] = {c: v[2] for c, v in _LAYOUTS.items()}
+_NESTED_ATTRS: dict[type[Struct], tuple[str, ...]] = {
+    cls: tuple(_ATTRS[cls][key] for key in _NESTED[cls]) for cls in _STRUCTS
+}
 
 
 def build(tp: Any, value: Any, path: str = "$", copy: Callable[[], Any] | None = None) -> Any:
@@ -230,13 +291,13 @@ def _needs_lowering(obj: Any) -> bool:
     cls = type(obj)
     if cls is UnknownBlock or cls is UnknownSource or obj.extra is not UNSET:
         return True
-    if cls is Message:
-        content = obj.content
-        return type(content) is list and any(map(_needs_lowering, content))
-    if cls is ModelResponse:
-        return _needs_lowering(obj.message)
-    if cls is ImageBlock or cls is DocumentBlock:
-        return _needs_lowering(obj.source)
+    for name in _NESTED_ATTRS[cls]:
+        value = getattr(obj, name)
+        if type(value) is list:
+            if any(map(_needs_lowering, value)):
+                return True
+        elif isinstance(value, Struct) and _needs_lowering(value):
+            return True
     return False
 
 
@@ -252,12 +313,11 @@ def _checked(value: Any, path: str | None, problem: Problem | None) -> Any:
     return value
 
 
-_NESTED_FIELDS = frozenset({"content", "source", "message"})
 _LAYOUT: dict[type[Struct], tuple[str | None, list[tuple[str, str, bool]]]] = {
     cls: (
         cls.__struct_config__.tag if cls.__struct_config__.tag_field else None,  # type: ignore[misc]
         [
-            (name, key, name in _NESTED_FIELDS)
+            (name, key, key in _NESTED[cls])
             for name, key in zip(cls.__struct_fields__, cls.__struct_encode_fields__, strict=True)
             if name != "extra"
         ],

@@ -1,7 +1,16 @@
 """Content blocks: msgspec Structs tagged by ``"type"``, and the `ContentBlock` union.
 
-Known block types decode straight from bytes into typed Structs. Keys a known block does not name
-(``cache_control``, ``citations``, ...) land in its ``extra``; a block whose ``type`` is not known
+The catalog follows the Anthropic API reference and the official SDK's type modules
+(``anthropic.types``, SDK version 2.14.0; the MCP blocks from ``anthropic.types.beta``): every
+documented block type and every documented field is a typed Struct field with its wire name, so
+real provider traffic decodes in one msgspec call. Optional fields default to ``UNSET``, which
+means absent on the wire; ``None`` is a ``null`` the sender wrote, kept as ``null``.
+
+Nested payloads the catalog leaves open or that only carry provider bookkeeping (``cache_control``,
+``citations``, ``caller``, a server tool's result ``content``, ...) are typed as JSON values, like
+tool inputs: plain dicts and lists, checked by msgspec while decoding.
+
+Keys a known block does not name land in its ``extra``; a block whose ``type`` is not known
 becomes an :class:`UnknownBlock` holding the whole object. Both are written back unchanged.
 
 All Structs here are created with ``gc=False``: decoded messages are trees (no reference cycles),
@@ -23,17 +32,37 @@ __all__ = [
     "EXTRA_KEY",
     "UNKNOWN_TAG",
     "Base64Source",
+    "BashCodeExecutionToolResultBlock",
+    "CacheControl",
+    "Caller",
+    "CodeExecutionToolResultBlock",
+    "ContainerUploadBlock",
     "ContentBlock",
+    "ContentSource",
     "DocumentBlock",
+    "FileSource",
     "ImageBlock",
+    "JsonObject",
+    "McpToolResultBlock",
+    "McpToolUseBlock",
+    "OptionalText",
     "RedactedThinkingBlock",
+    "SearchResultBlock",
+    "ServerToolUseBlock",
     "Source",
     "TextBlock",
+    "TextEditorCodeExecutionToolResultBlock",
+    "TextSource",
     "ThinkingBlock",
+    "ToolReferenceBlock",
+    "ToolResultBlock",
+    "ToolSearchToolResultBlock",
     "ToolUseBlock",
     "UnknownBlock",
     "UnknownSource",
     "UrlSource",
+    "WebFetchToolResultBlock",
+    "WebSearchToolResultBlock",
 ]
 
 EXTRA_KEY = "__minagent_extra__"
@@ -90,6 +119,21 @@ class _Tagged(
     """Base of every tagged Struct of the protocol."""
 
 
+# --- shared field types -----------------------------------------------------------------------
+
+JsonObject = dict[str, JsonValue]
+"""A JSON object (string keys, JSON values)."""
+
+CacheControl = JsonObject | None | UnsetType
+"""``cache_control``: a cache breakpoint such as ``{"type": "ephemeral", "ttl": "5m"}``."""
+
+Caller = JsonObject | UnsetType
+"""``caller``: who invoked a tool (``{"type": "direct"}``, a server tool, ...)."""
+
+OptionalText = str | None | UnsetType
+"""A string field the sender may omit or set to ``null``."""
+
+
 # --- image / document sources ---------------------------------------------------------------
 
 
@@ -115,8 +159,40 @@ class UrlSource(_Tagged, tag="url"):
     """Keys this protocol does not name, written back unchanged."""
 
 
+class TextSource(_Tagged, tag="text"):
+    """A plain-text document given inline (Anthropic's ``PlainTextSource``)."""
+
+    type: ClassVar[Literal["text"]] = "text"
+    media_type: str
+    """MIME type; ``text/plain``."""
+    data: str
+    """The document's text."""
+    extra: Extra | UnsetType = UNSET
+    """Keys this protocol does not name, written back unchanged."""
+
+
+class ContentSource(_Tagged, tag="content"):
+    """A document made of content blocks (Anthropic's ``ContentBlockSource``)."""
+
+    type: ClassVar[Literal["content"]] = "content"
+    content: str | list[ContentBlock]
+    """The document's text, or its blocks (text and image)."""
+    extra: Extra | UnsetType = UNSET
+    """Keys this protocol does not name, written back unchanged."""
+
+
+class FileSource(_Tagged, tag="file"):
+    """A file uploaded through the provider's Files API."""
+
+    type: ClassVar[Literal["file"]] = "file"
+    file_id: str
+    """The provider's file id."""
+    extra: Extra | UnsetType = UNSET
+    """Keys this protocol does not name, written back unchanged."""
+
+
 class UnknownSource(_Tagged, tag=UNKNOWN_TAG):
-    """A source whose ``type`` this protocol does not know (``file``, ``text``, ...), kept whole."""
+    """A source whose ``type`` this protocol does not know, kept whole."""
 
     data: Extra
     """The whole source object, ``type`` included, in its original key order."""
@@ -127,11 +203,11 @@ class UnknownSource(_Tagged, tag=UNKNOWN_TAG):
         return str(self.data["type"])
 
 
-Source = Base64Source | UrlSource | UnknownSource
+Source = Base64Source | UrlSource | TextSource | ContentSource | FileSource | UnknownSource
 """Where an image's or document's data comes from."""
 
 
-# --- blocks -----------------------------------------------------------------------------------
+# --- blocks of the neutral protocol -----------------------------------------------------------
 
 
 class TextBlock(_Tagged, tag="text"):
@@ -140,8 +216,13 @@ class TextBlock(_Tagged, tag="text"):
     type: ClassVar[Literal["text"]] = "text"
     text: str
     """The text."""
+    citations: list[JsonObject] | UnsetType | None = UNSET
+    """Sources the text cites: ``char_location``, ``page_location``, ``content_block_location``,
+    ``search_result_location`` or ``web_search_result_location`` objects (or ``null``)."""
+    cache_control: CacheControl = UNSET
+    """A cache breakpoint after this block."""
     extra: Extra | UnsetType = UNSET
-    """Keys this protocol does not name (``cache_control``, ``citations``, ...)."""
+    """Keys this protocol does not name, written back unchanged."""
 
 
 class ToolUseBlock(_Tagged, tag="tool_use"):
@@ -158,8 +239,14 @@ class ToolUseBlock(_Tagged, tag="tool_use"):
     """Name of the tool."""
     input: dict[str, JsonValue]
     """The tool's JSON arguments."""
+    caller: Caller = UNSET
+    """Who made the call (``{"type": "direct"}`` or a server tool such as code execution)."""
+    toolset_name: OptionalText = UNSET
+    """For a member of a toolset: the toolset family."""
+    cache_control: CacheControl = UNSET
+    """A cache breakpoint after this block."""
     extra: Extra | UnsetType = UNSET
-    """Keys this protocol does not name (``caller``, ``cache_control``, ...)."""
+    """Keys this protocol does not name, written back unchanged."""
 
 
 class ThinkingBlock(_Tagged, tag="thinking"):
@@ -189,25 +276,246 @@ class ImageBlock(_Tagged, tag="image"):
 
     type: ClassVar[Literal["image"]] = "image"
     source: Source
-    """Inline bytes or a URL."""
+    """Inline bytes, a URL or an uploaded file."""
+    transformations: JsonObject | UnsetType | None = UNSET
+    """Transformations the provider applies before the model sees the image."""
+    cache_control: CacheControl = UNSET
+    """A cache breakpoint after this block."""
     extra: Extra | UnsetType = UNSET
     """Keys this protocol does not name."""
 
 
 class DocumentBlock(_Tagged, tag="document"):
-    """A document (PDF, text, ...)."""
+    """A document (PDF, plain text, content blocks, an uploaded file)."""
 
     type: ClassVar[Literal["document"]] = "document"
     source: Source
-    """Inline bytes or a URL."""
+    """Where the document's data comes from."""
+    title: OptionalText = UNSET
+    """The document's title."""
+    context: OptionalText = UNSET
+    """Context about the document, not cited from."""
+    citations: JsonObject | UnsetType | None = UNSET
+    """Citation settings, e.g. ``{"enabled": true}``."""
+    cache_control: CacheControl = UNSET
+    """A cache breakpoint after this block."""
     extra: Extra | UnsetType = UNSET
-    """Keys this protocol does not name (``title``, ``citations``, ...)."""
+    """Keys this protocol does not name."""
+
+
+# --- Anthropic's own blocks -------------------------------------------------------------------
+
+
+class ToolResultBlock(_Tagged, tag="tool_result"):
+    """Anthropic's form of a tool result: a block in a ``user`` message.
+
+    The neutral protocol's form is a ``role: "tool"`` message with ``tool_call_id``; the provider
+    adapters map between the two.
+    """
+
+    type: ClassVar[Literal["tool_result"]] = "tool_result"
+    tool_use_id: str
+    """The id of the ``tool_use`` block this answers."""
+    content: str | list[ContentBlock] | UnsetType = UNSET
+    """The result: text, or blocks (text, image, document, search_result, tool_reference)."""
+    is_error: bool | UnsetType = UNSET
+    """``True`` when the tool failed."""
+    toolset_name: OptionalText = UNSET
+    """For a member of a toolset: the toolset family of the ``tool_use`` it answers."""
+    cache_control: CacheControl = UNSET
+    """A cache breakpoint after this block."""
+    extra: Extra | UnsetType = UNSET
+    """Keys this protocol does not name."""
+
+
+class ServerToolUseBlock(_Tagged, tag="server_tool_use"):
+    """A call of a tool the provider runs itself (``web_search``, ``code_execution``, ...)."""
+
+    type: ClassVar[Literal["server_tool_use"]] = "server_tool_use"
+    id: str
+    """Unique id of the call; its result block carries it as ``tool_use_id``."""
+    name: str
+    """Name of the server tool."""
+    input: dict[str, JsonValue]
+    """The tool's JSON arguments."""
+    caller: Caller = UNSET
+    """Who made the call."""
+    cache_control: CacheControl = UNSET
+    """A cache breakpoint after this block."""
+    extra: Extra | UnsetType = UNSET
+    """Keys this protocol does not name."""
+
+
+class WebSearchToolResultBlock(_Tagged, tag="web_search_tool_result"):
+    """Results of the ``web_search`` server tool."""
+
+    type: ClassVar[Literal["web_search_tool_result"]] = "web_search_tool_result"
+    tool_use_id: str
+    """The id of the ``server_tool_use`` block this answers."""
+    content: list[JsonObject] | JsonObject
+    """``web_search_result`` objects, or an error object."""
+    caller: Caller = UNSET
+    """Who made the call."""
+    cache_control: CacheControl = UNSET
+    """A cache breakpoint after this block."""
+    extra: Extra | UnsetType = UNSET
+    """Keys this protocol does not name."""
+
+
+class WebFetchToolResultBlock(_Tagged, tag="web_fetch_tool_result"):
+    """Result of the ``web_fetch`` server tool."""
+
+    type: ClassVar[Literal["web_fetch_tool_result"]] = "web_fetch_tool_result"
+    tool_use_id: str
+    """The id of the ``server_tool_use`` block this answers."""
+    content: JsonObject
+    """A ``web_fetch_result`` object, or an error object."""
+    caller: Caller = UNSET
+    """Who made the call."""
+    cache_control: CacheControl = UNSET
+    """A cache breakpoint after this block."""
+    extra: Extra | UnsetType = UNSET
+    """Keys this protocol does not name."""
+
+
+class CodeExecutionToolResultBlock(_Tagged, tag="code_execution_tool_result"):
+    """Result of the ``code_execution`` server tool."""
+
+    type: ClassVar[Literal["code_execution_tool_result"]] = "code_execution_tool_result"
+    tool_use_id: str
+    """The id of the ``server_tool_use`` block this answers."""
+    content: JsonObject
+    """A ``code_execution_result`` object, or an error object."""
+    cache_control: CacheControl = UNSET
+    """A cache breakpoint after this block."""
+    extra: Extra | UnsetType = UNSET
+    """Keys this protocol does not name."""
+
+
+class BashCodeExecutionToolResultBlock(_Tagged, tag="bash_code_execution_tool_result"):
+    """Result of the ``bash_code_execution`` server tool."""
+
+    type: ClassVar[Literal["bash_code_execution_tool_result"]] = "bash_code_execution_tool_result"
+    tool_use_id: str
+    """The id of the ``server_tool_use`` block this answers."""
+    content: JsonObject
+    """A ``bash_code_execution_result`` object, or an error object."""
+    cache_control: CacheControl = UNSET
+    """A cache breakpoint after this block."""
+    extra: Extra | UnsetType = UNSET
+    """Keys this protocol does not name."""
+
+
+class TextEditorCodeExecutionToolResultBlock(_Tagged, tag="text_editor_code_execution_tool_result"):
+    """Result of the ``text_editor_code_execution`` server tool."""
+
+    type: ClassVar[Literal["text_editor_code_execution_tool_result"]] = (
+        "text_editor_code_execution_tool_result"
+    )
+    tool_use_id: str
+    """The id of the ``server_tool_use`` block this answers."""
+    content: JsonObject
+    """A view, create or str_replace result object, or an error object."""
+    cache_control: CacheControl = UNSET
+    """A cache breakpoint after this block."""
+    extra: Extra | UnsetType = UNSET
+    """Keys this protocol does not name."""
+
+
+class ToolSearchToolResultBlock(_Tagged, tag="tool_search_tool_result"):
+    """Result of a ``tool_search_tool_*`` server tool."""
+
+    type: ClassVar[Literal["tool_search_tool_result"]] = "tool_search_tool_result"
+    tool_use_id: str
+    """The id of the ``server_tool_use`` block this answers."""
+    content: JsonObject
+    """A ``tool_search_tool_search_result`` object, or an error object."""
+    cache_control: CacheControl = UNSET
+    """A cache breakpoint after this block."""
+    extra: Extra | UnsetType = UNSET
+    """Keys this protocol does not name."""
+
+
+class McpToolUseBlock(_Tagged, tag="mcp_tool_use"):
+    """A call of a tool on a remote MCP server, run by the provider."""
+
+    type: ClassVar[Literal["mcp_tool_use"]] = "mcp_tool_use"
+    id: str
+    """Unique id of the call; its result block carries it as ``tool_use_id``."""
+    name: str
+    """Name of the tool."""
+    server_name: str
+    """Name of the MCP server."""
+    input: dict[str, JsonValue]
+    """The tool's JSON arguments."""
+    cache_control: CacheControl = UNSET
+    """A cache breakpoint after this block."""
+    extra: Extra | UnsetType = UNSET
+    """Keys this protocol does not name."""
+
+
+class McpToolResultBlock(_Tagged, tag="mcp_tool_result"):
+    """Result of an MCP tool call."""
+
+    type: ClassVar[Literal["mcp_tool_result"]] = "mcp_tool_result"
+    tool_use_id: str
+    """The id of the ``mcp_tool_use`` block this answers."""
+    content: str | list[ContentBlock] | UnsetType = UNSET
+    """The result: text, or text blocks."""
+    is_error: bool | UnsetType = UNSET
+    """``True`` when the tool failed."""
+    cache_control: CacheControl = UNSET
+    """A cache breakpoint after this block."""
+    extra: Extra | UnsetType = UNSET
+    """Keys this protocol does not name."""
+
+
+class SearchResultBlock(_Tagged, tag="search_result"):
+    """A search result the caller supplies (for example in a tool result), citable by the model."""
+
+    type: ClassVar[Literal["search_result"]] = "search_result"
+    source: str
+    """Where the result comes from (a URL or any identifier)."""
+    title: str
+    """The result's title."""
+    content: list[ContentBlock]
+    """The result's text blocks."""
+    citations: JsonObject | UnsetType = UNSET
+    """Citation settings, e.g. ``{"enabled": true}``."""
+    cache_control: CacheControl = UNSET
+    """A cache breakpoint after this block."""
+    extra: Extra | UnsetType = UNSET
+    """Keys this protocol does not name."""
+
+
+class ContainerUploadBlock(_Tagged, tag="container_upload"):
+    """A file to upload into the code execution container."""
+
+    type: ClassVar[Literal["container_upload"]] = "container_upload"
+    file_id: str
+    """The provider's file id."""
+    cache_control: CacheControl = UNSET
+    """A cache breakpoint after this block."""
+    extra: Extra | UnsetType = UNSET
+    """Keys this protocol does not name."""
+
+
+class ToolReferenceBlock(_Tagged, tag="tool_reference"):
+    """A reference to a tool, inside a tool result (tool search)."""
+
+    type: ClassVar[Literal["tool_reference"]] = "tool_reference"
+    tool_name: str
+    """The tool's name."""
+    cache_control: CacheControl = UNSET
+    """A cache breakpoint after this block."""
+    extra: Extra | UnsetType = UNSET
+    """Keys this protocol does not name."""
 
 
 class UnknownBlock(_Tagged, tag=UNKNOWN_TAG):
     """A block whose ``type`` this protocol does not know, kept whole and written back unchanged.
 
-    Build one with ``UnknownBlock(Extra({"type": "web_search_tool_result", ...}))``.
+    Build one with ``UnknownBlock(Extra({"type": "compaction", ...}))``.
     """
 
     data: Extra
@@ -229,21 +537,53 @@ ContentBlock = (
     | RedactedThinkingBlock
     | ImageBlock
     | DocumentBlock
+    | ToolResultBlock
+    | ServerToolUseBlock
+    | WebSearchToolResultBlock
+    | WebFetchToolResultBlock
+    | CodeExecutionToolResultBlock
+    | BashCodeExecutionToolResultBlock
+    | TextEditorCodeExecutionToolResultBlock
+    | ToolSearchToolResultBlock
+    | McpToolUseBlock
+    | McpToolResultBlock
+    | SearchResultBlock
+    | ContainerUploadBlock
+    | ToolReferenceBlock
     | UnknownBlock
 )
 """Any content block; tagged by ``"type"``."""
 
 KNOWN_BLOCKS: dict[str, type[Struct]] = {
-    "text": TextBlock,
-    "tool_use": ToolUseBlock,
-    "thinking": ThinkingBlock,
-    "redacted_thinking": RedactedThinkingBlock,
-    "image": ImageBlock,
-    "document": DocumentBlock,
+    cls.__struct_config__.tag: cls  # type: ignore[misc]
+    for cls in (
+        TextBlock,
+        ToolUseBlock,
+        ThinkingBlock,
+        RedactedThinkingBlock,
+        ImageBlock,
+        DocumentBlock,
+        ToolResultBlock,
+        ServerToolUseBlock,
+        WebSearchToolResultBlock,
+        WebFetchToolResultBlock,
+        CodeExecutionToolResultBlock,
+        BashCodeExecutionToolResultBlock,
+        TextEditorCodeExecutionToolResultBlock,
+        ToolSearchToolResultBlock,
+        McpToolUseBlock,
+        McpToolResultBlock,
+        SearchResultBlock,
+        ContainerUploadBlock,
+        ToolReferenceBlock,
+    )
 }
 """Block classes by wire tag (the unknown block aside)."""
 
-KNOWN_SOURCES: dict[str, type[Struct]] = {"base64": Base64Source, "url": UrlSource}
+KNOWN_SOURCES: dict[str, type[Struct]] = {
+    cls.__struct_config__.tag: cls  # type: ignore[misc]
+    for cls in (Base64Source, UrlSource, TextSource, ContentSource, FileSource)
+}
 """Source classes by wire tag (the unknown source aside)."""
 
 KNOWN_BLOCK_TYPES = frozenset(KNOWN_BLOCKS)

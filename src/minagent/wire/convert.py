@@ -2,8 +2,10 @@
 
 ``from_reference`` never fails: everything the reference can say, the Structs can say.
 ``to_reference`` refuses (`ValidationError` with a path) whatever the reference cannot hold
-exactly: thinking blocks, images, documents, unknown blocks, extra keys, ``is_error``, a block list
-of a shape the reference would rewrite. The rule: ``from_reference(to_reference(x)) == x``.
+exactly: thinking blocks, images, documents, the provider blocks (``tool_result``, server
+tools, ...) and fields (``cache_control``, ``caller``, ...), unknown blocks, extra keys,
+``is_error``, a block list of a shape the reference would rewrite. The rule:
+``from_reference(to_reference(x)) == x``.
 """
 
 from __future__ import annotations
@@ -81,6 +83,15 @@ def _to_reference(obj: Any, path: str) -> Any:
     raise TypeError(f"expected minagent.wire objects, got {type(obj).__name__}")
 
 
+def _plain(block: Any, held: tuple[str, ...], path: str) -> None:
+    """Refuse a block carrying anything beyond the fields the reference holds (``held``)."""
+    if block.extra is not UNSET:
+        raise _cannot(f"extra keys ({', '.join(block.extra)})", path)
+    for name, key in zip(block.__struct_fields__, block.__struct_encode_fields__, strict=True):
+        if name not in held and name != "extra" and getattr(block, name) is not UNSET:
+            raise _cannot(key, f"{path}.{key}")
+
+
 def _cannot(what: str, path: str) -> ValidationError:
     return ValidationError(f"the reference cannot hold {what}", path=path)
 
@@ -99,12 +110,10 @@ def _message_to(msg: Message, path: str) -> ref.Message:
     for i, block in enumerate(content):
         where = f"{path}.content[{i}]"
         if type(block) is TextBlock and i == 0 and block.text and len(content) > 1:
-            if block.extra is not UNSET:
-                raise _cannot("extra keys", where)
+            _plain(block, ("text",), where)
             text = block.text
         elif type(block) is ToolUseBlock:
-            if block.extra is not UNSET:
-                raise _cannot("extra keys", where)
+            _plain(block, ("id", "name", "input"), where)
             calls.append(ref.ToolCall(id=block.id, name=block.name, arguments=block.input))
         else:
             kind = getattr(block, "type", type(block).__name__)

@@ -1,0 +1,54 @@
+"""pytest-benchmark suite for the Responses and Gemini adapters against the official SDKs.
+
+Same shape as ``bench_providers.py``: groups ``<operation> <provider> <input>`` with the members
+``minagent``, ``sdk`` and ``floor`` (schema-less msgspec). Under ``--benchmark-disable`` every
+case runs once. ``python -m minagent.bench.providers_extra`` times them interleaved and prints
+the ratios.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from minagent.bench.providers_extra import Case, cases
+
+CASES = cases()
+
+
+def _params() -> list[Any]:
+    out = []
+    for case in CASES:
+        for side in ("ours", "sdk", "floor"):
+            name = f"{case.operation.replace(' ', '-')}-{case.provider}-{case.name}-{side}"
+            out.append(pytest.param(case, side, id=name))
+    return out
+
+
+def test_cases_found() -> None:
+    """The checkout's Responses and Gemini data give 29 cases (8+10 Responses, 5+6 Gemini)."""
+    assert len(CASES) == 29
+
+
+def test_ours_and_sdk_agree_on_requests() -> None:
+    """Each request-encode case writes, on both sides, the same JSON (parsed), but the one whose
+    recording spells fileData in snake_case: the SDK's models respell it in camelCase."""
+    import json
+
+    differ = [
+        case.name
+        for case in CASES
+        if case.operation == "request encode" and json.loads(case.ours()) != json.loads(case.sdk())
+    ]
+    assert differ == ["request_file_data.json"]
+
+
+@pytest.mark.parametrize(("case", "side"), _params())
+def test_provider(benchmark: Any, case: Case, side: str) -> None:
+    """Time one side of one provider case."""
+    benchmark.group = f"{case.operation} {case.provider} {case.name}"
+    benchmark.extra_info.update(side=side)
+    fn = getattr(case, side)
+    assert fn() is not None
+    benchmark(fn)

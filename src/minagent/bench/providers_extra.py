@@ -1,0 +1,198 @@
+"""OpenAI Responses and Gemini cases for the ``providers`` benchmark group.
+
+The same `Case` shape as `minagent.bench.providers` (and meant to be added to its ``cases()``):
+
+- ``response decode``: recorded response bytes to a `ModelResponse`, against the SDK's
+  ``model_validate_json`` (``openai.types.responses.Response`` /
+  ``google.genai.types.GenerateContentResponse``). The installed SDKs refuse some recordings
+  for a key they require or do not know (see the tests); both sides then read the same bytes
+  patched the way the tests patch them (``cache_write_tokens: 0`` added; ``serviceTier``
+  removed).
+- ``request encode``: a request to bytes, against what an SDK user does: OpenAI's
+  ``openapi_dumps`` over the params with the earlier output items held as the SDK's response
+  models (as an agent loop holds them); Gemini's ``contents`` held as ``types.Content`` models,
+  dumped by alias without ``None`` and written with ``json.dumps``.
+
+``python -m minagent.bench.providers_extra`` times them (interleaved rounds, medians, as the
+group does) and prints the table.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from .providers import Case, Row, data_dir, table
+
+__all__ = ["cases", "main", "run"]
+
+
+def cases(data: Path | None = None) -> list[Case]:
+    """Every Responses / Gemini case whose inputs and SDK are available."""
+    data = data or data_dir()
+    if data is None:
+        return []
+    out: list[Case] = []
+    with contextlib.suppress(ImportError):
+        out += _responses_cases(data)
+    with contextlib.suppress(ImportError):
+        out += _gemini_cases(data)
+    return out
+
+
+def _responses_cases(data: Path) -> list[Case]:
+    import pydantic
+    from openai._utils._json import openapi_dumps
+    from openai.types.responses import Response, ResponseOutputItem
+
+    from ..providers import openai_responses
+
+    out: list[Case] = []
+    for path in sorted((data / "provider-examples-responses").glob("response_*.json")):
+        obj = json.loads(path.read_bytes())
+        details = obj.get("usage", {}).get("input_tokens_details")
+        if isinstance(details, dict):
+            details.setdefault("cache_write_tokens", 0)
+        body = json.dumps(obj).encode()
+        out.append(
+            Case(
+                "response decode",
+                "responses",
+                path.name,
+                partial(openai_responses.decode_response, body),
+                partial(Response.model_validate_json, body),
+                partial(msgspec.json.decode, body),
+            )
+        )
+    item: pydantic.TypeAdapter[Any] = pydantic.TypeAdapter(ResponseOutputItem)
+    for path in sorted((data / "provider-examples-responses").glob("request_*.json")):
+        body = path.read_bytes()
+        req = openai_responses.decode_request(body)
+        params = json.loads(body)
+        held = []
+        for raw in params.get("input", []):
+            try:
+                held.append(item.validate_python(raw) if "type" in raw else raw)
+            except pydantic.ValidationError:
+                held.append(raw)
+        params["input"] = held
+        out.append(
+            Case(
+                "request encode",
+                "responses",
+                path.name,
+                partial(openai_responses.encode_request, req),
+                partial(openapi_dumps, params),
+                partial(msgspec.json.encode, json.loads(body)),
+            )
+        )
+    return out
+
+
+def _gemini_cases(data: Path) -> list[Case]:
+    from google.genai import types
+
+    from ..providers import gemini
+
+    out: list[Case] = []
+    for path in sorted((data / "provider-examples-gemini").glob("response_*.json")):
+        obj = json.loads(path.read_bytes())
+        usage = obj.get("usageMetadata")
+        if isinstance(usage, dict):
+            usage.pop("serviceTier", None)
+        body = json.dumps(obj).encode()
+        out.append(
+            Case(
+                "response decode",
+                "gemini",
+                path.name,
+                partial(gemini.decode_response, body),
+                partial(types.GenerateContentResponse.model_validate_json, body),
+                partial(msgspec.json.decode, body),
+            )
+        )
+    for path in sorted((data / "provider-examples-gemini").glob("request_*.json")):
+        body = path.read_bytes()
+        req = gemini.decode_request(body)
+        params = json.loads(body)
+        contents = [types.Content.model_validate_json(json.dumps(c)) for c in params["contents"]]
+        rest = {k: v for k, v in params.items() if k != "contents"}
+        out.append(
+            Case(
+                "request encode",
+                "gemini",
+                path.name,
+                partial(gemini.encode_request, req),
+                partial(_gemini_sdk_encode, contents, rest),
+                partial(msgspec.json.encode, json.loads(body)),
+            )
+        )
+    return out
+
+
+def _gemini_sdk_encode(contents: list[Any], rest: dict[str, Any]) -> bytes:
+    dumped = [c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in contents]
+    return json.dumps({"contents": dumped, **rest}).encode()
+
+
+def _calibrate(fn: Callable[[], Any], seconds: float) -> int:
+    loops = 1
+    while True:
+        start = time.perf_counter()
+        for _ in range(loops):
+            fn()
+        if time.perf_counter() - start >= seconds or loops >= 1 << 20:
+            return loops
+        loops *= 2
+
+
+def run(repeat: int = 7, sample_seconds: float = 0.01, data: Path | None = None) -> list[Row]:
+    """Time every case, interleaved over ``repeat`` rounds; medians summed per operation and
+    provider (the method of `minagent.bench.providers.run`)."""
+    found = cases(data)
+    timed = [(c, side, getattr(c, side)) for c in found for side in ("ours", "sdk", "floor")]
+    timed = [t for t in timed if t[2] is not None]
+    loops = [_calibrate(fn, sample_seconds) for _, _, fn in timed]
+    samples: list[list[float]] = [[] for _ in timed]
+    for _ in range(repeat):
+        for i, (_, _, fn) in enumerate(timed):
+            start = time.perf_counter()
+            for _ in range(loops[i]):
+                fn()
+            samples[i].append((time.perf_counter() - start) / loops[i])
+    medians = {
+        (id(c), side): statistics.median(s) for (c, side, _), s in zip(timed, samples, strict=True)
+    }
+    groups: dict[tuple[str, str], list[Case]] = {}
+    for c in found:
+        groups.setdefault((c.operation, c.provider), []).append(c)
+    rows = []
+    for (operation, provider), group in groups.items():
+        ours = [medians[id(c), "ours"] for c in group]
+        sdk = [medians[id(c), "sdk"] for c in group]
+        floor = sum(medians[id(c), "floor"] for c in group)
+        worst = min(s / o for o, s in zip(ours, sdk, strict=True))
+        rows.append(Row(operation, provider, len(group), sum(ours), sum(sdk), worst, floor))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the table (``--repeat N``, default 7)."""
+    args = sys.argv[1:] if argv is None else argv
+    repeat = int(args[args.index("--repeat") + 1]) if "--repeat" in args else 7
+    rows = run(repeat=repeat)
+    print(table(rows))
+    return 0 if rows else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,130 @@
+"""Small helpers shared by the Responses and Gemini adapters (data URLs, extras, tool arguments)."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Any
+
+import msgspec
+from msgspec import UNSET
+
+from ..wire.blocks import Base64Source, UnknownBlock
+from ..wire.errors import ValidationError
+from ..wire.extra import Extra
+
+__all__ = [
+    "MISSING",
+    "b64_exact",
+    "block_kind",
+    "data_url",
+    "extra_dict",
+    "extra_or_unset",
+    "json_text",
+    "parse_arguments",
+    "parse_data_url",
+    "want_dict",
+    "want_list",
+    "want_str",
+]
+
+MISSING: Any = object()
+"""Marks a key that was absent (as opposed to ``null``)."""
+
+_ENC = msgspec.json.Encoder()
+_DEC = msgspec.json.Decoder()
+
+
+def extra_dict(obj: Any) -> dict[str, Any]:
+    """The ``extra`` of a Struct as a new plain dict (empty when unset)."""
+    extra = getattr(obj, "extra", UNSET)
+    return {} if extra is UNSET else dict(extra.items())
+
+
+def extra_or_unset(data: dict[str, Any]) -> Any:
+    """``Extra`` wrapping ``data`` (not copied), or ``UNSET`` when it is empty."""
+    return Extra._own(data) if data else UNSET
+
+
+def want_dict(value: Any, path: str) -> dict[str, Any]:
+    """``value`` if it is a JSON object, else a `ValidationError` at ``path``."""
+    if type(value) is not dict:
+        raise ValidationError(f"expected an object, got {_kind(value)}", path=path)
+    return value
+
+
+def want_list(value: Any, path: str) -> list[Any]:
+    """``value`` if it is a JSON array, else a `ValidationError` at ``path``."""
+    if type(value) is not list:
+        raise ValidationError(f"expected an array, got {_kind(value)}", path=path)
+    return value
+
+
+def want_str(value: Any, path: str) -> str:
+    """``value`` if it is a string, else a `ValidationError` at ``path``."""
+    if type(value) is not str:
+        raise ValidationError(f"expected a string, got {_kind(value)}", path=path)
+    return value
+
+
+def _kind(value: Any) -> str:
+    names = {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}
+    return names.get(type(value), "number")
+
+
+def b64_exact(text: str) -> bytes | None:
+    """The bytes ``text`` holds in standard base64, if re-encoding them gives ``text`` back."""
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return raw if base64.b64encode(raw).decode("ascii") == text else None
+
+
+def parse_data_url(url: str) -> Base64Source | None:
+    """A ``data:<type>;base64,<data>`` URL as a `Base64Source`, if it reads back exactly."""
+    if not url.startswith("data:"):
+        return None
+    head, comma, payload = url[5:].partition(",")
+    if not comma or not head.endswith(";base64"):
+        return None
+    media_type = head[: -len(";base64")]
+    if not media_type or ";" in media_type:
+        return None
+    raw = b64_exact(payload)
+    if raw is None:
+        return None
+    return Base64Source(media_type=media_type, data=raw)
+
+
+def data_url(source: Base64Source) -> str:
+    """A `Base64Source` as a ``data:`` URL."""
+    return f"data:{source.media_type};base64,{base64.b64encode(source.data).decode('ascii')}"
+
+
+def json_text(value: Any) -> str:
+    """``value`` as compact JSON text."""
+    return _ENC.encode(value).decode("utf-8")
+
+
+def parse_arguments(raw: str) -> tuple[dict[str, Any], str | None]:
+    """A function call's ``arguments`` string as (input, raw-to-keep).
+
+    Valid JSON objects whose compact re-encoding is ``raw`` itself give ``(input, None)``; any
+    other string (spacing, key order, invalid or truncated JSON, not an object) is kept as ``raw``
+    so it goes back byte-exact, with ``input`` the parsed object or ``{}``.
+    """
+    try:
+        value = _DEC.decode(raw)
+    except (msgspec.DecodeError, RecursionError):
+        return {}, raw
+    if type(value) is not dict:
+        return {}, raw
+    return (value, None) if json_text(value) == raw else (value, raw)
+
+
+def block_kind(block: Any) -> str:
+    """A block's wire ``type`` (the real one, for unknown blocks)."""
+    if type(block) is UnknownBlock:
+        return block.type
+    return str(type(block).type)

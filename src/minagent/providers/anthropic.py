@@ -1,0 +1,585 @@
+"""Anthropic Messages API <-> the neutral protocol, both directions (mapping: docs/providers.md).
+
+Anthropic's message and block shapes are the neutral protocol's own, so the adapter mostly moves
+things between places:
+
+- the top-level ``system`` (a string, or text blocks) is the leading ``role: "system"`` message;
+- each ``tool_result`` block of a user message is a ``role: "tool"`` message (``tool_call_id``,
+  ``is_error``, string or block content, other keys such as ``cache_control`` in its ``extra``);
+  on the way back, tool messages and the user messages around them join into one user message, in
+  order (Anthropic itself merges consecutive user turns, so this is the same request);
+- a response's ``id``, ``model``, ``stop_sequence`` and any other key go to the response's
+  ``extra``; ``usage`` integer counters (nested ones by dotted name) to ``usage``, the rest of the
+  usage object (``service_tier``, ``null`` entries, ...) to ``extra["usage_extra"]``.
+
+Everything else (thinking and its signature, redacted thinking, ``cache_control``, ``citations``,
+server tool and MCP blocks) is carried unchanged. Content the Messages API cannot hold (a block
+or key of another provider, a counter it has no name for) is refused with `UnsupportedError`, or
+dropped and reported with ``unsupported="drop"``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+from msgspec import UNSET
+
+from ..wire import _codec, _lossless
+from ..wire.blocks import (
+    Base64Source,
+    ContentBlock,
+    DocumentBlock,
+    ImageBlock,
+    RedactedThinkingBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolUseBlock,
+    UnknownBlock,
+    UnknownSource,
+    UrlSource,
+)
+from ..wire.errors import ValidationError, WireError
+from ..wire.extra import Extra
+from ..wire.messages import Message, ModelResponse
+from ._base import (
+    HINTS,
+    USAGE_EXTRA,
+    Dropped,
+    Request,
+    Unsupported,
+    UnsupportedPolicy,
+    as_request,
+    block_keys,
+    decode_json,
+    decode_messages,
+    encode_json,
+    flatten_usage,
+    lowered,
+    prefixed,
+    unflatten_usage,
+    without_keys,
+)
+from ._convert import options_for_anthropic
+from .anthropic_stream import StreamAccumulator, StreamEvent, StreamParser, accumulate
+
+__all__ = [
+    "StreamAccumulator",
+    "StreamEvent",
+    "StreamParser",
+    "accumulate",
+    "decode_request",
+    "decode_response",
+    "encode_request",
+    "encode_response",
+]
+
+# --- what the Messages API holds (from the anthropic SDK's types; tests compare) ---------------
+
+BLOCK_KEYS: dict[type[Any], frozenset[str]] = {
+    TextBlock: frozenset({"cache_control", "citations"}),
+    ImageBlock: frozenset({"cache_control", "transformations"}),
+    DocumentBlock: frozenset({"cache_control", "citations", "context", "title"}),
+    ToolUseBlock: frozenset({"cache_control", "caller", "toolset_name"}),
+    ThinkingBlock: frozenset(),
+    RedactedThinkingBlock: frozenset(),
+}
+"""Keys beyond the neutral fields that each known block may carry on this API."""
+
+OTHER_BLOCKS = frozenset(
+    {
+        "search_result",
+        "tool_result",
+        "server_tool_use",
+        "web_search_tool_result",
+        "web_fetch_tool_result",
+        "code_execution_tool_result",
+        "bash_code_execution_tool_result",
+        "text_editor_code_execution_tool_result",
+        "tool_search_tool_result",
+        "container_upload",
+        "mcp_tool_use",
+        "mcp_tool_result",
+    }
+)
+"""Anthropic block types the neutral protocol carries whole (unknown blocks, for now)."""
+
+SOURCE_TYPES = frozenset({"text", "content", "file"})
+"""Anthropic source types beyond ``base64`` and ``url``."""
+
+TOOL_RESULT_KEYS = frozenset({"cache_control", "toolset_name"})
+"""Keys of a ``tool_result`` block beyond ``tool_use_id``, ``content`` and ``is_error``."""
+
+TOOL_RESULT_CONTENT = frozenset({"text", "image", "document", "search_result"})
+"""Block types a ``tool_result``'s content may hold."""
+
+RESPONSE_KEYS = frozenset(
+    {"id", "model", "stop_sequence", "stop_details", "container", "diagnostics"}
+)
+"""Top-level response keys kept in `ModelResponse.extra` that this API knows."""
+
+USAGE_COUNTERS = frozenset(
+    {"input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"}
+)
+USAGE_GROUPS = ("cache_creation.", "server_tool_use.", "output_tokens_details.")
+USAGE_OTHER = frozenset({"service_tier", "inference_geo", "speed"})
+DERIVED_COUNTERS = frozenset({"total_tokens"})
+"""Counters an encoder leaves out without a report: they are sums of the others."""
+
+
+# --- decoding ----------------------------------------------------------------------------------
+
+_TOP = msgspec.json.Decoder(dict[str, msgspec.Raw])
+
+
+def decode_request(data: bytes | bytearray | memoryview) -> Request:
+    """Decode a Messages API request body into a `Request`.
+
+    ``messages`` gets the ``system`` prompt first (if any), then the conversation with each
+    ``tool_result`` block as a ``role: "tool"`` message; ``options`` gets every other key
+    unchanged. Raises `DecodeError` / `ValidationError` with the JSON path.
+    """
+    top = decode_json(data, "$", _TOP)
+    raw_messages = top.pop("messages", None)
+    if raw_messages is None:
+        raise ValidationError("a request needs 'messages'", path="$")
+    messages = decode_messages(raw_messages, "$.messages")
+    out: list[Message] = []
+    raw_system = top.pop("system", None)
+    if raw_system is not None:
+        out.append(_system_message(raw_system))
+    for i, msg in enumerate(messages):
+        _split_user(msg, i, out)
+    options = {key: decode_json(raw, f"$.{key}") for key, raw in top.items()}
+    return Request(messages=out, options=options)
+
+
+def _system_message(raw: msgspec.Raw) -> Message:
+    data = b'{"role":"system","content":' + bytes(raw) + b"}"
+    try:
+        msg: Message = _codec.JSON.decode(data, Message)
+    except WireError as err:
+        raise prefixed(err, "$.system") from None
+    return msg
+
+
+def _split_user(msg: Message, i: int, out: list[Message]) -> None:
+    """Append ``msg`` to ``out``, as several messages if it holds ``tool_result`` blocks."""
+    role = msg.role
+    if role == "tool" or msg.tool_call_id is not UNSET or msg.is_error is not UNSET:
+        raise ValidationError(f"role {role!r} is not a Messages API role", path=f"$.messages[{i}]")
+    content = msg.content
+    if role != "user" or isinstance(content, str) or not any(map(_is_tool_result, content)):
+        out.append(msg)
+        return
+    if msg.extra is not UNSET:
+        raise ValidationError(
+            f"unknown keys {sorted(msg.extra)} on a user message with tool results",
+            path=f"$.messages[{i}]",
+        )
+    run: list[ContentBlock] = []
+    for j, block in enumerate(content):
+        if _is_tool_result(block):
+            if run:
+                out.append(Message(role="user", content=run))
+                run = []
+            out.append(_tool_message(block, f"$.messages[{i}].content[{j}]"))
+        else:
+            run.append(block)
+    if run:
+        out.append(Message(role="user", content=run))
+
+
+def _is_tool_result(block: ContentBlock) -> bool:
+    return _block_type(block) == "tool_result"
+
+
+def _as_dict(block: Any) -> dict[str, Any]:
+    """A block as the plain object it was on the wire (a new dict)."""
+    if type(block) is UnknownBlock:
+        return block.data.to_dict()
+    # a typed block (the provider catalog): let the wire codec write it, then read it back
+    wrapped = _codec.JSON.encode(Message(role="user", content=[block]), False)
+    value: dict[str, Any] = msgspec.json.decode(wrapped)["content"][0]
+    return value
+
+
+def _tool_message(block: Any, path: str) -> Message:
+    """A ``tool_result`` block as a tool message."""
+    data = _as_dict(block)
+    del data["type"]
+    tool_use_id = data.pop("tool_use_id", None)
+    if type(tool_use_id) is not str:
+        raise ValidationError("a tool_result needs a string 'tool_use_id'", path=path)
+    is_error = data.pop("is_error", UNSET)
+    if is_error is not UNSET and type(is_error) is not bool:
+        raise ValidationError("'is_error' must be a boolean", path=path + ".is_error")
+    content: Any = data.pop("content", UNSET)
+    if content is UNSET:
+        content = ""
+        data["content_absent"] = True
+    elif type(content) is list:
+        wrapped = {"role": "user", "content": content}
+        content = _lossless.build(Message, wrapped, path).content
+    elif not isinstance(content, str):
+        raise ValidationError("'content' must be a string or an array", path=path + ".content")
+    return Message(
+        role="tool",
+        content=content,
+        tool_call_id=tool_use_id,
+        is_error=is_error,
+        extra=Extra._own(data) if data else UNSET,
+    )
+
+
+class _Response(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """The common response shape, for the one-call fast path."""
+
+    id: str
+    type: Literal["message"]
+    role: Literal["assistant"]
+    model: str
+    content: list[ContentBlock]
+    stop_reason: str
+    stop_sequence: str | None
+    usage: dict[str, Any]
+    stop_details: Any = UNSET
+    container: Any = UNSET
+
+
+_FAST = msgspec.json.Decoder(_Response, dec_hook=_codec._dec_hook)
+
+
+def decode_response(data: bytes | bytearray | memoryview) -> ModelResponse:
+    """Decode a Messages API response body into a `ModelResponse` (see the module docstring).
+
+    Raises `DecodeError` / `ValidationError` with the JSON path.
+    """
+    try:
+        fast = _FAST.decode(data)
+    except (msgspec.ValidationError, RecursionError):
+        return _decode_response_slow(data)
+    except msgspec.DecodeError:
+        decode_json(data, "$")  # raises the located DecodeError
+        raise
+    counters, other = flatten_usage(fast.usage)
+    extra: dict[str, Any] = {
+        "id": fast.id,
+        "model": fast.model,
+        "stop_sequence": fast.stop_sequence,
+    }
+    if fast.stop_details is not UNSET:
+        extra["stop_details"] = fast.stop_details
+    if fast.container is not UNSET:
+        extra["container"] = fast.container
+    if other:
+        extra[USAGE_EXTRA] = other
+    return ModelResponse(
+        message=Message(role="assistant", content=fast.content),
+        stop_reason=fast.stop_reason,
+        usage=counters,
+        extra=Extra._own(extra),
+    )
+
+
+def _decode_response_slow(data: Any) -> ModelResponse:
+    top = decode_json(data, "$", _TOP)
+    raw_content = top.pop("content", None)
+    if raw_content is None:
+        raise ValidationError("a response needs 'content'", path="$")
+    wrapped = b'{"role":"assistant","content":' + bytes(raw_content) + b"}"
+    try:
+        message: Message = _codec.JSON.decode(wrapped, Message)
+    except WireError as err:
+        raise prefixed(err, "$") from None
+    rest = {key: decode_json(raw, f"$.{key}") for key, raw in top.items()}
+    if rest.pop("type", "message") != "message":
+        raise ValidationError("a response's 'type' must be 'message'", path="$.type")
+    if rest.pop("role", "assistant") != "assistant":
+        raise ValidationError("a response's 'role' must be 'assistant'", path="$.role")
+    stop_reason = rest.pop("stop_reason", None)
+    if type(stop_reason) is not str:
+        raise ValidationError("'stop_reason' must be a string", path="$.stop_reason")
+    usage = rest.pop("usage", {})
+    if type(usage) is not dict:
+        raise ValidationError("'usage' must be an object", path="$.usage")
+    counters, other = flatten_usage(usage)
+    if other:
+        rest[USAGE_EXTRA] = other
+    return ModelResponse(
+        message=message,
+        stop_reason=stop_reason,
+        usage=counters,
+        extra=Extra._own(rest) if rest else UNSET,
+    )
+
+
+# --- encoding ----------------------------------------------------------------------------------
+
+
+def encode_request(
+    request: Request | list[Message],
+    /,
+    *,
+    unsupported: UnsupportedPolicy = "error",
+    dropped: list[Dropped] | None = None,
+    **options: Any,
+) -> bytes:
+    """Write a Messages API request body: ``encode_request(req)`` or
+    ``encode_request(messages, model=..., max_tokens=..., tools=..., **options)``.
+
+    Keyword options add to and override ``request.options``. Options in another provider's shape
+    (OpenAI ``tools``, ``tool_choice``, ``stop``, ``max_completion_tokens``, ...) are converted;
+    what this API cannot hold raises `UnsupportedError` naming it and its path, or, with
+    ``unsupported="drop"``, is left out and recorded in ``dropped``.
+    """
+    req = as_request(request, options)
+    policy = Unsupported(unsupported, dropped)
+    body = options_for_anthropic(req.options, policy)
+    messages = req.messages
+    start = 0
+    system: list[Any] = []
+    while start < len(messages) and messages[start].role == "system":
+        system.append(messages[start])
+        start += 1
+    if system:
+        value = _system(system, policy)
+        if value is not None:
+            body["system"] = value
+    out: list[dict[str, Any]] = []
+    joinable = False  # may the next tool message join out[-1]? (after a tool or a split user)
+    after_tool = False
+    for i in range(start, len(messages)):
+        msg = messages[i]
+        path = f"$.messages[{i}]"
+        role = msg.role
+        if role == "tool":
+            block = _tool_result(msg, path, policy)
+            if block is None:
+                continue
+            if joinable:
+                out[-1]["content"].append(block)
+            else:
+                out.append({"role": "user", "content": [block]})
+            joinable = after_tool = True
+            continue
+        _message_keys(msg, path, policy)
+        content = _content(msg.content, path, policy)
+        listed = role == "user" and type(msg.content) is list and len(msg.content) > 0
+        if listed and after_tool:
+            out[-1]["content"].extend(content)
+        else:
+            out.append({"role": role, "content": content})
+        joinable = listed
+        after_tool = False
+    body["messages"] = out
+    return encode_json(body)
+
+
+def _message_keys(msg: Message, path: str, policy: Unsupported) -> None:
+    extra = msg.extra
+    if extra is UNSET:
+        return
+    for key, value in extra.items():
+        if key not in HINTS and value is not None:
+            policy.report(f"{path}.{key}", f"the message key {key!r} (no such key here)")
+
+
+def _system(messages: list[Message], policy: Unsupported) -> Any:
+    """The ``system`` value for the leading system messages."""
+    parts: list[Any] = []
+    for i, msg in enumerate(messages):
+        path = f"$.messages[{i}]"
+        _message_keys(msg, path, policy)
+        if len(messages) == 1 and isinstance(msg.content, str):
+            return msg.content
+        content = msg.content
+        if isinstance(content, str):
+            parts.append({"type": "text", "text": content})
+            continue
+        kept = [
+            b for j, b in enumerate(content) if _system_block(b, f"{path}.content[{j}]", policy)
+        ]
+        parts.extend(_content(kept, path, policy))
+    return parts
+
+
+def _system_block(block: ContentBlock, path: str, policy: Unsupported) -> bool:
+    if type(block) is TextBlock:
+        return True
+    policy.report(path, f"a {_block_type(block)} block in the system prompt (text only)")
+    return False
+
+
+def _tool_result(msg: Message, path: str, policy: Unsupported) -> dict[str, Any] | None:
+    if msg.tool_call_id is UNSET:
+        policy.report(path, "a tool message without tool_call_id")
+        return None
+    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": msg.tool_call_id}
+    extra = msg.extra
+    absent = extra is not UNSET and extra.get("content_absent") is True
+    if not absent:
+        content = msg.content
+        if not isinstance(content, str):
+            kept = []
+            for j, b in enumerate(content):
+                kind = _block_type(b)
+                if kind in TOOL_RESULT_CONTENT:
+                    kept.append(b)
+                else:
+                    policy.report(f"{path}.content[{j}]", f"a {kind} block in a tool result")
+            content = _content(kept, path, policy)
+        block["content"] = content
+    if msg.is_error is not UNSET:
+        block["is_error"] = msg.is_error
+    if extra is not UNSET:
+        for key, value in extra.items():
+            if key in TOOL_RESULT_KEYS:
+                block[key] = value
+            elif key not in HINTS and value is not None:
+                policy.report(f"{path}.{key}", f"the key {key!r} on a tool result")
+    return block
+
+
+def _block_type(block: Any) -> str:
+    return str(block.type)
+
+
+def _content(content: str | list[ContentBlock], path: str, policy: Unsupported) -> Any:
+    """Message content as this API writes it (blocks checked, lowered for msgspec)."""
+    if isinstance(content, str):
+        return content
+    for block in content:  # the common case: plain blocks go to msgspec as they are
+        cls = type(block)
+        if cls in _PLAIN:
+            if block.extra is UNSET:  # type: ignore[union-attr]
+                continue
+        elif (cls is ImageBlock or cls is DocumentBlock) and block.extra is UNSET:  # type: ignore[union-attr]
+            source = block.source  # type: ignore[union-attr]
+            if type(source) in _PLAIN_SOURCES and source.extra is UNSET:  # type: ignore[union-attr]
+                continue
+        break
+    else:
+        return content
+    kept: list[Any] = []
+    for j, block in enumerate(content):
+        where = f"{path}.content[{j}]"
+        if isinstance(block, UnknownBlock):
+            kind = block.data.get("type")
+            if kind in OTHER_BLOCKS:
+                kept.append(block)
+            else:
+                policy.report(where, f"a {kind!r} block (not a Messages API block)")
+            continue
+        block = _checked_block(block, where, policy)
+        if block is not None:
+            kept.append(block)
+    return lowered(kept, path + ".content")
+
+
+_PLAIN = frozenset({TextBlock, ToolUseBlock, ThinkingBlock, RedactedThinkingBlock})
+_PLAIN_SOURCES = frozenset({Base64Source, UrlSource})
+
+
+def _checked_block(block: Any, path: str, policy: Unsupported) -> Any:
+    """``block``, or a copy without the keys this API cannot hold, or None to leave it out."""
+    cls = type(block)
+    if cls is ImageBlock or cls is DocumentBlock:
+        source = block.source
+        if type(source) is UnknownSource and source.type not in SOURCE_TYPES:
+            policy.report(path + ".source", f"a {source.type!r} source")
+            return None
+        if (type(source) is Base64Source or type(source) is UrlSource) and (
+            source.extra is not UNSET
+        ):
+            for key, value in source.extra.items():
+                if value is not None:
+                    policy.report(f"{path}.source.{key}", f"the key {key!r} on a source")
+            source = msgspec.structs.replace(source, extra=UNSET)
+            block = msgspec.structs.replace(block, source=source)
+    allowed = BLOCK_KEYS.get(cls)
+    if allowed is None:  # a typed block of the provider catalog: an Anthropic block or not
+        if _block_type(block) in OTHER_BLOCKS:
+            return block
+        policy.report(path, f"a {_block_type(block)!r} block (not a Messages API block)")
+        return None
+    keys = block_keys(block)
+    if not keys:
+        return block
+    bad = {k for k, v in keys.items() if k not in allowed and v is not None}
+    if not bad:
+        return block
+    for key in keys:
+        if key in bad:
+            policy.report(f"{path}.{key}", f"the key {key!r} on a {cls.type} block")
+    return without_keys(block, bad)
+
+
+def encode_response(
+    response: ModelResponse,
+    /,
+    *,
+    unsupported: UnsupportedPolicy = "error",
+    dropped: list[Dropped] | None = None,
+    **fields: Any,
+) -> bytes:
+    """Write a Messages API response body for ``response`` (what a gateway returns to a client).
+
+    ``fields`` supply top-level keys the response lacks (``id=``, ``model=``). A response decoded
+    by `decode_response` is written back as it came. Keys, blocks and counters this API cannot
+    hold raise `UnsupportedError`, or are dropped and recorded with ``unsupported="drop"``.
+    """
+    policy = Unsupported(unsupported, dropped)
+    extra = dict(response.extra.items()) if response.extra is not UNSET else {}
+    usage_other = extra.pop(USAGE_EXTRA, None) or {}
+    top: dict[str, Any] = {}
+    for key, value in extra.items():
+        if key in RESPONSE_KEYS:
+            top[key] = value
+        elif value is not None and value != []:
+            policy.report(f"$.{key}", f"the response key {key!r}")
+    for key, value in fields.items():
+        top.setdefault(key, value)
+    msg = response.message
+    _message_keys(msg, "$.message", policy)
+    content = msg.content
+    if isinstance(content, str):
+        content = [TextBlock(content)] if content else []
+    body = {
+        "id": top.pop("id", None),
+        "type": "message",
+        "role": "assistant",
+        "model": top.pop("model", None),
+        "content": _content(content, "$.message", policy),
+        "stop_reason": response.stop_reason,
+        "stop_sequence": top.pop("stop_sequence", None),
+        "usage": _usage(response.usage, usage_other, policy),
+    }
+    body.update(top)
+    return encode_json(body)
+
+
+def _usage(counters: dict[str, int], other: dict[str, Any], policy: Unsupported) -> Any:
+    kept: dict[str, int] = {}
+    for name, value in counters.items():
+        if name in USAGE_COUNTERS or name.startswith(USAGE_GROUPS):
+            kept[name] = value
+        elif name not in DERIVED_COUNTERS:
+            policy.report(f"$.usage.{name}", f"the usage counter {name!r}")
+    rest: dict[str, Any] = {}
+    for name, value in other.items():
+        if (
+            name in USAGE_OTHER
+            or name in USAGE_COUNTERS
+            or name in _USAGE_OBJECTS
+            or name.startswith(USAGE_GROUPS)
+        ):
+            rest[name] = value
+        elif value is not None:
+            policy.report(f"$.usage_extra.{name}", f"the usage entry {name!r}")
+    kept.setdefault("input_tokens", 0)
+    kept.setdefault("output_tokens", 0)
+    return unflatten_usage(kept, rest)
+
+
+_USAGE_OBJECTS = frozenset({"cache_creation", "server_tool_use", "output_tokens_details"})

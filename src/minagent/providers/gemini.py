@@ -1,0 +1,660 @@
+"""Google Gemini ``generateContent`` (REST, camelCase JSON) <-> the neutral protocol.
+
+Mapping (the full table is in ``docs/providers-responses-gemini.md``):
+
+- ``systemInstruction`` is the first message, ``role: "system"`` (its text parts; any other key of
+  it, such as ``role``, stays in ``options["systemInstruction"]``).
+- ``contents`` map in order; ``role: "model"`` is the assistant, ``role: "user"`` the user.
+  A content that holds only one plain ``text`` part is a string message.
+- Parts: ``text`` -> text block; ``text`` with ``thought: true`` -> thinking block;
+  ``inlineData`` -> image block (``image/*``) or document block (``application/pdf``,
+  ``text/*``) with the raw bytes; ``fileData`` -> the same with a URL source (``mimeType`` kept in
+  the source's ``extra`` unless it is the one the URL's extension gives);
+  ``functionCall`` -> ``tool_use``; ``functionResponse`` -> a ``role: "tool"`` message; any
+  other part -> an `UnknownBlock` of type ``gemini_part`` holding the part's keys.
+- ``thoughtSignature`` (and any other part-level key) stays in the ``extra`` of the very block
+  its part became, and is written back on that part. Nothing moves it: with parallel calls only
+  the first call carries one, and only that one gets it back.
+- A ``functionCall`` without ``id`` is given ``minagent-gemini-<content>-<part>`` (documented;
+  such ids are never written to Gemini), and a ``functionResponse`` without ``id`` answers the
+  next unanswered call of the same name. The encoder finds each response's function ``name``
+  from the call it answers.
+- ``functionResponse.response``: ``{"output": text}`` is the tool message's text,
+  ``{"error": text}`` the same with ``is_error: true``; any other object is its compact JSON text
+  with ``extra["gemini_response"] = "object"``, parsed back on the way out.
+
+Responses: the first candidate is the message; ``finishReason`` gives the stop reason
+(`FINISH_REASONS`); ``usageMetadata`` counters get neutral names (`USAGE_NAMES`); every other key
+(other candidates included) is kept in ``ModelResponse.extra``.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+from typing import Any
+
+from msgspec import UNSET
+
+from ..wire.blocks import (
+    Base64Source,
+    ContentBlock,
+    DocumentBlock,
+    ImageBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolUseBlock,
+    UnknownBlock,
+    UrlSource,
+)
+from ..wire.errors import ValidationError
+from ..wire.extra import Extra
+from ..wire.messages import Message, ModelResponse
+from ._base import (
+    USAGE_EXTRA,
+    Dropped,
+    Request,
+    Unsupported,
+    UnsupportedPolicy,
+    as_request,
+    decode_json,
+    encode_json,
+    flatten_usage,
+    unflatten_usage,
+)
+from ._helpers import (
+    MISSING,
+    b64_exact,
+    block_kind,
+    extra_dict,
+    extra_or_unset,
+    json_text,
+    want_dict,
+    want_list,
+    want_str,
+)
+
+__all__ = [
+    "FINISH_REASONS",
+    "ID_PREFIX",
+    "PART_TYPE",
+    "USAGE_NAMES",
+    "decode_request",
+    "decode_response",
+    "encode_request",
+    "encode_response",
+]
+
+ID_PREFIX = "minagent-gemini-"
+"""Prefix of the ids given to ``functionCall`` parts that came without one; never written back."""
+
+PART_TYPE = "gemini_part"
+"""``type`` of the `UnknownBlock` that holds a part this protocol does not map, whole."""
+
+FINISH_REASONS = {
+    "STOP": "end_turn",
+    "MAX_TOKENS": "max_tokens",
+    "SAFETY": "refusal",
+    "RECITATION": "refusal",
+    "BLOCKLIST": "refusal",
+    "PROHIBITED_CONTENT": "refusal",
+    "SPII": "refusal",
+    "IMAGE_SAFETY": "refusal",
+}
+"""Gemini ``finishReason`` -> neutral stop reason (``STOP`` with a function call: ``tool_use``).
+Other values (``MALFORMED_FUNCTION_CALL``, ``OTHER``, ...) are kept as they are."""
+
+_FINISH_BACK = {
+    "end_turn": "STOP",
+    "tool_use": "STOP",
+    "max_tokens": "MAX_TOKENS",
+    "refusal": "SAFETY",
+}
+
+USAGE_NAMES = {
+    "promptTokenCount": "input_tokens",
+    "candidatesTokenCount": "output_tokens",
+    "cachedContentTokenCount": "cache_read_input_tokens",
+    "thoughtsTokenCount": "reasoning_tokens",
+    "totalTokenCount": "total_tokens",
+}
+"""``usageMetadata`` counters -> neutral names; the rest keep their (dotted) Gemini names.
+``input_tokens`` is ``promptTokenCount`` minus ``cachedContentTokenCount`` (uncached input, as on
+Anthropic); the encoder adds it back."""
+
+_USAGE_BACK = {v: k for k, v in USAGE_NAMES.items()}
+_RESPONSE_MARK = "gemini_response"
+_DATA_KEYS = ("text", "inlineData", "fileData", "functionCall", "functionResponse")
+
+
+def _is_document(mime: str) -> bool:
+    return mime == "application/pdf" or mime.startswith("text/")
+
+
+# --- decoding -----------------------------------------------------------------------------------
+
+
+class _Calls:
+    """Ids of the function calls met so far, for responses that name no id."""
+
+    __slots__ = ("pending",)
+
+    def __init__(self) -> None:
+        self.pending: list[tuple[str, str]] = []  # (name, id), unanswered, in order
+
+    def answer(self, name: str) -> str | None:
+        for k, (pending_name, ident) in enumerate(self.pending):
+            if pending_name == name:
+                del self.pending[k]
+                return ident
+        return None
+
+
+def decode_request(data: bytes | bytearray | memoryview | str) -> Request:
+    """Decode a Gemini ``generateContent`` request body into a `Request`."""
+    body = want_dict(decode_json(data, "$"), "$")
+    options = dict(body)
+    messages: list[Message] = []
+    system = options.pop("systemInstruction", MISSING)
+    if system is not MISSING:
+        system = want_dict(system, "$.systemInstruction")
+        rest = {k: v for k, v in system.items() if k != "parts"}
+        parts = want_list(system.get("parts", []), "$.systemInstruction.parts")
+        blocks = [_block(p, f"$.systemInstruction.parts[{j}]", None) for j, p in enumerate(parts)]
+        messages.append(Message(role="system", content=_simplify(blocks)))
+        if rest:
+            options["systemInstruction"] = rest
+    contents = options.pop("contents", MISSING)
+    if contents is not MISSING:
+        calls = _Calls()
+        for i, raw in enumerate(want_list(contents, "$.contents")):
+            _content(want_dict(raw, f"$.contents[{i}]"), i, f"$.contents[{i}]", calls, messages)
+    return Request(messages=messages, options=options)
+
+
+def _simplify(blocks: list[ContentBlock]) -> str | list[ContentBlock]:
+    if len(blocks) == 1 and type(blocks[0]) is TextBlock and blocks[0].extra is UNSET:
+        return blocks[0].text
+    return blocks
+
+
+def _content(content: dict[str, Any], i: int, path: str, calls: _Calls, out: list[Message]) -> None:
+    role = content.get("role", "user")
+    if role not in ("user", "model"):
+        raise ValidationError(f"unknown role {role!r}", path=path + ".role")
+    rest = {k: v for k, v in content.items() if k not in ("role", "parts")}
+    parts = want_list(content.get("parts", []), path + ".parts")
+    if role == "model":
+        blocks = [_block(p, f"{path}.parts[{j}]", (i, j, calls)) for j, p in enumerate(parts)]
+        out.append(Message(role="assistant", content=_simplify(blocks), extra=extra_or_unset(rest)))
+        return
+    run: list[ContentBlock] = []
+    for j, raw in enumerate(parts):
+        part = want_dict(raw, f"{path}.parts[{j}]")
+        if "functionResponse" in part:
+            if run:
+                out.append(Message(role="user", content=_simplify(run)))
+                run = []
+            out.append(_tool_message(part, f"{path}.parts[{j}]", calls))
+        else:
+            run.append(_block(part, f"{path}.parts[{j}]", None))
+    if run or not parts:
+        out.append(Message(role="user", content=_simplify(run), extra=extra_or_unset(rest)))
+
+
+def _tool_message(part: dict[str, Any], path: str, calls: _Calls) -> Message:
+    fr = want_dict(part["functionResponse"], path + ".functionResponse")
+    name = want_str(fr.get("name"), path + ".functionResponse.name")
+    response = want_dict(fr.get("response", {}), path + ".functionResponse.response")
+    extra: dict[str, Any] = {k: v for k, v in part.items() if k != "functionResponse"}
+    extra.update((k, v) for k, v in fr.items() if k not in ("name", "response", "id"))
+    ident = fr.get("id")
+    if type(ident) is str:
+        calls.answer(name)
+    else:
+        ident = calls.answer(name)
+        if ident is None:
+            raise ValidationError(
+                f"a functionResponse for {name!r} answers no earlier functionCall and has no id",
+                path=path + ".functionResponse",
+            )
+    is_error: Any = UNSET
+    keys = list(response)
+    if keys == ["output"] and type(response["output"]) is str:
+        content = response["output"]
+    elif keys == ["error"] and type(response["error"]) is str:
+        content, is_error = response["error"], True
+    else:
+        content = json_text(response)
+        extra[_RESPONSE_MARK] = "object"
+    return Message(
+        role="tool",
+        content=content,
+        tool_call_id=ident,
+        is_error=is_error,
+        extra=extra_or_unset(extra),
+    )
+
+
+def _block(raw: Any, path: str, call: tuple[int, int, _Calls] | None) -> ContentBlock:
+    part = want_dict(raw, path)
+    data_keys = [k for k in _DATA_KEYS if k in part]
+    if len(data_keys) != 1:
+        return _unknown(part)
+    key = data_keys[0]
+    rest = {k: v for k, v in part.items() if k != key}
+    value = part[key]
+    if key == "text" and type(value) is str:
+        if rest.get("thought") is True:
+            del rest["thought"]
+            return ThinkingBlock(thinking=value, extra=extra_or_unset(rest))
+        return TextBlock(text=value, extra=extra_or_unset(rest))
+    if key == "inlineData" and type(value) is dict:
+        block = _inline(value, rest)
+        if block is not None:
+            return block
+    elif key == "fileData" and type(value) is dict:
+        block = _file(value, rest)
+        if block is not None:
+            return block
+    elif key == "functionCall" and type(value) is dict and call is not None:
+        return _call(value, rest, path, call)
+    return _unknown(part)
+
+
+def _unknown(part: dict[str, Any]) -> UnknownBlock:
+    return UnknownBlock(Extra._own({"type": PART_TYPE, **part}))
+
+
+def _inline(value: dict[str, Any], rest: dict[str, Any]) -> ContentBlock | None:
+    mime, data = value.get("mimeType"), value.get("data")
+    if type(mime) is not str or type(data) is not str:
+        return None
+    raw = b64_exact(data)
+    if raw is None:
+        return None
+    more = {k: v for k, v in value.items() if k not in ("mimeType", "data")}
+    source = Base64Source(media_type=mime, data=raw, extra=extra_or_unset(more))
+    if mime.startswith("image/"):
+        return ImageBlock(source=source, extra=extra_or_unset(rest))
+    if _is_document(mime):
+        return DocumentBlock(source=source, extra=extra_or_unset(rest))
+    return None
+
+
+def _guess(url: str) -> str | None:
+    return mimetypes.guess_type(url.split("?", 1)[0])[0]
+
+
+def _file(value: dict[str, Any], rest: dict[str, Any]) -> ContentBlock | None:
+    mime, uri = value.get("mimeType"), value.get("fileUri")
+    if type(mime) is not str or type(uri) is not str:
+        return None
+    more = {k: v for k, v in value.items() if k != "fileUri"}
+    if _guess(uri) == mime:
+        del more["mimeType"]
+    source = UrlSource(url=uri, extra=extra_or_unset(more))
+    if mime.startswith("image/"):
+        return ImageBlock(source=source, extra=extra_or_unset(rest))
+    if _is_document(mime):
+        return DocumentBlock(source=source, extra=extra_or_unset(rest))
+    return None
+
+
+def _call(value: dict[str, Any], rest: dict[str, Any], path: str, call: Any) -> ToolUseBlock:
+    i, j, calls = call
+    name = want_str(value.get("name"), path + ".functionCall.name")
+    args = want_dict(value.get("args", {}), path + ".functionCall.args")
+    more = {k: v for k, v in value.items() if k not in ("name", "args", "id")}
+    if "args" not in value:
+        more["args_absent"] = True
+    ident = value.get("id")
+    if type(ident) is not str:
+        ident = f"{ID_PREFIX}{i}-{j}"
+    calls.pending.append((name, ident))
+    rest.update(more)
+    return ToolUseBlock(id=ident, name=name, input=args, extra=extra_or_unset(rest))
+
+
+def decode_response(data: bytes | bytearray | memoryview | str) -> ModelResponse:
+    """Decode a Gemini ``GenerateContentResponse`` into a `ModelResponse`."""
+    return response_from_dict(want_dict(decode_json(data, "$"), "$"))
+
+
+def response_from_dict(body: dict[str, Any]) -> ModelResponse:
+    """The `ModelResponse` of an already decoded response object (used by the stream)."""
+    extra = dict(body)
+    blocks: list[ContentBlock] = []
+    reason = "end_turn"
+    candidates = extra.get("candidates", MISSING)
+    if candidates is not MISSING and want_list(candidates, "$.candidates"):
+        first = dict(want_dict(candidates[0], "$.candidates[0]"))
+        content = first.get("content", MISSING)
+        if content is not MISSING:
+            content = dict(want_dict(content, "$.candidates[0].content"))
+            parts = want_list(content.pop("parts", []), "$.candidates[0].content.parts")
+            calls = _Calls()
+            blocks = [
+                _block(p, f"$.candidates[0].content.parts[{j}]", (0, j, calls))
+                for j, p in enumerate(parts)
+            ]
+            first["content"] = content
+        finish = first.get("finishReason")
+        if type(finish) is str:
+            reason = _stop(finish, blocks)
+        extra["candidates"] = [first, *candidates[1:]]
+    elif type(extra.get("promptFeedback")) is dict and "blockReason" in extra["promptFeedback"]:
+        reason = "refusal"
+    usage = extra.pop("usageMetadata", MISSING)
+    counters: dict[str, int] = {}
+    if type(usage) is dict:
+        counters, other = flatten_usage(usage, USAGE_NAMES)
+        _uncached(counters, -1)
+        if other:
+            extra[USAGE_EXTRA] = other
+    elif usage is not MISSING:
+        extra[USAGE_EXTRA] = usage
+    return ModelResponse(
+        message=Message(role="assistant", content=blocks),
+        stop_reason=reason,
+        usage=counters,
+        extra=extra_or_unset(extra),
+    )
+
+
+def _uncached(counters: dict[str, int], sign: int) -> None:
+    """Neutral ``input_tokens`` counts uncached input (as Anthropic does); ``promptTokenCount``
+    includes ``cachedContentTokenCount``: subtract (``sign=-1``) or add back (``sign=1``)."""
+    if "input_tokens" in counters and "cache_read_input_tokens" in counters:
+        counters["input_tokens"] += sign * counters["cache_read_input_tokens"]
+
+
+def _stop(finish: str, blocks: list[ContentBlock]) -> str:
+    reason = FINISH_REASONS.get(finish, finish)
+    if reason == "end_turn" and any(type(b) is ToolUseBlock for b in blocks):
+        return "tool_use"
+    return reason
+
+
+# --- encoding -----------------------------------------------------------------------------------
+
+
+def encode_request(
+    request: Request | list[Message],
+    *,
+    unsupported: UnsupportedPolicy = "error",
+    dropped: list[Dropped] | None = None,
+    **options: Any,
+) -> bytes:
+    """Encode a `Request` (or messages plus keyword options) as a Gemini request body.
+
+    System messages go to ``systemInstruction`` (text only); tool messages become
+    ``functionResponse`` parts of a user content (consecutive ones share one content).
+    Content Gemini cannot hold raises `UnsupportedError` naming its path, or under
+    ``unsupported="drop"`` is left out and recorded in ``dropped``.
+    """
+    req = as_request(request, options)
+    policy = Unsupported(unsupported, dropped)
+    body: dict[str, Any] = dict(req.options)
+    contents: list[Any] = []
+    names: dict[str, str] = {}
+    system_parts: list[Any] = []
+    tool_content: dict[str, Any] | None = None
+    for i, msg in enumerate(req.messages):
+        role = msg.role
+        content = msg.content
+        plain = msg.extra is UNSET
+        if plain and type(content) is str and role != "tool":  # the common case, fast
+            if role == "system":
+                system_parts.append({"text": content})
+            else:
+                tool_content = None
+                parts = [{"text": content}]
+                contents.append(
+                    {"role": "model" if role == "assistant" else "user", "parts": parts}
+                )
+            continue
+        path = f"$.messages[{i}]"
+        if role == "system":
+            _message_extra(msg, _NO_KEYS, path, policy)
+            system_parts.extend(_parts(content, path, policy, names, system=True))
+            continue
+        if role == "tool":
+            part = _response_part(msg, path, policy, names)
+            if part is None:
+                continue
+            if tool_content is None:
+                tool_content = {"role": "user", "parts": []}
+                contents.append(tool_content)
+            tool_content["parts"].append(part)
+            continue
+        tool_content = None
+        parts = _parts(content, path, policy, names, system=False)
+        item = {"role": "model" if role == "assistant" else "user", "parts": parts}
+        if not plain:
+            item.update(_message_extra(msg, _CONTENT_KEYS, path, policy))
+        contents.append(item)
+    if system_parts:
+        base = body.get("systemInstruction")
+        body["systemInstruction"] = {**(base if type(base) is dict else {}), "parts": system_parts}
+    body["contents"] = contents
+    return encode_json(body)
+
+
+def _message_extra(
+    msg: Message, allowed: frozenset[str], path: str, policy: Unsupported
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if msg.extra is UNSET:
+        return out
+    for key, value in msg.extra.items():
+        if key in allowed:
+            out[key] = value
+        elif key in ("developer", "content_absent"):
+            continue
+        elif value is not None:
+            policy.report(f"{path}.{key}", f"the message key {key!r} (no such key here)")
+    return out
+
+
+def _parts(
+    content: str | list[ContentBlock],
+    path: str,
+    policy: Unsupported,
+    names: dict[str, str],
+    system: bool,
+) -> list[Any]:
+    if type(content) is str:
+        return [{"text": content}]
+    parts = []
+    for j, block in enumerate(content):
+        kind = type(block)
+        if kind is not UnknownBlock and block.extra is UNSET:  # type: ignore[union-attr]
+            if kind is TextBlock:  # fast paths: blocks without extra keys
+                parts.append({"text": block.text})  # type: ignore[union-attr]
+                continue
+            if kind is ToolUseBlock and not system:
+                ident = block.id  # type: ignore[union-attr]
+                call: dict[str, Any] = {"name": block.name, "args": block.input}  # type: ignore[union-attr]
+                if not ident.startswith(ID_PREFIX):
+                    call["id"] = ident
+                names[ident] = block.name  # type: ignore[union-attr]
+                parts.append({"functionCall": call})
+                continue
+        where = f"{path}.content[{j}]"
+        if system and kind is not TextBlock:
+            policy.report(where, f"a {block_kind(block)} block in the system instruction")
+            continue
+        part = _part(block, where, policy, names)
+        if part is not None:
+            parts.append(part)
+    return parts
+
+
+_NO_KEYS: frozenset[str] = frozenset()
+_CONTENT_KEYS = frozenset({"parts"})
+
+
+_PART_KEYS = frozenset(
+    {"thoughtSignature", "thought", "videoMetadata", "partMetadata", "mediaResolution"}
+)
+_CALL_KEYS = _PART_KEYS | {"args_absent"}
+
+
+def _part_keys(
+    block: Any, path: str, policy: Unsupported, allowed: frozenset[str]
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in extra_dict(block).items():
+        if key in allowed:
+            out[key] = value
+        elif value is not None:
+            policy.report(f"{path}.{key}", f"the key {key!r} on a {block_kind(block)} block")
+    return out
+
+
+def _part(block: Any, path: str, policy: Unsupported, names: dict[str, str]) -> Any:
+    kind = type(block)
+    if kind is TextBlock:
+        return {"text": block.text, **_part_keys(block, path, policy, _PART_KEYS)}
+    if kind is ThinkingBlock:
+        if block.signature is not UNSET:
+            policy.report(path + ".signature", "a thinking signature (Anthropic) on a Gemini part")
+        keys = _part_keys(block, path, policy, _PART_KEYS)
+        return {"text": block.thinking, "thought": True, **keys}
+    if kind is ToolUseBlock:
+        keys = _part_keys(block, path, policy, _CALL_KEYS)
+        call: dict[str, Any] = {"name": block.name}
+        if not keys.pop("args_absent", False) or block.input:
+            call["args"] = block.input
+        if not block.id.startswith(ID_PREFIX):
+            call["id"] = block.id
+        names[block.id] = block.name
+        return {"functionCall": call, **keys}
+    if kind is ImageBlock or kind is DocumentBlock:
+        return _media(block, path, policy)
+    if kind is UnknownBlock and block.type == PART_TYPE:
+        return {k: v for k, v in block.data.items() if k != "type"}
+    policy.report(path, f"a {block_kind(block)} block (not a Gemini part)")
+    return None
+
+
+def _media(block: Any, path: str, policy: Unsupported) -> Any:
+    keys = _part_keys(block, path, policy, _PART_KEYS)
+    source = block.source
+    more = extra_dict(source) if type(source) in (Base64Source, UrlSource) else {}
+    if type(source) is Base64Source:
+        import base64
+
+        data = base64.b64encode(source.data).decode("ascii")
+        return {"inlineData": {"mimeType": source.media_type, "data": data, **more}, **keys}
+    if type(source) is UrlSource:
+        mime = more.pop("mimeType", None) or _guess(source.url)
+        if mime is None:
+            policy.report(
+                path + ".source", "a URL source whose media type is unknown (fileData needs one)"
+            )
+            return None
+        return {"fileData": {"mimeType": mime, "fileUri": source.url, **more}, **keys}
+    policy.report(path + ".source", f"a {source.type!r} source")
+    return None
+
+
+def _response_part(
+    msg: Message, path: str, policy: Unsupported, names: dict[str, str]
+) -> dict[str, Any] | None:
+    if msg.tool_call_id is UNSET:
+        policy.report(path, "a tool message without tool_call_id")
+        return None
+    extra = dict(msg.extra.items()) if msg.extra is not UNSET else {}
+    mark = extra.pop(_RESPONSE_MARK, None)
+    name = extra.pop("name", None) or names.get(msg.tool_call_id)
+    if name is None:
+        policy.report(
+            path + ".tool_call_id",
+            "a tool result answering no earlier tool call (Gemini needs the function name)",
+        )
+        return None
+    content = msg.content
+    if type(content) is not str:
+        texts = []
+        for j, block in enumerate(content):
+            if type(block) is TextBlock:
+                texts.append(block.text)
+            else:
+                policy.report(
+                    f"{path}.content[{j}]", f"a {block_kind(block)} block in a tool result"
+                )
+        content = "".join(texts)
+    if mark == "object":
+        try:
+            response = want_dict(decode_json(content, path + ".content"), path + ".content")
+        except ValueError:
+            response = {"output": content}
+    elif msg.is_error is True:
+        response = {"error": content}
+    else:
+        response = {"output": content}
+    fr: dict[str, Any] = {}
+    if not msg.tool_call_id.startswith(ID_PREFIX):
+        fr["id"] = msg.tool_call_id
+    fr["name"] = name
+    fr["response"] = response
+    part: dict[str, Any] = {"functionResponse": fr}
+    for key, value in extra.items():
+        if key in _PART_KEYS:
+            part[key] = value
+        elif key in ("developer", "content_absent"):
+            continue
+        elif key in ("willContinue", "scheduling", "parts"):
+            fr[key] = value
+        elif value is not None:
+            policy.report(f"{path}.{key}", f"the key {key!r} on a tool result")
+    return part
+
+
+def encode_response(
+    response: ModelResponse,
+    *,
+    unsupported: UnsupportedPolicy = "error",
+    dropped: list[Dropped] | None = None,
+) -> bytes:
+    """Encode a `ModelResponse` as a Gemini ``GenerateContentResponse``.
+
+    Keys kept in ``extra`` come back unchanged; ``finishReason`` follows ``stop_reason`` when it
+    changed (``refusal`` is written as ``SAFETY``).
+    """
+    policy = Unsupported(unsupported, dropped)
+    extra = dict(response.extra.items()) if response.extra is not UNSET else {}
+    usage_other = extra.pop(USAGE_EXTRA, MISSING)
+    body: dict[str, Any] = dict(extra)
+    candidates = body.get("candidates")
+    first: dict[str, Any]
+    if type(candidates) is list and candidates and type(candidates[0]) is dict:
+        first = dict(candidates[0])
+        rest = candidates[1:]
+    else:
+        first, rest = {"content": {"role": "model"}, "index": 0}, []
+    names: dict[str, str] = {}
+    parts = _parts(response.message.content, "$.message", policy, names, system=False)
+    content = first.get("content", MISSING)
+    if parts or content is not MISSING:
+        content = dict(content) if type(content) is dict else {"role": "model"}
+        if parts:
+            content["parts"] = parts
+        first["content"] = content
+    finish = first.get("finishReason")
+    blocks = response.message.content if type(response.message.content) is list else []
+    if type(finish) is not str:
+        if response.stop_reason not in ("end_turn", "tool_use"):
+            first["finishReason"] = _FINISH_BACK.get(response.stop_reason, response.stop_reason)
+    elif _stop(finish, blocks) != response.stop_reason:
+        first["finishReason"] = _FINISH_BACK.get(response.stop_reason, response.stop_reason)
+    body["candidates"] = [first, *rest]
+    if response.usage or (usage_other is not MISSING and usage_other is not None):
+        other = usage_other if type(usage_other) is dict else {}
+        counters = dict(response.usage)
+        _uncached(counters, 1)
+        body["usageMetadata"] = unflatten_usage(counters, other, _USAGE_BACK)
+    elif usage_other is None:
+        body["usageMetadata"] = None
+    return encode_json(body)

@@ -1,0 +1,747 @@
+"""OpenAI Responses API (``POST /v1/responses``) <-> the neutral protocol.
+
+Mapping (the full table is in ``docs/providers-responses-gemini.md``):
+
+- ``instructions`` (a string) is the first message, ``role: "system"``; ``input`` items follow in
+  order. A ``developer`` item is a system message with the ``developer`` hint.
+- ``message`` items of users and systems are one message each; ``input_text`` parts are text
+  blocks, ``input_image`` parts image blocks, ``input_file`` parts document blocks (data URLs
+  become raw bytes; a URL stays a URL).
+- A run of assistant-side items (assistant ``message``, ``reasoning``, ``function_call``, built-in
+  tool calls such as ``web_search_call``) is one assistant message, its blocks in item order:
+  ``output_text`` parts are text blocks, ``function_call`` a ``tool_use`` block (``call_id`` is
+  its ``id``), ``reasoning`` a thinking block, every other item an `UnknownBlock` holding it whole.
+  Item-level keys (``id``, ``status``, ...) ride on the item's first block, in
+  ``extra["openai_item"]``, which also marks where an item begins.
+- ``function_call`` ``arguments`` (a JSON *string*) are parsed into ``input``; a string that is
+  not the compact JSON of its value (spacing, invalid or truncated JSON) is kept in
+  ``extra["arguments"]`` and written back byte-exact while ``input`` is unchanged.
+- A ``reasoning`` item is kept whole in ``extra["openai_item"]`` (``id``, ``summary``,
+  ``content``, ``encrypted_content``, ...) and goes back exactly; the block's ``thinking`` is its
+  ``reasoning_text`` content, else its summary texts, joined by blank lines.
+- ``function_call_output`` is a ``role: "tool"`` message (``tool_call_id`` = ``call_id``).
+- Everything else at the top level stays in `Request.options` unchanged.
+
+Responses: ``output`` items are the assistant message; ``status`` / ``incomplete_details`` give
+the stop reason (``tool_use`` when a function was called); the ``usage`` counters get neutral
+names; every other top-level key is kept in ``ModelResponse.extra``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec import UNSET
+
+from ..wire.blocks import (
+    Base64Source,
+    ContentBlock,
+    DocumentBlock,
+    ImageBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolUseBlock,
+    UnknownBlock,
+    UrlSource,
+)
+from ..wire.errors import ValidationError
+from ..wire.extra import Extra
+from ..wire.messages import Message, ModelResponse
+from ._base import (
+    USAGE_EXTRA,
+    Dropped,
+    Request,
+    Unsupported,
+    UnsupportedPolicy,
+    as_request,
+    decode_json,
+    encode_json,
+    flatten_usage,
+    unflatten_usage,
+)
+from ._helpers import (
+    MISSING,
+    block_kind,
+    data_url,
+    extra_dict,
+    extra_or_unset,
+    json_text,
+    parse_arguments,
+    parse_data_url,
+    want_dict,
+    want_list,
+    want_str,
+)
+
+__all__ = [
+    "ITEM_KEY",
+    "RESPONSES_ITEM_TYPES",
+    "USAGE_NAMES",
+    "decode_request",
+    "decode_response",
+    "encode_request",
+    "encode_response",
+    "stop_reason",
+]
+
+ITEM_KEY = "openai_item"
+"""Block ``extra`` key holding the item-level keys of the Responses item the block starts."""
+
+USAGE_NAMES = {
+    "input_tokens": "input_tokens",
+    "output_tokens": "output_tokens",
+    "input_tokens_details.cached_tokens": "cache_read_input_tokens",
+    "input_tokens_details.cache_write_tokens": "cache_creation_input_tokens",
+    "output_tokens_details.reasoning_tokens": "reasoning_tokens",
+}
+"""Responses usage counters (dotted) -> neutral names; other counters keep their dotted name.
+``input_tokens`` is the API's ``input_tokens`` minus ``cached_tokens`` (uncached input, as on
+Anthropic); the encoder adds it back."""
+
+_USAGE_BACK = {v: k for k, v in USAGE_NAMES.items()}
+
+RESPONSES_ITEM_TYPES = frozenset(
+    {
+        "web_search_call",
+        "file_search_call",
+        "code_interpreter_call",
+        "computer_call",
+        "computer_call_output",
+        "image_generation_call",
+        "local_shell_call",
+        "local_shell_call_output",
+        "shell_call",
+        "shell_call_output",
+        "apply_patch_call",
+        "apply_patch_call_output",
+        "mcp_call",
+        "mcp_list_tools",
+        "mcp_approval_request",
+        "mcp_approval_response",
+        "custom_tool_call",
+        "custom_tool_call_output",
+        "tool_search_call",
+        "tool_search_output",
+        "compaction",
+        "item_reference",
+    }
+)
+"""Item types (besides ``message``, ``reasoning``, ``function_call``) that travel whole, as an
+`UnknownBlock` of an assistant message; unknown ``*_call`` types are treated the same way."""
+
+_PART_TYPES = frozenset(
+    {"input_text", "input_image", "input_file", "input_audio", "output_text", "refusal"}
+)
+_TEXT_PART_KEYS = frozenset({"annotations", "logprobs"})
+_MESSAGE_KEYS = frozenset({"type", "id", "status", "phase"})
+_TOOL_OUTPUT_KEYS = frozenset({"id", "status"})
+_ROLES: dict[str, Any] = {
+    "user": "user",
+    "assistant": "assistant",
+    "system": "system",
+    "developer": "system",
+}
+
+
+# --- decoding -----------------------------------------------------------------------------------
+
+
+def decode_request(data: bytes | bytearray | memoryview | str) -> Request:
+    """Decode a Responses request body into a `Request` (see the module docstring)."""
+    body = want_dict(decode_json(data, "$"), "$")
+    options = dict(body)
+    messages: list[Message] = []
+    instructions = options.get("instructions", MISSING)
+    if type(instructions) is str:
+        del options["instructions"]
+        messages.append(Message(role="system", content=instructions))
+    if "input" in options:
+        items = options.pop("input")
+        if type(items) is str:
+            messages.append(Message(role="user", content=items))
+        else:
+            _decode_items(want_list(items, "$.input"), "$.input", messages)
+    return Request(messages=messages, options=options)
+
+
+def _is_assistant_side(item: dict[str, Any]) -> bool:
+    kind = item.get("type", "message")
+    if kind == "message":
+        return item.get("role") == "assistant"
+    return bool(kind != "function_call_output")
+
+
+def _decode_items(items: list[Any], path: str, out: list[Message]) -> None:
+    run: list[ContentBlock] = []
+    single: dict[str, Any] | None = None  # a lone easy assistant message with string content
+    for i, raw in enumerate(items):
+        where = f"{path}[{i}]"
+        item = want_dict(raw, where)
+        if _is_assistant_side(item):
+            if not run and single is None and _easy_string(item):
+                single = item
+                continue
+            if single is not None:
+                run.extend(_assistant_blocks(single, where))
+                single = None
+            run.extend(_assistant_blocks(item, where))
+            continue
+        _flush(run, single, out)
+        run, single = [], None
+        if item.get("type", "message") == "function_call_output":
+            out.append(_tool_message(item, where))
+        else:
+            out.append(_input_message(item, where))
+    _flush(run, single, out)
+
+
+def _easy_string(item: dict[str, Any]) -> bool:
+    return item.get("type", "message") == "message" and type(item.get("content")) is str
+
+
+def _flush(run: list[ContentBlock], single: dict[str, Any] | None, out: list[Message]) -> None:
+    if single is not None:
+        rest = {k: v for k, v in single.items() if k not in ("role", "content")}
+        out.append(Message(role="assistant", content=single["content"], extra=extra_or_unset(rest)))
+    elif run:
+        out.append(Message(role="assistant", content=run))
+
+
+def _input_message(item: dict[str, Any], path: str) -> Message:
+    role = item.get("role")
+    if role not in ("user", "system", "developer"):
+        raise ValidationError(f"unknown message role {role!r}", path=path + ".role")
+    rest = {k: v for k, v in item.items() if k not in ("role", "content")}
+    if role == "developer":
+        rest["developer"] = True
+    content = item.get("content", MISSING)
+    if content is MISSING:
+        raise ValidationError("a message needs 'content'", path=path)
+    if type(content) is not str:
+        content = [_part(p, f"{path}.content[{j}]") for j, p in enumerate(want_list(content, path))]
+    return Message(role=_ROLES[role], content=content, extra=extra_or_unset(rest))
+
+
+def _tool_message(item: dict[str, Any], path: str) -> Message:
+    call_id = want_str(item.get("call_id"), path + ".call_id")
+    output = item.get("output", MISSING)
+    if output is MISSING:
+        raise ValidationError("a function_call_output needs 'output'", path=path)
+    if type(output) is not str:
+        output = [
+            _part(p, f"{path}.output[{j}]")
+            for j, p in enumerate(want_list(output, path + ".output"))
+        ]
+    rest = {k: v for k, v in item.items() if k not in ("type", "call_id", "output")}
+    return Message(role="tool", content=output, tool_call_id=call_id, extra=extra_or_unset(rest))
+
+
+def _part(raw: Any, path: str) -> ContentBlock:
+    part = want_dict(raw, path)
+    kind = part.get("type")
+    if kind in ("input_text", "output_text") and type(part.get("text")) is str:
+        rest = {k: v for k, v in part.items() if k not in ("type", "text")}
+        return TextBlock(text=part["text"], extra=extra_or_unset(rest))
+    if kind == "input_image" and type(part.get("image_url")) is str:
+        source = _source(part["image_url"])
+        rest = {k: v for k, v in part.items() if k not in ("type", "image_url")}
+        if rest.get("detail") == "auto":  # the default, written back by the encoder
+            del rest["detail"]
+        return ImageBlock(source=source, extra=extra_or_unset(rest))
+    if kind == "input_file":
+        if type(part.get("file_data")) is str:
+            base64 = parse_data_url(part["file_data"])
+            if base64 is not None:
+                rest = {k: v for k, v in part.items() if k not in ("type", "file_data")}
+                return DocumentBlock(source=base64, extra=extra_or_unset(rest))
+        elif type(part.get("file_url")) is str:
+            rest = {k: v for k, v in part.items() if k not in ("type", "file_url")}
+            return DocumentBlock(source=UrlSource(url=part["file_url"]), extra=extra_or_unset(rest))
+    if type(kind) is not str:
+        raise ValidationError("a content part needs a string 'type'", path=path + ".type")
+    return _unknown(part, path)
+
+
+def _unknown(obj: dict[str, Any], path: str) -> UnknownBlock:
+    try:
+        return UnknownBlock(Extra._own(obj))
+    except TypeError as err:
+        raise ValidationError(str(err), path=path) from None
+
+
+def _source(url: str) -> Base64Source | UrlSource:
+    base64 = parse_data_url(url)
+    return base64 if base64 is not None else UrlSource(url=url)
+
+
+def _with_item(block: Any, item_keys: dict[str, Any]) -> Any:
+    extra = extra_dict(block)
+    extra = {ITEM_KEY: item_keys, **extra}
+    return msgspec.structs.replace(block, extra=Extra._own(extra))
+
+
+def _assistant_blocks(item: dict[str, Any], path: str) -> list[ContentBlock]:
+    kind = item.get("type", "message")
+    if kind == "message":
+        content = item.get("content", MISSING)
+        keys = {k: v for k, v in item.items() if k not in ("role", "content")}
+        if type(content) is str:
+            if not keys:  # an easy message: written back as such from a plain text block
+                return [TextBlock(text=content)]
+            return [TextBlock(text=content, extra=Extra._own({ITEM_KEY: {**keys, "content": ""}}))]
+        if type(content) is list and content:
+            blocks = [_part(p, f"{path}.content[{j}]") for j, p in enumerate(content)]
+            blocks[0] = _with_item(blocks[0], keys)
+            return blocks
+        return [_unknown(item, path)]  # no content to map: keep the item whole
+    if kind == "function_call":
+        return [_function_call(item, path)]
+    if kind == "reasoning":
+        return [_reasoning(item, path)]
+    if type(kind) is not str:
+        raise ValidationError("an item needs a string 'type'", path=path + ".type")
+    return [_unknown(item, path)]
+
+
+def _function_call(item: dict[str, Any], path: str) -> ToolUseBlock:
+    call_id = want_str(item.get("call_id"), path + ".call_id")
+    name = want_str(item.get("name"), path + ".name")
+    raw = want_str(item.get("arguments"), path + ".arguments")
+    args, keep = parse_arguments(raw)
+    keys = {k: v for k, v in item.items() if k not in ("type", "call_id", "name", "arguments")}
+    extra: dict[str, Any] = {ITEM_KEY: keys} if keys else {}
+    if keep is not None:
+        extra["arguments"] = keep
+    return ToolUseBlock(id=call_id, name=name, input=args, extra=extra_or_unset(extra))
+
+
+def reasoning_text(item: dict[str, Any]) -> str:
+    """The text of a ``reasoning`` item: its ``reasoning_text`` content, else its summaries."""
+    content = item.get("content")
+    parts = content if type(content) is list and content else item.get("summary")
+    if type(parts) is not list:
+        return ""
+    return "\n\n".join(p["text"] for p in parts if type(p) is dict and type(p.get("text")) is str)
+
+
+def _reasoning(item: dict[str, Any], path: str) -> ThinkingBlock:
+    keys = {k: v for k, v in item.items() if k != "type"}
+    return ThinkingBlock(thinking=reasoning_text(item), extra=Extra._own({ITEM_KEY: keys}))
+
+
+def stop_reason(body: dict[str, Any], blocks: list[ContentBlock]) -> str:
+    """The neutral stop reason of a Responses ``response`` object with these output blocks."""
+    status = body.get("status")
+    if status == "completed":
+        if any(type(b) is ToolUseBlock for b in blocks):
+            return "tool_use"
+        return "end_turn"
+    if status == "incomplete":
+        details = body.get("incomplete_details")
+        reason = details.get("reason") if type(details) is dict else None
+        if reason == "max_output_tokens":
+            return "max_tokens"
+        if reason == "content_filter":
+            return "refusal"
+        return f"incomplete:{reason}" if type(reason) is str else "incomplete"
+    return status if type(status) is str else "end_turn"
+
+
+def decode_response(data: bytes | bytearray | memoryview | str) -> ModelResponse:
+    """Decode a Responses ``response`` object into a `ModelResponse`."""
+    return response_from_dict(want_dict(decode_json(data, "$"), "$"))
+
+
+def response_from_dict(body: dict[str, Any]) -> ModelResponse:
+    """The `ModelResponse` of an already decoded ``response`` object (used by the stream)."""
+    extra = dict(body)
+    output = want_list(extra.pop("output", []), "$.output")
+    blocks: list[ContentBlock] = []
+    for i, item in enumerate(output):
+        blocks.extend(_assistant_blocks(want_dict(item, f"$.output[{i}]"), f"$.output[{i}]"))
+    usage = extra.pop("usage", MISSING)
+    counters: dict[str, int] = {}
+    if type(usage) is dict:
+        counters, other = flatten_usage(usage, USAGE_NAMES)
+        _uncached(counters, -1)
+        if other:
+            extra[USAGE_EXTRA] = other
+    elif usage is not MISSING:
+        extra[USAGE_EXTRA] = usage  # null: kept as it came
+    return ModelResponse(
+        message=Message(role="assistant", content=blocks),
+        stop_reason=stop_reason(body, blocks),
+        usage=counters,
+        extra=extra_or_unset(extra),
+    )
+
+
+# --- encoding -----------------------------------------------------------------------------------
+
+
+def encode_request(
+    request: Request | list[Message],
+    *,
+    unsupported: UnsupportedPolicy = "error",
+    dropped: list[Dropped] | None = None,
+    **options: Any,
+) -> bytes:
+    """Encode a `Request` (or messages plus keyword options) as a Responses request body.
+
+    The first message, when it is a plain system message with string content, becomes
+    ``instructions``. Content the Responses API cannot hold (thinking from another provider,
+    ``is_error`` on a tool result, blocks of other providers) raises `UnsupportedError` naming its
+    path, or under ``unsupported="drop"`` is left out and recorded in ``dropped``.
+    """
+    req = as_request(request, options)
+    policy = Unsupported(unsupported, dropped)
+    body: dict[str, Any] = dict(req.options)
+    items: list[Any] = []
+    for i, msg in enumerate(req.messages):
+        role = msg.role
+        if msg.extra is UNSET and type(msg.content) is str and role != "tool" and i:
+            items.append({"role": role, "content": msg.content})  # the common case, fast
+            continue
+        path = f"$.messages[{i}]"
+        if (
+            i == 0
+            and msg.role == "system"
+            and type(msg.content) is str
+            and msg.extra is UNSET
+            and "instructions" not in body
+        ):
+            body["instructions"] = msg.content
+            continue
+        _encode_message(msg, path, policy, items)
+    body["input"] = items
+    return encode_json(body)
+
+
+def _message_rest(
+    msg: Message, allowed: frozenset[str], path: str, policy: Unsupported
+) -> dict[str, Any]:
+    rest: dict[str, Any] = {}
+    if msg.extra is UNSET:
+        return rest
+    for key, value in msg.extra.items():
+        if key in allowed:
+            rest[key] = value
+        elif key in ("developer", "content_absent"):
+            continue
+        elif value is not None:
+            policy.report(f"{path}.{key}", f"the message key {key!r} (no such key here)")
+    return rest
+
+
+def _encode_message(msg: Message, path: str, policy: Unsupported, items: list[Any]) -> None:
+    if msg.role == "tool":
+        item = _encode_tool(msg, path, policy)
+        if item is not None:
+            items.append(item)
+        return
+    if msg.role == "assistant":
+        _encode_assistant(msg, path, policy, items)
+        return
+    role: str = msg.role
+    if role == "system" and msg.extra is not UNSET and msg.extra.get("developer") is True:
+        role = "developer"
+    rest = _message_rest(msg, _MESSAGE_KEYS, path, policy)
+    out: dict[str, Any] = {"role": role}
+    content = msg.content
+    out["content"] = (
+        content if type(content) is str else _input_parts(content, path + ".content", policy)  # type: ignore[arg-type]
+    )
+    out.update(rest)
+    items.append(out)
+
+
+def _input_parts(blocks: list[ContentBlock], path: str, policy: Unsupported) -> list[Any]:
+    parts = []
+    for j, block in enumerate(blocks):
+        part = _input_part(block, f"{path}[{j}]", policy)
+        if part is not None:
+            parts.append(part)
+    return parts
+
+
+def _block_extra(
+    block: Any, path: str, policy: Unsupported, allowed: frozenset[str]
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if block.extra is UNSET:
+        return out
+    for key, value in block.extra.items():
+        if key in allowed:
+            out[key] = value
+        elif value is not None:
+            policy.report(f"{path}.{key}", f"the key {key!r} on a {block_kind(block)} block")
+    return out
+
+
+def _source_ok(source: Any, path: str, policy: Unsupported) -> bool:
+    if type(source) not in (Base64Source, UrlSource):
+        policy.report(path + ".source", f"a {source.type!r} source")
+        return False
+    if source.extra is not UNSET and any(v is not None for v in source.extra.values()):
+        key = next(k for k, v in source.extra.items() if v is not None)
+        policy.report(f"{path}.source.{key}", f"the key {key!r} on a source")
+    return True
+
+
+_IMAGE_KEYS = frozenset({"detail", "file_id"})
+_FILE_KEYS = frozenset({"filename", "file_id"})
+
+
+def _input_part(block: Any, path: str, policy: Unsupported) -> Any:
+    kind = type(block)
+    if kind is TextBlock:
+        rest = _block_extra(block, path, policy, frozenset())
+        return {"type": "input_text", "text": block.text, **rest}
+    if kind is ImageBlock:
+        if not _source_ok(block.source, path, policy):
+            return None
+        source = block.source
+        url = data_url(source) if type(source) is Base64Source else source.url
+        rest = _block_extra(block, path, policy, _IMAGE_KEYS)
+        rest.setdefault("detail", "auto")
+        return {"type": "input_image", "image_url": url, **rest}
+    if kind is DocumentBlock:
+        if not _source_ok(block.source, path, policy):
+            return None
+        source = block.source
+        rest = _block_extra(block, path, policy, _FILE_KEYS)
+        if type(source) is Base64Source:
+            return {"type": "input_file", "file_data": data_url(source), **rest}
+        return {"type": "input_file", "file_url": source.url, **rest}
+    if kind is UnknownBlock and block.type in _PART_TYPES:
+        return block.data.to_dict()
+    policy.report(path, f"a {block_kind(block)} block in a Responses message")
+    return None
+
+
+def _encode_tool(msg: Message, path: str, policy: Unsupported) -> Any:
+    if msg.tool_call_id is UNSET:
+        policy.report(path, "a tool message without tool_call_id")
+        return None
+    if msg.is_error is True:
+        policy.report(
+            path + ".is_error", "is_error on a tool result (function_call_output has none)"
+        )
+    rest = _message_rest(msg, _TOOL_OUTPUT_KEYS, path, policy)
+    output: Any = msg.content
+    if type(output) is not str:
+        output = _input_parts(output, path + ".content", policy)
+    return {"type": "function_call_output", "call_id": msg.tool_call_id, "output": output, **rest}
+
+
+def _is_item_type(kind: str) -> bool:
+    return kind in RESPONSES_ITEM_TYPES or kind.endswith("_call") or kind == "message"
+
+
+def _encode_assistant(msg: Message, path: str, policy: Unsupported, items: list[Any]) -> None:
+    if type(msg.content) is str:
+        rest = _message_rest(msg, _MESSAGE_KEYS, path, policy)
+        items.append({"role": "assistant", "content": msg.content, **rest})
+        return
+    _message_rest(msg, frozenset(), path, policy)
+    current: dict[str, Any] | None = None  # the message item text parts are appended to
+    blocks: list[Any] = msg.content  # type: ignore[assignment]  # a list here
+    for j, block in enumerate(blocks):
+        kind = type(block)
+        if kind is ToolUseBlock and block.extra is UNSET:  # fast path: a call built neutrally
+            current = None
+            items.append(
+                {
+                    "type": "function_call",
+                    "call_id": block.id,
+                    "name": block.name,
+                    "arguments": json_text(block.input),
+                }
+            )
+            continue
+        where = f"{path}.content[{j}]"
+        extra = extra_dict(block)
+        keys = extra.pop(ITEM_KEY, MISSING)
+        if kind is TextBlock or (kind is UnknownBlock and block.type == "refusal"):
+            if keys is not MISSING and type(keys) is dict and keys.get("content") == "":
+                # an assistant message item whose content was a string
+                item_keys = {k: v for k, v in keys.items() if k != "content"}
+                _check_keys(extra, frozenset(), where, policy, block)
+                items.append({"role": "assistant", "content": block.text, **item_keys})
+                current = None
+                continue
+            if kind is TextBlock:
+                part = {"type": "output_text", "text": block.text}
+                part.update(_check_keys(extra, _TEXT_PART_KEYS, where, policy, block))
+            else:
+                part = block.data.to_dict()
+            if keys is not MISSING:
+                current = {**want_dict(keys, where + "." + ITEM_KEY), "role": "assistant"}
+                current["content"] = [part]
+                items.append(current)
+            elif current is not None:
+                current["content"].append(part)
+            elif kind is TextBlock and not extra:
+                items.append({"role": "assistant", "content": part["text"]})
+            else:
+                current = {"role": "assistant", "content": [part]}
+                items.append(current)
+            continue
+        current = None
+        if kind is ToolUseBlock:
+            items.append(_encode_call(block, keys, extra, where, policy))
+        elif kind is ThinkingBlock:
+            item = _encode_reasoning(block, keys, extra, where, policy)
+            if item is not None:
+                items.append(item)
+        elif kind is UnknownBlock and _is_item_type(block.type):
+            items.append(block.data.to_dict())
+        else:
+            policy.report(where, f"a {block_kind(block)} block in an assistant turn")
+
+
+def _check_keys(
+    extra: dict[str, Any], allowed: frozenset[str], path: str, policy: Unsupported, block: Any
+) -> dict[str, Any]:
+    out = {}
+    for key, value in extra.items():
+        if key in allowed:
+            out[key] = value
+        elif value is not None:
+            policy.report(f"{path}.{key}", f"the key {key!r} on a {block_kind(block)} block")
+    return out
+
+
+def _encode_call(
+    block: ToolUseBlock, keys: Any, extra: dict[str, Any], path: str, policy: Unsupported
+) -> dict[str, Any]:
+    raw = extra.pop("arguments", MISSING)
+    arguments = json_text(block.input)
+    if type(raw) is str:
+        parsed, _ = parse_arguments(raw)
+        if parsed == block.input:
+            arguments = raw
+    _check_keys(extra, frozenset(), path, policy, block)
+    item: dict[str, Any] = {
+        "type": "function_call",
+        "call_id": block.id,
+        "name": block.name,
+        "arguments": arguments,
+    }
+    if keys is not MISSING:
+        item.update(want_dict(keys, path + "." + ITEM_KEY))
+    return item
+
+
+def _encode_reasoning(
+    block: ThinkingBlock, keys: Any, extra: dict[str, Any], path: str, policy: Unsupported
+) -> dict[str, Any] | None:
+    if keys is MISSING:
+        what = "thinking with a signature" if block.signature is not UNSET else "thinking"
+        policy.report(path, f"{what} not issued by OpenAI (a reasoning item needs its id)")
+        return None
+    item = {"type": "reasoning", **want_dict(keys, path + "." + ITEM_KEY)}
+    if block.signature is not UNSET:
+        policy.report(path + ".signature", "a thinking signature (Anthropic) on a reasoning item")
+    _check_keys(extra, frozenset(), path, policy, block)
+    if reasoning_text(item) != block.thinking:
+        policy.report(path + ".thinking", "reasoning text changed from its reasoning item")
+        return None
+    return item
+
+
+def encode_response(
+    response: ModelResponse,
+    *,
+    unsupported: UnsupportedPolicy = "error",
+    dropped: list[Dropped] | None = None,
+) -> bytes:
+    """Encode a `ModelResponse` as a Responses ``response`` object.
+
+    Keys kept in ``extra`` come back unchanged; a response from another provider gets the required
+    keys (``id``, ``object``, ``created_at``, ``status``, ``model``, ...) filled in; ``status`` and
+    ``incomplete_details`` follow ``stop_reason`` when it changed.
+    """
+    policy = Unsupported(unsupported, dropped)
+    extra = dict(response.extra.items()) if response.extra is not UNSET else {}
+    usage_other = extra.pop(USAGE_EXTRA, MISSING)
+    body: dict[str, Any] = {
+        "id": "resp_minagent",
+        "object": "response",
+        "created_at": 0,
+        "status": "completed",
+        "error": None,
+        "incomplete_details": None,
+        "model": "",
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+    }
+    body.update(extra)
+    items: list[Any] = []
+    msg = response.message
+    if type(msg.content) is str:
+        msg = Message(role="assistant", content=[TextBlock(msg.content)] if msg.content else [])
+    _encode_assistant(msg, "$.message", policy, items)
+    for item in items:  # output messages need the long form
+        if item.get("type", "message") == "message" and type(item.get("content")) is str:
+            text = item.pop("content")
+            item.update(
+                {
+                    "type": "message",
+                    "id": item.get("id", "msg_minagent"),
+                    "status": item.get("status", "completed"),
+                    "content": [{"type": "output_text", "text": text, "annotations": []}],
+                }
+            )
+        elif item.get("type", "message") == "message":
+            item.setdefault("type", "message")
+    body["output"] = items
+    blocks = msg.content if type(msg.content) is list else []
+    if stop_reason(body, blocks) != response.stop_reason:
+        body.update(_status_for(response.stop_reason))
+    if usage_other is None and not response.usage:
+        body["usage"] = None
+    elif response.usage or usage_other is not MISSING:
+        other = usage_other if type(usage_other) is dict else {}
+        counters = dict(response.usage)
+        _uncached(counters, 1)
+        usage = unflatten_usage(counters, other, _USAGE_BACK)
+        if "object" not in extra:  # from another provider: the keys a Response requires
+            _usage_defaults(usage)
+        body["usage"] = usage
+    return encode_json(body)
+
+
+def _uncached(counters: dict[str, int], sign: int) -> None:
+    """Neutral ``input_tokens`` counts uncached input (as Anthropic does); the provider's
+    counts cached tokens too: subtract (``sign=-1``) or add back (``sign=1``) the cache reads."""
+    if "input_tokens" in counters and "cache_read_input_tokens" in counters:
+        counters["input_tokens"] += sign * counters["cache_read_input_tokens"]
+
+
+def _usage_defaults(usage: dict[str, Any]) -> None:
+    usage.setdefault("input_tokens", 0)
+    usage.setdefault("output_tokens", 0)
+    inp = usage.setdefault("input_tokens_details", {})
+    if type(inp) is dict:
+        inp.setdefault("cached_tokens", 0)
+        inp.setdefault("cache_write_tokens", 0)
+    out = usage.setdefault("output_tokens_details", {})
+    if type(out) is dict:
+        out.setdefault("reasoning_tokens", 0)
+    if type(usage["input_tokens"]) is int and type(usage["output_tokens"]) is int:
+        usage.setdefault("total_tokens", usage["input_tokens"] + usage["output_tokens"])
+
+
+def _status_for(reason: str) -> dict[str, Any]:
+    if reason in ("end_turn", "tool_use", "stop_sequence", "pause_turn"):
+        return {"status": "completed", "incomplete_details": None}
+    if reason == "max_tokens":
+        return {"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"}}
+    if reason == "refusal":
+        return {"status": "incomplete", "incomplete_details": {"reason": "content_filter"}}
+    if reason.startswith("incomplete:"):
+        return {"status": "incomplete", "incomplete_details": {"reason": reason[11:]}}
+    return {"status": reason}
