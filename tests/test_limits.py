@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import struct
+import sys
 import tracemalloc
 from typing import Any
 
@@ -10,7 +12,7 @@ import msgspec
 import pytest
 
 from minagent import wire
-from minagent.wire import Limits, Message, ModelResponse
+from minagent.wire import Limits, Message, ModelResponse, _codec, _mpreader
 from minagent.wire.limits import DEFAULT
 
 TYPES = [Message, list[Message], ModelResponse, list[ModelResponse]]
@@ -32,8 +34,8 @@ def nested(depth: int) -> Any:
 
 
 def test_defaults_are_documented_figures() -> None:
-    """The defaults: 64 MiB input, depth 1000, 16 MiB frames; `Limits` is exported by wire."""
-    assert DEFAULT == Limits() == Limits(64 << 20, 1000, 16 << 20)
+    """The defaults: 64 MiB input, depth 1000, 16 MiB frames, 64 MiB lines; `Limits` in wire."""
+    assert DEFAULT == Limits() == Limits(64 << 20, 1000, 16 << 20, 64 << 20)
     assert "Limits" in wire.__all__
     assert dataclasses.replace(DEFAULT, max_depth=8).max_size == DEFAULT.max_size
 
@@ -41,7 +43,7 @@ def test_defaults_are_documented_figures() -> None:
 @pytest.mark.parametrize("bad", [0, -1, 1.5, "9", True])
 def test_limits_refuse_non_positive_or_non_int(bad: Any) -> None:
     """Every figure must be a positive int."""
-    for field in ("max_size", "max_depth", "max_frame"):
+    for field in ("max_size", "max_depth", "max_frame", "max_line"):
         with pytest.raises(ValueError, match=field):
             Limits(**{field: bad})
 
@@ -134,3 +136,193 @@ def test_huge_msgpack_headers_are_refused_without_allocating(header: str, tp: An
         finally:
             tracemalloc.stop()
         assert peak < 1 << 20, f"{peak} bytes allocated for a {len(doc)}-byte input"
+
+
+# --- issue 12 item 10: the CPython 3.12+ depth path, forced on this interpreter -------------------
+
+INPUT_AT = {Message: 4, list[Message]: 5, ModelResponse: 5, list[ModelResponse]: 6}
+PREFIX = {
+    Message: "$.content[0].input.v",
+    list[Message]: "$[0].content[0].input.v",
+    ModelResponse: "$.message.content[0].input.v",
+    list[ModelResponse]: "$[0].message.content[0].input.v",
+}
+
+
+@pytest.fixture(params=[False, True], ids=["guard", "3.12-path"])
+def py312(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Run the test on this interpreter's path, and again with the 3.12+ depth path forced."""
+    if request.param:
+        monkeypatch.setattr(_codec, "_GUARD_BEFORE_3_12", False)
+    return bool(request.param)
+
+
+def _shaped(tp: Any, value: Any) -> Any:
+    message = tool_message(value)
+    if tp in (ModelResponse, list[ModelResponse]):
+        message = {"message": message, "stop_reason": "end_turn", "usage": {}}
+    return [message] if tp in (list[Message], list[ModelResponse]) else message
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("tp", TYPES)
+@pytest.mark.parametrize("limit", [5, 13, 14, 200])
+def test_max_depth_is_exact_on_either_depth_path(
+    py312: bool, fmt: Any, tp: Any, limit: int
+) -> None:
+    """Tool input values nesting to exactly max_depth decode; one level more is refused at the
+    exact path: below, at and above the depth the typed shape bounds, on both depth paths."""
+    ok_arrays = limit - INPUT_AT[tp]
+    enc = msgspec.json.encode if fmt is wire.json else msgspec.msgpack.encode
+    if ok_arrays >= 1:
+        data = enc(_shaped(tp, nested(ok_arrays)))
+        assert fmt.encode(fmt.decode(data, type=tp, limits=Limits(max_depth=limit))) == data
+    data = enc(_shaped(tp, nested(max(ok_arrays, 0) + 1)))
+    with pytest.raises(wire.DecodeError, match=f"max_depth={limit}") as info:
+        fmt.decode(data, type=tp, limits=Limits(max_depth=limit))
+    expected = PREFIX[tp] + "[0]" * ok_arrays if ok_arrays >= 0 else None
+    if expected is not None:
+        assert info.value.path == expected
+
+
+def test_lines_keep_max_depth_on_the_3_12_path(py312: bool) -> None:
+    """decode_lines and LineDecoder enforce max_depth per line, naming line and path."""
+    from minagent.wire.stream import LineDecoder
+
+    good = msgspec.json.encode(tool_message(nested(16)))  # depth 20
+    bad = msgspec.json.encode(tool_message(nested(17)))
+    data = b"\n".join([good, good, bad, good]) + b"\n"
+    limits = Limits(max_depth=20)
+    with pytest.raises(wire.DecodeError) as info:
+        wire.json.decode_lines(data, limits=limits)
+    assert (info.value.line, info.value.path) == (3, "$.content[0].input.v" + "[0]" * 16)
+    decoder = LineDecoder(limits=limits)
+    assert len(decoder.feed(data)) == 2
+    with pytest.raises(wire.DecodeError):
+        decoder.finish()
+    assert len(decoder.finish()) == 1
+
+
+def _walk_calls(call: Any) -> int:
+    """How many calls ``call()`` makes into the depth walk (`too_deep` and its helpers)."""
+    count = 0
+    walk = {"too_deep", "_children", "nesting"}
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        nonlocal count
+        if event == "call" and frame.f_code.co_name in walk:
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        call()
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+@pytest.mark.parametrize("family", ["tool-heavy", "text-heavy", "multilingual"])
+def test_3_12_path_walks_nothing_with_default_limits(
+    monkeypatch: pytest.MonkeyPatch, family: str
+) -> None:
+    """Forced 3.12+ path, default limits: no reader walks the decoded values (main walked
+    every value of every decode there). Lossless-path input (unknown data) is still walked."""
+    from minagent.bench import corpus
+    from minagent.wire.stream import FrameDecoder, encode_frames
+
+    monkeypatch.setattr(_codec, "_GUARD_BEFORE_3_12", False)
+    messages = wire.json.decode(corpus.json_bytes(corpus.transcript(family, 300)))
+    as_json, as_mp = wire.json.encode(messages), wire.msgpack.encode(messages)
+    lines, frames = wire.json.encode_lines(messages), encode_frames(messages)
+    calls = [
+        _walk_calls(lambda: wire.json.decode(as_json)),
+        _walk_calls(lambda: wire.msgpack.decode(as_mp)),
+        _walk_calls(lambda: wire.json.decode_lines(lines)),
+        _walk_calls(lambda: FrameDecoder().feed(frames)),
+    ]
+    assert calls == [0, 0, 0, 0]
+
+
+# --- issue 12 item 8: decode bombs ----------------------------------------------------------------
+
+
+def _collections(call: Any) -> list[int]:
+    """The generations of the garbage collections that ran during ``call()``."""
+    import gc
+
+    seen: list[int] = []
+
+    def callback(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            seen.append(info["generation"])
+
+    gc.callbacks.append(callback)
+    try:
+        call()
+    finally:
+        gc.callbacks.remove(callback)
+    return seen
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_dense_containers_decode_without_collector_passes(fmt: Any) -> None:
+    """A million one-item arrays in a tool input decode with the collector paused (main ran some
+    1,500 collections over the new lists); the collector is on again after."""
+    import gc
+
+    count = 1 << 20
+    message = tool_message([[None]] * count)
+    data = msgspec.json.encode(message) if fmt is wire.json else msgspec.msgpack.encode(message)
+    result: list[Any] = []
+    seen = _collections(lambda: result.append(fmt.decode(data, type=Message)))
+    assert seen in ([], [0], [1])  # at most the one young collection due once it is back on
+    assert len(result[0].content[0].input["v"]) == count
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        fmt.decode(data, type=Message)
+        assert not gc.isenabled()  # a collector the caller turned off stays off
+    finally:
+        gc.enable()
+
+
+@pytest.mark.parametrize(
+    ("item", "name"),
+    [
+        (b"\x80", "{}"),
+        (b"\x90", "[]"),
+        (b"\x81\xa0\x80", "{'': {}}"),
+        (b"\x81\xa0\x81\xa0\xc0", "{'': {'': nil}}"),
+    ],
+)
+def test_dense_msgpack_is_refused_before_decoding(item: bytes, name: str) -> None:
+    """MessagePack packed with small maps or arrays (60-85x its size as Python objects) is a
+    DecodeError at $ before it is decoded, in a tool input and in a frame (main decoded it)."""
+    from minagent.wire.stream import FrameDecoder
+
+    count = (3 << 20) // len(item) // 2
+    payload = struct.pack(">BI", 0xDD, count) + item * count
+    head = msgspec.msgpack.encode(tool_message(0))[:-1]
+    data = head + payload
+    with pytest.raises(wire.DecodeError, match="more than 60x their size in memory") as info:
+        wire.msgpack.decode(data, type=Message)
+    assert info.value.path == "$"
+    frame = struct.pack(">I", len(data)) + data
+    with pytest.raises(wire.DecodeError, match="60x") as info:
+        FrameDecoder().feed(frame)
+    assert info.value.frame == 0
+
+
+def test_large_real_msgpack_passes_the_density_check() -> None:
+    """A 1.7 MB real transcript (over the size the check starts at) decodes, under 64x."""
+    from minagent.bench import corpus
+
+    data = corpus.msgpack_bytes(corpus.transcript("tool-heavy", 15000))
+    assert len(data) > _mpreader.DENSE_FROM
+    tracemalloc.start()
+    try:
+        result = wire.msgpack.decode(data)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert (len(result), peak < 64 * len(data)) == (15000, True)

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from minagent import wire
+from minagent.wire.limits import Limits
 from minagent.wire.stream import (
     LineDecoder,
     LineTooLongError,
@@ -83,16 +84,16 @@ def test_iter_lines_matches_decode_lines(batch: int) -> None:
     """Streaming in any batch size gives what decoding everything at once gives."""
     messages = corpus_messages("rich", 120) + corpus_messages("multilingual", 120)
     data = wire.json.encode_lines(messages)
-    assert list(wire.json.iter_lines(io.BytesIO(data), batch_bytes=batch)) == messages
+    assert list(wire.json.iter_lines(io.BytesIO(data), chunk_size=batch)) == messages
 
 
 def test_iter_line_batches_are_bounded(tmp_path: Path) -> None:
-    """A real file streams in batches of about batch_bytes, never everything at once."""
+    """A real file streams in batches of about chunk_size, never everything at once."""
     messages = corpus_messages("tool-heavy", 2000)
     path = tmp_path / "log.jsonl"
     path.write_bytes(wire.json.encode_lines(messages))
     with path.open("rb") as f:
-        batches = list(iter_line_batches(f, batch_bytes=4096))
+        batches = list(iter_line_batches(f, chunk_size=4096))
     assert len(batches) > 20
     assert max(len(b) for b in batches) < 200
     assert list(itertools.chain.from_iterable(batches)) == messages
@@ -121,7 +122,7 @@ def test_invalid_json_names_the_line(at: int) -> None:
         wire.json.decode_lines(data)
     assert info.value.line == at
     with pytest.raises(wire.DecodeError) as info:
-        list(wire.json.iter_lines(io.BytesIO(data), batch_bytes=1000))
+        list(wire.json.iter_lines(io.BytesIO(data), chunk_size=1000))
     assert info.value.line == at
 
 
@@ -173,7 +174,7 @@ def test_line_too_long() -> None:
     """A stream reader refuses a line that grows past max_line without ending."""
     data = b'{"role": "user", "content": "hi"}\n' + b'{"role": "user", "content": "' + b"x" * 5000
     with pytest.raises(LineTooLongError) as info:
-        list(wire.json.iter_lines(io.BytesIO(data), max_line=1000, batch_bytes=512))
+        list(wire.json.iter_lines(io.BytesIO(data), limits=Limits(max_line=1000), chunk_size=512))
     assert (info.value.line, info.value.offset, info.value.limit) == (2, 34, 1000)
 
 
@@ -249,3 +250,107 @@ def test_line_readers_take_limits() -> None:
     assert err.value.line == 2
     with pytest.raises(wire.DecodeError):
         wire.json.decode_lines(data, limits=wire.Limits(max_size=len(data) - 1))
+
+
+# --- issue 12: no good line is lost before a bad one; limits on complete lines -------------------
+
+
+def _hundred_then_bad() -> tuple[list[wire.Message], bytes, bytes]:
+    messages = corpus_messages("tool-heavy", 103)
+    lines = wire.json.encode_lines(messages[:100]) + b'{"role": "robot"}\n'
+    return messages, lines, wire.json.encode_lines(messages[100:])
+
+
+def test_good_lines_before_a_bad_one_are_delivered() -> None:
+    """100 good lines and a bad one in one chunk: the 100 come out, then line 101's error,
+    then the lines after it, numbered right."""
+    messages, head, tail = _hundred_then_bad()
+    decoder = LineDecoder()
+    assert decoder.feed(head + tail[:10]) == messages[:100]
+    with pytest.raises(wire.ValidationError) as info:
+        decoder.feed(tail[10:])
+    assert (info.value.line, info.value.path) == (101, "$.role")
+    assert decoder.feed() == messages[100:]
+    assert (decoder.line, decoder.offset, decoder.pending) == (105, len(head + tail), 0)
+    assert decoder.finish() == []
+
+
+def test_iter_lines_yields_good_lines_before_the_bad_one(tmp_path: Path) -> None:
+    """iter_lines over a real file yields the 100 good lines, then raises for line 101."""
+    messages, head, tail = _hundred_then_bad()
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(head + tail)
+    out = []
+    with path.open("rb") as f, pytest.raises(wire.ValidationError) as info:
+        out.extend(wire.json.iter_lines(f, chunk_size=1 << 20))
+    assert (out, info.value.line) == (messages[:100], 101)
+
+
+@pytest.mark.parametrize("chunk", [1000, 1 << 21])
+def test_complete_long_line_is_refused(chunk: int) -> None:
+    """A complete 1 MiB line is over max_line=1000 (and over max_size=1000) in any chunking:
+    the line before it is delivered, the one after it can still be read."""
+    short = wire.Message(role="user", content="hi")
+    long = wire.Message(role="user", content="x" * (1 << 20))
+    data = wire.json.encode_lines([short, long, short])
+    for limits in (Limits(max_line=1000), Limits(max_size=1000)):
+        decoder = LineDecoder(limits=limits)
+        out: list[Any] = []
+        with pytest.raises(LineTooLongError) as info:
+            for i in range(0, len(data), chunk):
+                out += decoder.feed(data[i : i + chunk])
+            decoder.finish()
+        assert (out, info.value.line, info.value.offset, info.value.limit) == ([short], 2, 31, 1000)
+        with pytest.raises(LineTooLongError):
+            list(wire.json.iter_lines(io.BytesIO(data), limits=limits))
+        with pytest.raises(LineTooLongError) as info:
+            wire.json.decode_lines(data, limits=Limits(max_line=1000))
+        assert info.value.line == 2
+    decoder = LineDecoder(limits=Limits(max_line=1000))
+    assert decoder.feed(data[:31]) == [short]
+    with pytest.raises(LineTooLongError):
+        decoder.feed(data[31:])
+    assert decoder.feed() == [short]
+
+
+def test_line_of_exactly_max_line_is_accepted() -> None:
+    """max_line counts the bytes before the newline: a line of exactly max_line passes."""
+    line = wire.json.encode(wire.Message(role="user", content="x" * 100))
+    limits = Limits(max_line=len(line))
+    assert LineDecoder(limits=limits).feed(line + b"\n") == [
+        wire.json.decode(line, type=wire.Message)
+    ]
+    with pytest.raises(LineTooLongError):
+        LineDecoder(limits=Limits(max_line=len(line) - 1)).feed(line + b"\n")
+
+
+class _CountingBuffer(bytearray):
+    """A bytearray that counts the bytes its ``rfind`` / ``find`` calls search."""
+
+    searched = 0
+
+    def rfind(self, sub: Any, start: Any = 0, end: Any = None) -> int:  # type: ignore[override]
+        stop = len(self) if end is None else end
+        _CountingBuffer.searched += max(0, stop - (start or 0))
+        return super().rfind(sub, start, stop)
+
+    def find(self, sub: Any, start: Any = 0, end: Any = None) -> int:  # type: ignore[override]
+        stop = len(self) if end is None else end
+        _CountingBuffer.searched += max(0, stop - (start or 0))
+        return super().find(sub, start, stop)
+
+
+def test_long_line_is_searched_once() -> None:
+    """A 4 MiB line fed in 1 KiB chunks: the decoder searches each byte for a newline a
+    bounded number of times (main searched the whole unfinished line on every feed)."""
+    message = wire.Message(role="user", content="x" * (4 << 20))
+    data = wire.json.encode_lines([message])
+    decoder = LineDecoder()
+    assert decoder.feed(data[:1024]) == []
+    decoder._buf = _CountingBuffer(decoder._buf)
+    _CountingBuffer.searched = 0
+    out = []
+    for i in range(1024, len(data), 1024):
+        out += decoder.feed(data[i : i + 1024])
+    assert out + decoder.finish() == [message]
+    assert _CountingBuffer.searched <= 3 * len(data)

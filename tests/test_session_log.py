@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import multiprocessing
 import os
 import random
@@ -9,13 +10,25 @@ import signal
 import subprocess
 import sys
 import time
+import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from minagent import wire
 from minagent.bench import corpus
-from minagent.wire.stream import LogLockedError, SessionLog, TornTail, TornTailError
+from minagent.wire.stream import (
+    LineTooLongError,
+    LogLockedError,
+    LogMovedError,
+    SessionLog,
+    StreamIOError,
+    TornTail,
+    TornTailError,
+)
+from minagent.wire.stream._errors import TAIL_KEPT
 
 
 def corpus_messages(family: str, size: int) -> list[wire.Message]:
@@ -65,7 +78,7 @@ def test_torn_tail_is_reported_and_repaired(tmp_path: Path, cut: int) -> None:
     path = tmp_path / "torn.jsonl"
     path.write_bytes(whole + torn)
     with SessionLog(path) as log:
-        assert log.tail == TornTail(len(whole), torn, 8, "no trailing newline")
+        assert log.tail == TornTail(len(whole), torn, 8, "no trailing newline", len(torn))
         with pytest.raises(TornTailError) as info:
             log.read()
         err = info.value
@@ -74,23 +87,24 @@ def test_torn_tail_is_reported_and_repaired(tmp_path: Path, cut: int) -> None:
         with pytest.raises(TornTailError):
             log.append(messages[7])
         assert path.read_bytes() == whole + torn  # nothing touched before repair
-        assert log.repair() == TornTail(len(whole), torn, 8, "no trailing newline")
+        assert log.repair() == TornTail(len(whole), torn, 8, "no trailing newline", len(torn))
         assert path.read_bytes() == whole
         assert log.repair() is None
         log.append(messages[7])
         assert log.read() == messages
 
 
-def test_invalid_last_line_is_torn(tmp_path: Path) -> None:
-    """A last line that ends in a newline but is not valid JSON is torn too."""
+def test_whole_bad_last_line_is_reported_never_cut(tmp_path: Path) -> None:
+    """A last line that ends in a newline is whole: read() names it, repair() never cuts it."""
     whole = wire.json.encode_lines(corpus_messages("tool-heavy", 3))
     path = tmp_path / "bad.jsonl"
     path.write_bytes(whole + b"\x00\x00\x00\n")
     with SessionLog(path) as log:
-        assert log.tail is not None and log.tail.offset == len(whole)
-        assert log.tail.reason.startswith("not valid JSON")
-        log.repair()
-    assert path.read_bytes() == whole
+        assert log.tail is None and log.repair() is None
+        with pytest.raises(wire.DecodeError) as info:
+            log.read()
+        assert info.value.line == 4
+    assert path.read_bytes() == whole + b"\x00\x00\x00\n"
 
 
 def test_bad_line_in_the_middle_is_not_repairable(tmp_path: Path) -> None:
@@ -213,7 +227,8 @@ def test_sigkill_never_loses_a_complete_message(tmp_path: Path) -> None:
                     torn += 1
                     assert log.tail is not None
                     assert (log.tail.offset, log.tail.line) == (cut, complete + 1)
-                    assert log.tail.data == data[cut:]
+                    assert log.tail.data == data[cut : cut + TAIL_KEPT]
+                    assert log.tail.size == len(data) - cut
                     log.repair()
                 else:
                     assert log.tail is None
@@ -221,3 +236,174 @@ def test_sigkill_never_loses_a_complete_message(tmp_path: Path) -> None:
         with SessionLog(path) as log:
             assert log.read() == [_message(i) for i in range(complete)]
     print(f"torn tails repaired: {torn} of 30 kills")
+
+
+# --- issue 12: nothing committed is ever lost ---------------------------------------------------
+
+
+def _deep_message(depth: int) -> wire.Message:
+    """A message whose tool input holds arrays nested so that the line is ``depth`` deep."""
+    value: list[Any] = []
+    for _ in range(depth - 5):  # the message, content, block and input take 4 levels
+        value = [value]
+    return wire.Message(
+        role="assistant", content=[wire.ToolUseBlock(id="t", name="f", input={"v": value})]
+    )
+
+
+def _at_stack_depth(frames: int, call: Callable[[], Any]) -> Any:
+    """``call()`` run ``frames`` Python frames deeper than here."""
+    if frames:
+        return _at_stack_depth(frames - 1, call)
+    return call()
+
+
+def test_deep_message_reads_back_from_a_deep_stack(tmp_path: Path) -> None:
+    """A 960-deep message appended is whole when reopened 300 frames deep; repair keeps it."""
+    path = tmp_path / "deep.jsonl"
+    message = _deep_message(960)
+    with SessionLog(path) as log:
+        log.append(message)
+    size = path.stat().st_size
+
+    def reopen() -> tuple[TornTail | None, TornTail | None, bytes]:
+        with SessionLog(path) as log:  # (== on 960-deep values would recurse: compare bytes)
+            return log.tail, log.repair(), wire.json.encode_lines(log.read())
+
+    assert _at_stack_depth(300, reopen) == (None, None, path.read_bytes())
+    assert path.stat().st_size == size == len(wire.json.encode_lines([message]))
+
+
+def test_append_refuses_a_line_read_would_refuse(tmp_path: Path) -> None:
+    """A line over the log's limits (size, depth) is refused by append, file untouched."""
+    path = tmp_path / "limits.jsonl"
+    first = wire.Message(role="user", content="hi")
+    with SessionLog(path, limits=wire.Limits(max_size=1000, max_depth=40)) as log:
+        log.append(first)
+        before = path.read_bytes()
+        big = wire.Message(role="user", content="x" * 1000)
+        with pytest.raises(wire.EncodeError, match="would not read this line back") as info:
+            log.append([first, big])
+        assert (info.value.line, type(info.value.__cause__).__name__) == (2, "LineTooLongError")
+        with pytest.raises(wire.EncodeError) as info:
+            log.append([_deep_message(41)])
+        assert (info.value.line, info.value.path) == (1, "$.content[0].input.v" + "[0]" * 36)
+        log.append(_deep_message(40))
+        assert path.read_bytes() == before + wire.json.encode_lines([_deep_message(40)])
+    with SessionLog(path, limits=wire.Limits(max_size=1000, max_depth=40)) as log:
+        assert log.tail is None and log.read() == [first, _deep_message(40)]
+
+
+def test_65_mib_message_is_refused_by_append_not_cut_on_reopen(tmp_path: Path) -> None:
+    """With the default limits a 65 MiB message is refused on append; nothing is ever cut."""
+    path = tmp_path / "big.jsonl"
+    with SessionLog(path) as log:
+        log.append(wire.Message(role="user", content="hi"))
+        with pytest.raises(wire.EncodeError, match="longer than the limit of 67108864 bytes"):
+            log.append(wire.Message(role="user", content="x" * (65 << 20)))
+    assert path.read_bytes() == b'{"role":"user","content":"hi"}\n'
+
+
+def _line_of(size: int, i: int) -> wire.Message:
+    """A message whose JSON line is exactly ``size`` bytes, newline included."""
+    bare = len(wire.json.encode(wire.Message(role="user", content=f"{i:06d}"))) + 1
+    return wire.Message(role="user", content=f"{i:06d}" + "x" * (size - bare))
+
+
+def _append_on_full_disk(path: str, room: int, count: int, queue: Any) -> None:
+    """Child: the file may grow by ``room`` bytes (RLIMIT_FSIZE); append, report, retry."""
+    import resource
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    batch = [_line_of(4096, i) for i in range(count)]
+    with SessionLog(path) as log:
+        soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (log.size + room, hard))
+        try:
+            log.append(batch)
+            queue.put(("appended", None, None, None))
+            return
+        except StreamIOError as err:
+            failed = (err.errno, log.tail, os.path.getsize(path))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        log.append(batch)  # the retry
+        queue.put(("failed", *failed))
+
+
+@pytest.mark.parametrize("room", [2 * 4096, 2 * 4096 + 100, 1])
+def test_append_on_a_full_disk_changes_nothing(tmp_path: Path, room: int) -> None:
+    """A batch append cut short by a full disk (a real child, RLIMIT_FSIZE) leaves the log
+    exactly as before; the retry then writes the batch once."""
+    path = tmp_path / "full.jsonl"
+    with SessionLog(path) as log:
+        log.append(corpus_messages("tool-heavy", 3))
+    before = path.read_bytes()
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    proc = ctx.Process(target=_append_on_full_disk, args=(str(path), room, 5, queue))
+    proc.start()
+    outcome = queue.get(timeout=60)
+    proc.join(30)
+    assert proc.exitcode == 0
+    assert outcome == ("failed", errno.EFBIG, None, len(before))
+    batch = wire.json.encode_lines([_line_of(4096, i) for i in range(5)])
+    assert len(batch) == 5 * 4096
+    assert path.read_bytes() == before + batch
+    with SessionLog(path) as log:
+        assert log.read() == corpus_messages("tool-heavy", 3) + [
+            _line_of(4096, i) for i in range(5)
+        ]
+
+
+def test_long_torn_tail_is_not_read_into_memory(tmp_path: Path) -> None:
+    """Opening a log with a 256 MiB torn tail (sparse) holds 64 KiB of it, not the whole."""
+    path = tmp_path / "tail.jsonl"
+    whole = wire.json.encode_lines(corpus_messages("tool-heavy", 3))
+    path.write_bytes(whole)
+    with path.open("r+b") as f:
+        f.truncate(len(whole) + (256 << 20))  # a tail of zeros without newline
+    tracemalloc.start()
+    try:
+        with SessionLog(path) as log:
+            tail = log.tail
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert tail == TornTail(len(whole), b"\x00" * TAIL_KEPT, 4, "no trailing newline", 256 << 20)
+    assert peak < 4 * TAIL_KEPT
+
+
+def test_read_refuses_a_line_over_max_line(tmp_path: Path) -> None:
+    """read() holds each line to the log's limits: a long line is LineTooLongError by number."""
+    path = tmp_path / "long.jsonl"
+    lines = [wire.Message(role="user", content=c) for c in ("a", "b" * 2000, "c")]
+    path.write_bytes(wire.json.encode_lines(lines))
+    with SessionLog(path, limits=wire.Limits(max_line=1000)) as log:
+        with pytest.raises(LineTooLongError) as info:
+            log.read()
+        assert (info.value.line, info.value.offset, info.value.limit) == (2, 30, 1000)
+    with SessionLog(path) as log:
+        assert log.read() == lines
+
+
+@pytest.mark.parametrize("how", ["renamed over", "removed"])
+def test_replaced_or_removed_log_refuses_appends(tmp_path: Path, how: str) -> None:
+    """After a rotation (rename over) or an unlink, append raises LogMovedError; nothing is
+    written to the old file or the new one, and a new log at the path works."""
+    path = tmp_path / "rot.jsonl"
+    first = wire.Message(role="user", content="first")
+    with SessionLog(path) as log:
+        log.append(first)
+        old = path.read_bytes()
+        moved = tmp_path / "rot.jsonl.1"
+        os.rename(path, moved)
+        if how == "renamed over":
+            path.write_bytes(b"")
+        else:
+            moved.unlink()
+        with pytest.raises(LogMovedError, match=how.split()[0]):
+            log.append(wire.Message(role="user", content="second"))
+        assert os.fstat(log._fd).st_size == len(old)
+        with SessionLog(path) as fresh:  # the new file at the path is a log of its own
+            fresh.append(first)
+    assert path.read_bytes() == old

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from minagent import wire
 from minagent.wire import stream
+from minagent.wire.limits import Limits
 from minagent.wire.stream import (
     FrameDecoder,
     FrameTooLargeError,
@@ -94,7 +95,7 @@ def test_any_chunking(messages: list[wire.Message], cuts: list[int]) -> None:
 def test_too_large_is_refused_before_reading() -> None:
     """A header over max_frame is refused at once, after the good frames before it."""
     good = encode_frames(corpus_messages("tool-heavy", 3))
-    decoder = FrameDecoder(max_frame=1000)
+    decoder = FrameDecoder(limits=Limits(max_frame=1000))
     assert len(decoder.feed(good + struct.pack(">I", 2**32 - 1))) == 3
     with pytest.raises(FrameTooLargeError) as info:
         decoder.feed(b"\x00" * 10)
@@ -107,7 +108,6 @@ def test_too_large_is_refused_before_reading() -> None:
 
 def test_default_limit_comes_from_limits() -> None:
     """Without max_frame the reader uses wire.limits.Limits().max_frame."""
-    from minagent.wire.limits import Limits
 
     assert FrameDecoder().max_frame == Limits().max_frame
     assert FrameDecoder(limits=Limits(max_frame=10)).max_frame == 10
@@ -167,3 +167,80 @@ def test_file_errors_are_wire_errors(tmp_path: Path) -> None:
     with path.open("rb") as f, pytest.raises(stream.StreamIOError) as info:
         write_frame(f, wire.Message(role="user"))  # type: ignore[arg-type]
     assert isinstance(info.value, wire.WireError) and isinstance(info.value, OSError)
+
+
+# --- issue 12: no frame is lost around a bad one -------------------------------------------------
+
+BAD_FRAME = struct.pack(">I", 3) + b"\x92\x01\x02"  # a 2-item array: not a Message
+
+
+def test_chunk_after_a_bad_frame_is_kept() -> None:
+    """Frames m0, bad, m1, then a chunk of m2-m4 ending mid-frame: every good frame comes out,
+    in order, with the error (frame 1) between; the stream keeps its sync."""
+    m = corpus_messages("tool-heavy", 5)
+    first = encode_frames(m[0]) + BAD_FRAME + encode_frames(m[1])
+    rest = encode_frames(m[2:])
+    decoder = FrameDecoder()
+    assert decoder.feed(first) == [m[0]]
+    with pytest.raises(wire.ValidationError) as info:
+        decoder.feed(rest[:-7])  # buffered before the error is raised
+    assert (info.value.frame, info.value.path) == (1, "$")
+    assert decoder.feed(rest[-7:]) == m[1:]
+    assert (decoder.frames, decoder.offset, decoder.pending) == (6, len(first + rest), 0)
+    assert decoder.finish() == []
+
+
+def test_read_frames_yields_the_frames_before_a_bad_one(tmp_path: Path) -> None:
+    """read_frames over a real file yields every frame before the bad one, then raises."""
+    m = corpus_messages("tool-heavy", 4)
+    path = tmp_path / "bad.bin"
+    path.write_bytes(encode_frames(m[:3]) + BAD_FRAME + encode_frames(m[3]))
+    out = []
+    with path.open("rb") as f, pytest.raises(wire.ValidationError) as info:
+        out.extend(read_frames(f, chunk_size=1 << 20))
+    assert (out, info.value.frame) == (m[:3], 3)
+
+
+def test_frame_over_max_size_is_refused_on_every_path() -> None:
+    """A frame is one input: max_size bounds it as max_frame does, batch or not."""
+    m = corpus_messages("tool-heavy", 3)
+    small = Limits(max_size=len(wire.msgpack.encode(m[1])) - 1)
+    decoder = FrameDecoder(limits=small)
+    assert decoder.max_frame == small.max_size
+    with pytest.raises(FrameTooLargeError) as info:
+        decoder.feed(encode_frames(m[1:]))
+    assert (info.value.frame, info.value.limit) == (0, small.max_size)
+
+
+def test_importing_wire_loads_no_session_log_fcntl_or_asyncio() -> None:
+    """`import minagent.wire` (in a fresh interpreter) loads neither the session log, fcntl
+    nor asyncio; the stream names still resolve on first use."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, minagent.wire\n"
+        "print(sorted(m for m in sys.modules if m in ('fcntl', 'asyncio') "
+        "or m.startswith(('minagent.wire.stream._log', 'minagent.wire.stream._aio'))))\n"
+        "from minagent.wire.stream import SessionLog, receive\n"
+        "print(SessionLog.__module__, receive.__module__)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out == "[]\nminagent.wire.stream._log minagent.wire.stream._aio\n"
+
+
+def test_stream_errors_keep_fields_and_cause_when_located() -> None:
+    """located() copies a stream error with its own fields and its cause; fields go in through
+    the constructor, and an unknown one is a TypeError."""
+    from minagent.wire.stream import LineTooLongError, TruncatedError
+
+    cause = ValueError("inner")
+    err = TruncatedError("cut", frame=2, missing=7, offset=40)
+    err.__cause__ = cause
+    moved = err.located(frame=5)
+    assert (type(moved), moved.frame, moved.missing, moved.offset) == (TruncatedError, 5, 7, 40)
+    assert moved.__cause__ is cause
+    with pytest.raises(TypeError, match="no field 'size'"):
+        LineTooLongError("long", size=3)

@@ -15,9 +15,12 @@ import pytest
 
 from minagent import wire
 from minagent.bench import corpus
+from minagent.wire.limits import Limits
 from minagent.wire.stream import (
     FrameTooLargeError,
+    LineTooLongError,
     TruncatedError,
+    encode_frames,
     receive,
     receive_lines,
     send,
@@ -90,8 +93,11 @@ def test_single_message_send() -> None:
     assert asyncio.run(echo_round_trip([message] * 3, one, receive)) == [message] * 3
 
 
-async def _serve_bytes(payload: bytes, **options: Any) -> list[Any]:
-    """A server writes ``payload`` raw and closes; the client reads it with receive()."""
+async def _serve_bytes(
+    payload: bytes, receive_: Receive = receive, got: list[Any] | None = None, **options: Any
+) -> list[Any]:
+    """A server writes ``payload`` raw and closes; the client reads it with ``receive_``,
+    collecting into ``got`` (kept when an error ends the read)."""
 
     async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         writer.write(payload)
@@ -101,8 +107,11 @@ async def _serve_bytes(payload: bytes, **options: Any) -> list[Any]:
     server = await asyncio.start_server(handler, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    got = [] if got is None else got
     try:
-        return [m async for m in receive(reader, **options)]
+        async for m in receive_(reader, **options):
+            got.append(m)
+        return got
     finally:
         writer.close()
         server.close()
@@ -121,7 +130,7 @@ def test_socket_closed_mid_frame() -> None:
 def test_socket_frame_over_limit() -> None:
     """A frame header over max_frame is refused before its payload is read."""
     with pytest.raises(FrameTooLargeError) as info:
-        asyncio.run(_serve_bytes(struct.pack(">I", 1 << 30), max_frame=1 << 20))
+        asyncio.run(_serve_bytes(struct.pack(">I", 1 << 30), limits=Limits(max_frame=1 << 20)))
     assert (info.value.size, info.value.limit) == (1 << 30, 1 << 20)
 
 
@@ -137,3 +146,33 @@ def test_examples_run(name: str) -> None:
     assert out.returncode == 0, out.stderr
     expected = "resumed with 3 messages" if name == "session_resume.py" else "equal: True"
     assert expected in out.stdout
+
+
+def test_receive_lines_delivers_good_lines_then_names_the_bad_one() -> None:
+    """Over a real socket, 100 good lines then a bad one: the 100 arrive, then line 101's error."""
+    messages = medium_corpus(100)
+    payload = wire.json.encode_lines(messages) + b'{"role": "robot"}\n' + b'{"role": "user"}\n'
+    got: list[Any] = []
+    with pytest.raises(wire.ValidationError) as info:
+        asyncio.run(_serve_bytes(payload, receive_lines, got))
+    assert (got, info.value.line, info.value.path) == (messages, 101, "$.role")
+
+
+def test_receive_lines_takes_limits() -> None:
+    """receive_lines(limits=) refuses a line over max_line, after the good line before it."""
+    short = wire.Message(role="user", content="hi")
+    payload = wire.json.encode_lines([short, wire.Message(role="user", content="x" * 5000)])
+    got: list[Any] = []
+    with pytest.raises(LineTooLongError) as info:
+        asyncio.run(_serve_bytes(payload, receive_lines, got, limits=Limits(max_line=1000)))
+    assert (got, info.value.line, info.value.offset, info.value.limit) == ([short], 2, 31, 1000)
+
+
+def test_receive_frames_after_a_bad_frame() -> None:
+    """Over a real socket, the frames before a bad one arrive, then its error with its index."""
+    messages = medium_corpus(10)
+    bad = struct.pack(">I", 3) + b"\x92\x01\x02"
+    got: list[Any] = []
+    with pytest.raises(wire.ValidationError) as info:
+        asyncio.run(_serve_bytes(encode_frames(messages) + bad + encode_frames(messages), got=got))
+    assert (got, info.value.frame) == (messages, 10)

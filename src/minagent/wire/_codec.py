@@ -12,7 +12,7 @@ parsing; the nesting depth by the recursion guard msgspec shares with the interp
 CPython up to 3.11 never lets nesting reach ``sys.getrecursionlimit()`` (the default
 ``max_depth``), so only a smaller ``max_depth`` (or a newer CPython, whose C recursion limit is
 separate) pays for one walk over the decoded values. On the lossless path, MessagePack that may
-hold a timestamp is read by `_values.read_msgpack` (msgspec would turn it into ``datetime``);
+hold a timestamp is read by `_mpreader.read_msgpack` (msgspec would turn it into ``datetime``);
 the strict path never meets one, since a timestamp fails every type it could sit in.
 
 Encoding writes everything with one msgspec call. An `Extra` anywhere stops that call (msgspec
@@ -23,25 +23,28 @@ value is unwrapped by the MessagePack hook and refused, with its path, by the JS
 
 from __future__ import annotations
 
+import contextlib
 import functools
-import json as _stdjson
+import gc
 import re
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
 import msgspec
 
-from . import _fallback, _lossless, _values
-from .blocks import Deep
+from . import _depth, _fallback, _lossless, _mpreader, _values
+from .blocks import TYPED_LEVELS, Deep
 from .errors import DecodeError, EncodeError, ValidationError, WireError
 from .extra import Extra, MsgpackOnly
 from .limits import DEFAULT, Limits
 from .messages import Message, ModelResponse
 
-__all__ = ["DECODABLE", "JSON", "MSGPACK", "Codec", "guard_covers"]
+__all__ = ["DECODABLE", "JSON", "MSGPACK", "Codec", "batch_check", "guard_covers"]
 
+_FLOATS_AS_PARSED = msgspec.json.Decoder(float_hook=float)  # 1e400 -> inf, to find it
 _LONE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 DECODABLE: tuple[Any, ...] = (list[Message], Message, ModelResponse, list[ModelResponse])
@@ -72,6 +75,9 @@ def _dec_hook(tp: Any, obj: Any) -> Any:
     if tp is Deep:  # a tool input value nested deeper than msgspec types it
         if _values.holds_json_unsafe(obj):
             raise ValueError("holds a value JSON cannot; read through the lossless path")
+        deepest = getattr(_seen, "depth", None)
+        if deepest is not None:  # a depth check is counting (see `_deep_checked`)
+            _seen.depth = max(deepest, _depth.nesting(obj))
         return obj
     # Otherwise a payload itself uses a key or tag reserved for our own bookkeeping.
     raise ValueError("reserved by minagent; read through the lossless path")
@@ -79,6 +85,106 @@ def _dec_hook(tp: Any, obj: Any) -> Any:
 
 _GUARD_BEFORE_3_12 = sys.version_info < (3, 12)
 _recursion_limit = sys.getrecursionlimit
+
+# Depth of the container holding a `Deep` value (where `blocks.TYPED_LEVELS` ends) in a decoded
+# ``tp``: a lone Message's tool input sits at depth 4, its typed levels end at 4 + 8. Nothing a
+# strict decode returns is deeper than this, except the Deep values, which the hook measures.
+_TYPED_DEPTH = {
+    Message: 4 + TYPED_LEVELS,
+    list[Message]: 5 + TYPED_LEVELS,
+    ModelResponse: 5 + TYPED_LEVELS,
+    list[ModelResponse]: 6 + TYPED_LEVELS,
+}
+_seen = threading.local()
+_headroom = threading.Lock()
+
+
+def _with_headroom(levels: int, call: Callable[..., Any], *args: Any) -> Any:
+    """``call(*args)`` with the recursion limit raised by ``levels`` (up to CPython 3.11 the
+    guard msgspec uses counts the caller's frames too, so how deep a value may nest would
+    depend on where it is decoded). Raises RecursionError at once if already raised here."""
+    if getattr(_seen, "raised", False):
+        raise RecursionError("nesting too deep even with headroom")
+    with _headroom:
+        before = _recursion_limit()
+        sys.setrecursionlimit(before + levels)
+        _seen.raised = True
+        try:
+            return call(*args)
+        finally:
+            _seen.raised = False
+            sys.setrecursionlimit(before)
+
+
+_PAUSE_GC_FROM = 1 << 20
+_gc_lock = threading.Lock()
+_gc_pauses = [0, False]  # decodes pausing the collector now; whether it was enabled before
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a large input is decoded.
+
+    Decoded values hold no reference cycles, but every list or non-empty dict is tracked, and
+    the collector's full passes over millions of them made dense inputs (``[[],[],...]``)
+    decode 3-4x slower (bench/worst_case.py). Nested and concurrent pauses share one count;
+    the collector is enabled again by the last one, and only if it was enabled before."""
+    with _gc_lock:
+        if _gc_pauses[0] == 0:
+            _gc_pauses[1] = gc.isenabled()
+            gc.disable()
+        _gc_pauses[0] += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_pauses[0] -= 1
+            if _gc_pauses[0] == 0 and _gc_pauses[1]:
+                gc.enable()
+
+
+class _Recursion(Exception):
+    """Internal: msgspec or our reader hit the interpreter's recursion guard at ``path``."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+
+def _deep_checked(
+    call: Callable[[Any], Any], data: Any, tp: Any, limits: Limits
+) -> tuple[Any, bool]:
+    """``call(data)`` (a strict decode of ``tp``, or of lines of ``tp``), and whether its depth
+    is surely within ``limits.max_depth``: false if a `Deep` value in it may nest deeper (the
+    caller then finds the exact place by the slow way). Costs nothing unless the input holds
+    Deep values."""
+    _seen.depth = 0
+    try:
+        result = call(data)
+        deepest = _seen.depth
+    finally:
+        del _seen.depth
+    return result, _TYPED_DEPTH[tp] + deepest <= limits.max_depth
+
+
+def batch_check(tp: Any, limits: Limits) -> Callable[[Callable[[Any], Any], Any], Any] | None:
+    """How a caller running a strict msgspec decoder of ``tp`` itself (the JSON Lines batches)
+    keeps ``limits.max_depth``: a function ``check(call, data)`` giving ``call(data)``, or None
+    when that result may be too deep (decode that input through `Codec.decode` instead); or None
+    if these limits need the codec for every input."""
+    if guard_covers(limits):
+        return _plain_call
+    if limits.max_depth >= _TYPED_DEPTH[tp]:
+        return functools.partial(_checked_call, tp=tp, limits=limits)
+    return None
+
+
+def _plain_call(call: Callable[[Any], Any], data: Any) -> Any:
+    return call(data)
+
+
+def _checked_call(call: Callable[[Any], Any], data: Any, *, tp: Any, limits: Limits) -> Any:
+    result, within = _deep_checked(call, data, tp, limits)
+    return result if within else None
 
 
 def guard_covers(limits: Limits) -> bool:
@@ -133,7 +239,7 @@ class Codec:
 
     def decode(self, data: Any, tp: Any, limits: Limits = DEFAULT) -> Any:
         """Decode ``data`` as ``tp`` within ``limits``: fast path first, the lossless path on a
-        shape mismatch."""
+        shape mismatch. The result does not depend on how deep the caller's stack is."""
         decoder = self.decoder_for(tp)
         size = data.nbytes if isinstance(data, memoryview) else len(data)
         if size > limits.max_size:
@@ -142,17 +248,43 @@ class Codec:
                 path="$",
             )
         try:
-            result = decoder.decode(data)
+            if size < _PAUSE_GC_FROM:
+                return self._decode_once(decoder, data, tp, limits)
+            with _gc_paused():
+                return self._decode_once(decoder, data, tp, limits)
+        except _Recursion as deep:
+            if not _GUARD_BEFORE_3_12:
+                raise self._too_deep(limits, deep.path) from None
+        # The guard counts the caller's frames too: try again with room for max_depth levels,
+        # then hold the result to max_depth exactly.
+        try:
+            result = _with_headroom(
+                limits.max_depth + 64, self._decode_once, decoder, data, tp, limits
+            )
+        except (_Recursion, RecursionError) as deep:
+            raise self._too_deep(limits, getattr(deep, "path", "$")) from None
+        where = _depth.too_deep(result, limits.max_depth)
+        if where is not None:
+            raise self._too_deep(limits, where)
+        return result
+
+    def _decode_once(self, decoder: Any, data: Any, tp: Any, limits: Limits) -> Any:
+        within = guard_covers(limits)
+        try:
+            if not within and limits.max_depth >= _TYPED_DEPTH[tp]:
+                result, within = _deep_checked(decoder.decode, data, tp, limits)
+            else:
+                result = decoder.decode(data)
         except msgspec.ValidationError as err:
             result = self._decode_slow(data, tp, limits, _fallback.first_index(err))
         except msgspec.DecodeError as err:
             raise self._decode_error(err, data) from None
         except RecursionError:
-            raise self._too_deep(limits, "$") from None
+            raise _Recursion("$") from None
         except TypeError as err:  # wrong argument type, e.g. a list instead of bytes
             raise TypeError(f"data must be bytes, bytearray or memoryview: {err}") from None
-        if not guard_covers(limits):
-            where = _values.too_deep(result, limits.max_depth)
+        if not within:
+            where = _depth.too_deep(result, limits.max_depth)
             if where is not None:
                 raise self._too_deep(limits, where)
         return result
@@ -178,21 +310,21 @@ class Codec:
         except msgspec.DecodeError as err:
             raise self._decode_error(err, data) from None
         except RecursionError:
-            raise self._too_deep(limits, path) from None
+            raise _Recursion(path) from None
 
     def _locate(self, err: msgspec.ValidationError, data: Any, path: str) -> ValidationError:
         """Our error for a value msgspec cannot hold, with object keys in its path (msgspec
-        writes ``[...]`` for them; the standard library's parser, on this error path only,
-        turns ``1e400`` into infinity, which `_values.find` then locates)."""
+        writes ``[...]`` for them; a second decode, on this error path only, turns ``1e400``
+        into infinity, which `_values.find_nonfinite` then locates in one quick pass)."""
         found = _lossless.relocate(err, path)
         if self.name != "JSON" or "[...]" not in str(found.path):
             return found
         try:
-            value = _stdjson.loads(_as_bytes(data))
-        except (ValueError, RecursionError):
+            value = _FLOATS_AS_PARSED.decode(data)
+        except (msgspec.DecodeError, RecursionError):
             return found
-        where = _values.find(value, _values.json_problem, path)
-        return found if where is None else ValidationError(found.message, path=where[0])
+        where = _values.find_nonfinite(value, path)
+        return found if where is None else ValidationError(found.message, path=where)
 
     def _value(self, data: Any, limits: Limits, path: str = "$", nested: int = 0) -> Any:
         """Schema-less decode of ``data`` (the whole input, or one element ``nested`` deep), for
@@ -246,7 +378,7 @@ class Codec:
                         raise self._decode_error(inner, raws[i], f"$[{i}]") from None
                 raise self._decode_error(err, framed) from None
             except RecursionError:
-                raise self._too_deep(limits, f"$[{start}]") from None
+                raise _Recursion(f"$[{start}]") from None
 
         def decode_odd(i: int) -> Any:
             path = f"$[{i}]"
@@ -276,6 +408,12 @@ class Codec:
 
             return _fallback.encode_list(obj, encoder.encode, lowered, _NeedsLossless, self._json)
         except (TypeError, ValueError, OverflowError, RecursionError, NotImplementedError) as err:
+            if (
+                type(err) is RecursionError
+                and _GUARD_BEFORE_3_12
+                and not _seen.__dict__.get("raised")
+            ):
+                return _with_headroom(DEFAULT.max_depth + 64, self.encode, obj, canonical)  # type: ignore[no-any-return]
             raise self._encode_error(obj, err) from None
 
     def _encode_error(self, obj: Any, err: BaseException) -> EncodeError:
@@ -346,7 +484,9 @@ def _as_bytes(data: Any) -> bytes:
 JSON = Codec(msgspec.json, "JSON")
 """The JSON codec (shared by `minagent.wire.json` and the stream helpers)."""
 
-MSGPACK = Codec(msgspec.msgpack, "MessagePack", (_values.may_hold_timestamp, _values.read_msgpack))
+MSGPACK = Codec(
+    msgspec.msgpack, "MessagePack", (_mpreader.may_hold_timestamp, _mpreader.read_msgpack)
+)
 """The MessagePack codec (shared by `minagent.wire.msgpack` and the stream helpers)."""
 
 

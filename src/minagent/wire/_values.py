@@ -12,20 +12,14 @@ MessagePack writes back as it was and JSON refuses with its path. Values a calle
 tool ``input`` by hand are not walked on the fast path (that walk costs as much as the encode
 itself): keep them JSON values, or wrap them in `MsgpackOnly` yourself.
 
-MessagePack timestamps (ext type -1) get their own reader: msgspec turns them into ``datetime``
-whatever ``ext_hook`` says, which drops nanoseconds and fails outside years 1-9999. So
-`may_hold_timestamp` looks for a timestamp header in the bytes (one ``memchr`` for ``0xff``
-first), and only such input goes through `read_msgpack`, a small pure-Python reader that keeps
-each timestamp as ``Ext(-1, data)``, exactly as it came, and enforces the nesting limit itself.
-
-Nesting depth: `too_deep` finds the first container nested deeper than a limit.
+The nesting-depth walk is in `minagent.wire._depth`, the MessagePack reader that keeps
+timestamps in `minagent.wire._mpreader`.
 """
 
 from __future__ import annotations
 
 import datetime
 import math
-import struct
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -33,17 +27,15 @@ from msgspec import UNSET, Struct
 from msgspec.msgpack import Ext
 
 from .blocks import Base64Source, UnknownBlock, UnknownSource
-from .errors import DecodeError
 from .extra import Extra, MsgpackOnly
 
 __all__ = [
+    "children",
     "find",
+    "find_nonfinite",
     "holds_json_unsafe",
     "json_problem",
-    "may_hold_timestamp",
     "msgpack_problem",
-    "read_msgpack",
-    "too_deep",
     "wrap",
 ]
 
@@ -99,7 +91,7 @@ def holds_json_unsafe(value: Any) -> bool:
         elif json_problem(item) is not None or not isinstance(item, (Struct, Extra, tuple)):
             return True
         else:
-            extend(child for _, child in _children(item, "$"))
+            extend(child for _, child in children(item, "$"))
     return False
 
 
@@ -110,7 +102,8 @@ def msgpack_problem(value: Any) -> str | None:
     return None
 
 
-def _children(value: Any, path: str) -> Iterator[tuple[str, Any]]:
+def children(value: Any, path: str) -> Iterator[tuple[str, Any]]:
+    """The ``(path, value)`` of each child of a container, Struct or `Extra` (none for a leaf)."""
     if isinstance(value, (dict, Extra)):
         for key, item in value.items():
             yield f"{path}.{key}", item
@@ -134,8 +127,7 @@ def find(value: Any, problem: Problem, path: str = "$") -> tuple[str, str] | Non
         reason = problem(item)
         if reason is not None:
             return where, reason
-        children = list(_children(item, where))
-        stack.extend(reversed(children))
+        stack.extend(reversed(list(children(item, where))))
     return None
 
 
@@ -161,218 +153,31 @@ def wrap(container: dict[str, Any] | list[Any]) -> None:
                 stack.append(value)
 
 
-# --- nesting depth ----------------------------------------------------------------------------
-
-_CONTAINERS = (dict, list, tuple, Struct)
-
-
-def too_deep(value: Any, max_depth: int, depth: int = 0, path: str = "$") -> str | None:
-    """Path of the first container nested deeper than ``max_depth``, or None.
-
-    ``depth`` is how many containers already enclose ``value``; the outermost one is depth 1.
-    An `Extra` adds no level of its own: its keys belong to the object that carries it.
-    """
-    stack = [(path, value, depth)]
+def find_nonfinite(value: Any, path: str = "$") -> str | None:
+    """Path of the first NaN or infinity in plain decoded JSON values (dicts, lists, leaves), or
+    None. Paths are built only for the one found, so a million keys cost one quick pass."""
+    keys: list[Any] = []
+    stack: list[Iterator[tuple[Any, Any]]] = [iter([(None, value)])]
     while stack:
-        where, item, level = stack.pop()
-        if isinstance(item, _CONTAINERS):
-            level += 1
-            if level > max_depth:
-                return where
-        elif not isinstance(item, Extra):
-            continue
-        stack.extend((child_path, child, level) for child_path, child in _children(item, where))
+        for key, item in stack[-1]:
+            kind = type(item)
+            if kind is float:
+                if item - item != 0.0:
+                    return path + "".join(_step(k) for k in [*keys[1:], key])
+            elif kind is dict:
+                keys.append(key)
+                stack.append(iter(item.items()))
+                break
+            elif kind is list:
+                keys.append(key)
+                stack.append(iter(enumerate(item)))
+                break
+        else:
+            stack.pop()
+            if keys:
+                keys.pop()
     return None
 
 
-# --- MessagePack timestamps -------------------------------------------------------------------
-
-_TIMESTAMP_TYPE = 0xFF  # ext type -1
-_FIXEXT = range(0xD4, 0xD9)
-_EXT_HEADER_SIZE = {0xC7: 2, 0xC8: 3, 0xC9: 5}  # ext 8/16/32: bytes from the marker to the type
-
-
-def may_hold_timestamp(buffer: bytes | bytearray | memoryview) -> bool:
-    """Cheap test on MessagePack bytes: could they hold an ext of type -1 (a timestamp)?
-
-    Only false positives. One ``memchr`` for ``0xff`` (never part of UTF-8 text); then each
-    ``0xff`` is checked for an ext header right before it.
-    """
-    if isinstance(buffer, memoryview):
-        buffer = bytes(buffer)
-    elif not isinstance(buffer, (bytes, bytearray)):
-        return False  # not bytes at all: the decoder reports it
-    find = buffer.find
-    at = find(b"\xff")
-    while at != -1:
-        if at >= 1 and buffer[at - 1] in _FIXEXT:
-            return True
-        for marker, size in _EXT_HEADER_SIZE.items():
-            if at >= size and buffer[at - size] == marker:
-                return True
-        at = find(b"\xff", at + 1)
-    return False
-
-
-_UNPACK_F32 = struct.Struct(">f").unpack_from
-_UNPACK_F64 = struct.Struct(">d").unpack_from
-_NANOS = 1_000_000_000
-
-
-def _timestamp(data: bytes) -> Ext:
-    """Check an ext -1 payload against the MessagePack timestamp spec; keep it as it is."""
-    if len(data) == 8:
-        nanos = int.from_bytes(data[:4], "big") >> 2
-    elif len(data) == 12:
-        nanos = int.from_bytes(data[:4], "big")
-    elif len(data) == 4:
-        nanos = 0
-    else:
-        raise ValueError(f"a timestamp (ext type -1) holds 4, 8 or 12 bytes, not {len(data)}")
-    if nanos >= _NANOS:
-        raise ValueError(f"timestamp nanoseconds {nanos} out of range")
-    return Ext(-1, data)
-
-
-class _Reader:
-    """A pure-Python MessagePack reader (see `read_msgpack`)."""
-
-    def __init__(self, data: bytes, max_depth: int) -> None:
-        self.data = data
-        self.pos = 0
-        self.max_depth = max_depth
-
-    def take(self, size: int) -> bytes:
-        start = self.pos
-        end = start + size
-        if end > len(self.data):
-            raise ValueError(f"truncated: {size} bytes claimed at byte {start}, fewer remain")
-        self.pos = end
-        return self.data[start:end]
-
-    def uint(self, size: int) -> int:
-        return int.from_bytes(self.take(size), "big")
-
-    def header(self) -> tuple[str, Any]:
-        """Read one item's header: ``("value", v)``, ``("array", n)`` or ``("map", n)``."""
-        at = self.pos
-        if at >= len(self.data):
-            raise ValueError(f"truncated: input ends at byte {at}")
-        b = self.data[at]
-        self.pos = at + 1
-        if b <= 0x7F:
-            return "value", b
-        if b >= 0xE0:
-            return "value", b - 0x100
-        if b <= 0x8F:
-            return "map", b & 0x0F
-        if b <= 0x9F:
-            return "array", b & 0x0F
-        if b <= 0xBF:
-            return "value", self.text(b & 0x1F)
-        return self.typed(b)
-
-    def typed(self, b: int) -> tuple[str, Any]:
-        simple = {0xC0: None, 0xC2: False, 0xC3: True}
-        if b in simple:
-            return "value", simple[b]
-        if 0xC4 <= b <= 0xC6:
-            return "value", self.take(self.uint(1 << (b - 0xC4)))
-        if 0xC7 <= b <= 0xC9:
-            size = self.uint(1 << (b - 0xC7))
-            return "value", self.ext(size)
-        if b == 0xCA:
-            return "value", _UNPACK_F32(self.take(4))[0]
-        if b == 0xCB:
-            return "value", _UNPACK_F64(self.take(8))[0]
-        if 0xCC <= b <= 0xCF:
-            return "value", self.uint(1 << (b - 0xCC))
-        if 0xD0 <= b <= 0xD3:
-            return "value", int.from_bytes(self.take(1 << (b - 0xD0)), "big", signed=True)
-        if 0xD4 <= b <= 0xD8:
-            return "value", self.ext(1 << (b - 0xD4))
-        if 0xD9 <= b <= 0xDB:
-            return "value", self.text(self.uint(1 << (b - 0xD9)))
-        if b in (0xDC, 0xDD):
-            return "array", self.uint(2 if b == 0xDC else 4)
-        if b in (0xDE, 0xDF):
-            return "map", self.uint(2 if b == 0xDE else 4)
-        raise ValueError(f"invalid type byte 0x{b:02x} at byte {self.pos - 1}")
-
-    def text(self, size: int) -> str:
-        try:
-            return self.take(size).decode("utf-8")
-        except UnicodeDecodeError:
-            raise ValueError(f"invalid UTF-8 in the string ending at byte {self.pos}") from None
-
-    def ext(self, size: int) -> Ext:
-        code = int.from_bytes(self.take(1), "big", signed=True)
-        data = self.take(size)
-        return _timestamp(data) if code == -1 else Ext(code, data)
-
-    def read(self) -> Any:
-        """Read the one object the buffer holds; iterative, so nesting costs no recursion."""
-        # Each frame: [container, items still to read, pending map key or _NO_KEY].
-        stack: list[list[Any]] = []
-        while True:
-            kind, value = self.header()
-            if kind != "value":
-                remaining = len(self.data) - self.pos
-                if value > remaining // (2 if kind == "map" else 1):
-                    raise ValueError(
-                        f"truncated: {kind} of {value} items at byte {self.pos}, "
-                        f"only {remaining} bytes remain"
-                    )
-                if len(stack) >= self.max_depth:
-                    raise _TooDeep
-                if value:
-                    stack.append([{} if kind == "map" else [], value, _NO_KEY])
-                    continue
-                value = {} if kind == "map" else []
-            while True:  # hand ``value`` to its container; close the containers it completes
-                if not stack:
-                    if self.pos != len(self.data):
-                        raise ValueError(f"trailing data after the object, at byte {self.pos}")
-                    return value
-                frame = stack[-1]
-                container = frame[0]
-                if type(container) is list:
-                    container.append(value)
-                elif frame[2] is _NO_KEY:
-                    if type(value) in (dict, list, Ext):
-                        raise ValueError(f"map keys must be hashable, not {type(value).__name__}")
-                    frame[2] = value
-                    break
-                else:
-                    container[frame[2]] = value
-                    frame[2] = _NO_KEY
-                frame[1] -= 1
-                if frame[1]:
-                    break
-                stack.pop()
-                value = container
-
-
-_NO_KEY = object()
-
-
-class _TooDeep(Exception):
-    """Internal: the reader met more nesting than allowed."""
-
-
-def read_msgpack(data: bytes | bytearray | memoryview, max_depth: int) -> Any:
-    """Decode one MessagePack object into Python values, keeping timestamps as ``Ext(-1, data)``.
-
-    Values come out as msgspec's generic decoder gives them (``bin`` as ``bytes``, other ext
-    types as `Ext`). Raises `DecodeError` for malformed input, a timestamp that breaks the spec,
-    or nesting deeper than ``max_depth``. Length prefixes are checked against the bytes left
-    before anything is allocated.
-    """
-    try:
-        return _Reader(bytes(data), max_depth).read()
-    except _TooDeep:
-        raise DecodeError(
-            f"invalid MessagePack: nesting deeper than max_depth={max_depth}", path="$"
-        ) from None
-    except ValueError as err:
-        raise DecodeError(f"invalid MessagePack: {err}", path="$") from None
+def _step(key: Any) -> str:
+    return f"[{key}]" if type(key) is int else f".{key}"

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from ._codec import JSON as _CODEC
-from ._lines import decode_lines, encode_lines, iter_lines
 from .limits import DEFAULT, Limits
 from .messages import Message
+from .stream._lines import decode_lines, encode_lines, iter_lines
 
 __all__ = ["decode", "decode_lines", "encode", "encode_lines", "iter_lines"]
 

@@ -9,6 +9,11 @@ takes ``limits=`` and checks it before doing any work that the limit protects:
   stops there too); a smaller value costs one walk over the decoded values.
 - ``max_frame``: the longest frame a framed MessagePack stream accepts; a length prefix
   claiming more is refused before anything is read or allocated for it.
+- ``max_line``: the longest line a JSON Lines reader accepts, complete or still growing (the
+  session log checks it on append too, so that what it writes it can read back).
+
+A frame or a line is one input: it is held to ``max_size`` too, so the longest frame a reader
+takes is ``min(max_frame, max_size)`` and the longest line ``min(max_line, max_size)``.
 
 Change them per call, e.g. ``wire.json.decode(data, limits=Limits(max_size=1 << 20))``, or keep
 one ``Limits`` for a service and pass it everywhere. ``dataclasses.replace(DEFAULT, ...)``
@@ -19,7 +24,14 @@ from __future__ import annotations
 
 import dataclasses
 
-__all__ = ["DEFAULT", "DEFAULT_MAX_DEPTH", "DEFAULT_MAX_FRAME", "DEFAULT_MAX_SIZE", "Limits"]
+__all__ = [
+    "DEFAULT",
+    "DEFAULT_MAX_DEPTH",
+    "DEFAULT_MAX_FRAME",
+    "DEFAULT_MAX_LINE",
+    "DEFAULT_MAX_SIZE",
+    "Limits",
+]
 
 DEFAULT_MAX_SIZE = 64 * 1024 * 1024
 """64 MiB: a long transcript with a few inline images fits; a runaway buffer does not."""
@@ -29,6 +41,9 @@ DEFAULT_MAX_DEPTH = 1000
 
 DEFAULT_MAX_FRAME = 16 * 1024 * 1024
 """16 MiB: one message or response per frame, images included."""
+
+DEFAULT_MAX_LINE = DEFAULT_MAX_SIZE
+"""64 MiB: a JSON line holds one message, as large as any one input may be."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,12 +56,25 @@ class Limits:
     """Deepest nesting of arrays and objects accepted; the outermost container is depth 1."""
     max_frame: int = DEFAULT_MAX_FRAME
     """Longest frame a framed MessagePack reader accepts, in bytes (the 4-byte prefix aside)."""
+    max_line: int = DEFAULT_MAX_LINE
+    """Longest line a JSON Lines reader accepts, in bytes (its newline aside)."""
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
             if type(value) is not int or value < 1:
                 raise ValueError(f"Limits.{field.name} must be a positive int, got {value!r}")
+
+    @property
+    def frame_limit(self) -> int:
+        """The longest frame a reader takes: ``min(max_frame, max_size)``."""
+        return min(self.max_frame, self.max_size)
+
+    @property
+    def line_limit(self) -> int:
+        """The longest line a reader (or the session log's ``append``) takes:
+        ``min(max_line, max_size)``."""
+        return min(self.max_line, self.max_size)
 
 
 DEFAULT = Limits()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import _mpreader
 from ._codec import MSGPACK as _CODEC
 from .limits import DEFAULT, Limits
 from .messages import Message
@@ -36,7 +37,12 @@ def decode(
     ``ModelResponse`` or ``list[ModelResponse]``.
 
     Raises `DecodeError` for invalid MessagePack (including invalid UTF-8 and timestamps that
-    break the spec) and for input beyond ``limits`` (size, nesting: `minagent.wire.Limits`), and
+    break the spec), for input beyond ``limits`` (size, nesting: `minagent.wire.Limits`) and for
+    input so densely packed with small maps and arrays that its objects would take more than 64
+    times its size in memory (checked before decoding; see docs/hostile-input.md), and
     `ValidationError`, with ``.path``, for well-formed data of the wrong shape.
     """
+    size = data.nbytes if isinstance(data, memoryview) else len(data)
+    if size <= limits.max_size:  # (over it: the codec refuses it first, at no cost)
+        _mpreader.check_density(data)
     return _CODEC.decode(data, type, limits)

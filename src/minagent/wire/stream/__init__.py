@@ -12,18 +12,20 @@ Every error is a `minagent.wire.WireError`; see `minagent.wire.stream._errors` f
 
 from __future__ import annotations
 
-from ._aio import receive, receive_lines, send, send_lines
+from typing import TYPE_CHECKING, Any
+
+from ._chunks import DEFAULT_CHUNK_SIZE
 from ._errors import (
     FrameTooLargeError,
     LineTooLongError,
     LogLockedError,
+    LogMovedError,
     StreamIOError,
     TornTail,
     TornTailError,
     TruncatedError,
 )
 from ._frames import (
-    DEFAULT_MAX_FRAME,
     HEADER_SIZE,
     FrameDecoder,
     encode_frames,
@@ -32,25 +34,49 @@ from ._frames import (
 )
 from ._lines import (
     DEFAULT_BATCH_BYTES,
-    DEFAULT_MAX_LINE,
     LineDecoder,
     decode_lines,
     encode_lines,
     iter_line_batches,
     iter_lines,
 )
-from ._log import SessionLog
+
+if TYPE_CHECKING:
+    from ._aio import receive, receive_lines, send, send_lines
+    from ._log import SessionLog
+
+# Loaded on first use, so that importing `minagent.wire` (whose JSON Lines live here) loads
+# neither the session log (fcntl) nor the asyncio helpers.
+_LAZY = {
+    "SessionLog": "._log",
+    "receive": "._aio",
+    "receive_lines": "._aio",
+    "send": "._aio",
+    "send_lines": "._aio",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEFAULT_BATCH_BYTES",
-    "DEFAULT_MAX_FRAME",
-    "DEFAULT_MAX_LINE",
+    "DEFAULT_CHUNK_SIZE",
     "HEADER_SIZE",
     "FrameDecoder",
     "FrameTooLargeError",
     "LineDecoder",
     "LineTooLongError",
     "LogLockedError",
+    "LogMovedError",
     "SessionLog",
     "StreamIOError",
     "TornTail",

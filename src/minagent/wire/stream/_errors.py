@@ -5,11 +5,12 @@
     WireError
     ├── DecodeError
     │   ├── FrameTooLargeError   a frame header announces more than ``max_frame`` bytes
-    │   ├── LineTooLongError     a line grows past ``max_line`` bytes without ending
+    │   ├── LineTooLongError     a line longer than ``max_line`` bytes
     │   ├── TruncatedError       the stream ended inside a frame (``.missing`` bytes short)
     │   └── TornTailError        a session log ends in a torn line (``.tail``: what, where)
     └── StreamIOError            the file or socket failed (also an OSError)
-        └── LogLockedError       another writer holds the session log
+        ├── LogLockedError       another writer holds the session log
+        └── LogMovedError        the session log's path no longer names the open file
 
 Besides ``.line`` / ``.frame`` / ``.path``, each carries ``.offset``: the byte offset in the stream
 or file where the problem starts.
@@ -26,6 +27,7 @@ __all__ = [
     "FrameTooLargeError",
     "LineTooLongError",
     "LogLockedError",
+    "LogMovedError",
     "StreamIOError",
     "TornTail",
     "TornTailError",
@@ -36,7 +38,16 @@ _BASE_KEYS = frozenset({"message", "path", "line", "frame"})
 
 
 class _Located:
-    """Mixin: ``located()`` keeps the extra attributes of the error it copies."""
+    """Mixin: the error's own fields go in through the constructor (keyword arguments named after
+    its class attributes), and ``located()`` keeps them, and the cause, in the copy."""
+
+    def __init__(self, message: str, **fields: Any) -> None:
+        where = {key: fields.pop(key) for key in ("path", "line", "frame") if key in fields}
+        super().__init__(message, **where)  # type: ignore[call-arg]
+        for key, value in fields.items():
+            if not hasattr(type(self), key):
+                raise TypeError(f"{type(self).__name__} has no field {key!r}")
+            setattr(self, key, value)
 
     def located(self, *, line: int | None = None, frame: int | None = None) -> WireError:
         """Return a copy of this error that also names a line or frame, keeping its data."""
@@ -44,6 +55,7 @@ class _Located:
         for key, value in vars(self).items():
             if key not in _BASE_KEYS:
                 setattr(err, key, value)
+        err.__cause__ = self.__cause__  # type: ignore[attr-defined]
         return err
 
 
@@ -60,7 +72,8 @@ class FrameTooLargeError(_Located, DecodeError):
 
 
 class LineTooLongError(_Located, DecodeError):
-    """A line grew past the reader's ``max_line`` bytes without a newline.
+    """A line is longer than the reader's ``max_line`` bytes (its newline aside), whether it has
+    ended or is still growing.
 
     ``.limit`` is the maximum, ``.offset`` the byte offset where the line starts, ``.line`` its
     1-based number.
@@ -71,10 +84,10 @@ class LineTooLongError(_Located, DecodeError):
 
 
 class TruncatedError(_Located, DecodeError):
-    """The stream ended inside a frame.
+    """The stream ended inside a frame, or inside a line that is not a whole object.
 
     ``.missing`` is how many more bytes the frame needed (for a cut header: at least that many),
-    ``.offset`` the byte offset where the frame starts and ``.frame`` its index.
+    ``.offset`` the byte offset where the frame or line starts, ``.frame`` / ``.line`` which.
     """
 
     missing: int | None = None
@@ -83,16 +96,23 @@ class TruncatedError(_Located, DecodeError):
 
 @dataclass(frozen=True)
 class TornTail:
-    """The torn end of a session log: a last line cut short by a crash, or not valid JSON."""
+    """The torn end of a session log: a last line cut short by a crash (it has no newline)."""
 
     offset: int
     """Byte offset where the torn line starts; everything before it is whole."""
     data: bytes
-    """The bytes of the torn line, exactly as found (what `SessionLog.repair` cuts)."""
+    """The first bytes of the torn line, exactly as found: all of them up to `TAIL_KEPT` bytes
+    (a longer tail is not read into memory; ``size`` says how long it is)."""
     line: int
     """1-based line number of the torn line."""
     reason: str
-    """Why it is torn: ``"no trailing newline"`` or why the line is not valid JSON."""
+    """Why it is torn: ``"no trailing newline"``."""
+    size: int
+    """Length of the torn line in bytes: what `SessionLog.repair` cuts."""
+
+
+TAIL_KEPT = 64 * 1024
+"""Most bytes of a torn tail kept in `TornTail.data`."""
 
 
 class TornTailError(_Located, DecodeError):
@@ -109,13 +129,14 @@ class TornTailError(_Located, DecodeError):
     @classmethod
     def of(cls, tail: TornTail, what: str, messages: list[Any] | None = None) -> TornTailError:
         """The error for ``tail``, with a message saying what was cut and where."""
-        err = cls(
+        return cls(
             f"{what}: torn last line at byte offset {tail.offset} ({tail.reason}; "
-            f"{len(tail.data)} bytes: {_preview(tail.data)}); repair() truncates it",
+            f"{tail.size} bytes: {_preview(tail.data, tail.size)}); repair() truncates it",
             line=tail.line,
+            tail=tail,
+            offset=tail.offset,
+            messages=messages,
         )
-        err.tail, err.offset, err.messages = tail, tail.offset, messages
-        return err
 
 
 class StreamIOError(_Located, WireError, OSError):
@@ -131,8 +152,8 @@ class StreamIOError(_Located, WireError, OSError):
     def wrap(cls, what: str, err: OSError, offset: int | None = None) -> StreamIOError:
         """Wrap an OSError, keeping its errno and text."""
         at = "" if offset is None else f" at byte offset {offset}"
-        new = cls(f"{what}{at}: {err.strerror or err}")
-        new.errno, new.strerror, new.offset = err.errno, err.strerror, offset
+        new = cls(f"{what}{at}: {err.strerror or err}", offset=offset)
+        new.errno, new.strerror = err.errno, err.strerror  # OSError's own fields
         new.__cause__ = err
         return new
 
@@ -151,6 +172,11 @@ class LogLockedError(StreamIOError):
     """Another writer (this process or another) already has the session log open."""
 
 
-def _preview(data: bytes, limit: int = 60) -> str:
+class LogMovedError(StreamIOError):
+    """The session log's path no longer names the file this log has open: it was renamed over
+    (log rotation, a careless ``mv``) or removed. Nothing was written; open the path again."""
+
+
+def _preview(data: bytes, size: int, limit: int = 60) -> str:
     shown = repr(data[:limit])
-    return shown + ("..." if len(data) > limit else "")
+    return shown + ("..." if size > limit else "")

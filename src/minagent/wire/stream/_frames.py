@@ -24,11 +24,11 @@ from .._codec import MSGPACK as _CODEC
 from ..errors import EncodeError, WireError
 from ..limits import DEFAULT, Limits
 from ..messages import Message
+from ._chunks import DEFAULT_CHUNK_SIZE, ChunkDecoder, Taken, read_batches
 from ._errors import FrameTooLargeError, StreamIOError, TruncatedError
 from ._lines import as_items, item_decoder
 
 __all__ = [
-    "DEFAULT_MAX_FRAME",
     "HEADER_SIZE",
     "FrameDecoder",
     "encode_frames",
@@ -38,12 +38,6 @@ __all__ = [
 
 HEADER_SIZE = 4
 """Bytes of the length header before each frame."""
-
-DEFAULT_MAX_FRAME = DEFAULT.max_frame
-"""Longest frame payload a reader accepts unless told otherwise (`minagent.wire.Limits`)."""
-
-DEFAULT_CHUNK = 64 * 1024
-"""Bytes read per call by the sync and asyncio readers."""
 
 _MAX_LENGTH = 2**32 - 1
 _HEADER = struct.Struct(">I")
@@ -58,6 +52,7 @@ def _split_path(err: WireError) -> tuple[int | None, WireError]:
     if match is None:
         return None, err
     moved = type(err)(err.message, path="$" + match.group(2), line=err.line, frame=err.frame)
+    moved.__cause__ = err.__cause__
     return int(match.group(1)), moved
 
 
@@ -100,103 +95,73 @@ def write_frame(binary_file: BinaryIO, obj: Any) -> int:
     return len(data)
 
 
-class FrameDecoder:
+class FrameDecoder(ChunkDecoder):
     """Incremental frame decoder: ``feed(data)`` any chunks, get the complete objects.
 
-    A header announcing more than ``max_frame`` bytes raises `FrameTooLargeError` before any of
-    the payload is buffered (the decoder stays failed). A frame that does not decode raises
-    `DecodeError` / `ValidationError` with its ``.frame`` index; the frames before it in the same
-    feed are returned first (the error comes on the next call), and the frames after it can
-    still be read. ``finish()`` raises `TruncatedError` if the stream ended inside a frame.
+    A header announcing more than ``limits.max_frame`` (or ``max_size``) bytes raises
+    `FrameTooLargeError` before any of the payload is read (the decoder stays failed). A frame
+    that does not decode raises `DecodeError` / `ValidationError` with its ``.frame`` index,
+    after the frames before it have been returned (the error comes on the next call); the frames
+    after it can still be read. ``finish()`` raises `TruncatedError` if the stream ended inside
+    a frame.
     """
 
-    def __init__(
-        self, *, type: Any = Message, max_frame: int | None = None, limits: Limits = DEFAULT
-    ) -> None:
+    def __init__(self, *, type: Any = Message, limits: Limits = DEFAULT) -> None:
+        super().__init__()
         item_decoder(type)
         self._type = type
         self._list_type = list[type]
-        self.max_frame = limits.max_frame if max_frame is None else max_frame
-        """Longest payload accepted, in bytes (default: ``limits.max_frame``)."""
         self._limits = limits
+        self.max_frame = limits.frame_limit
+        """Longest payload accepted, in bytes: ``min(limits.max_frame, limits.max_size)``."""
         # A batch holds many frames, each within max_frame: only the batch's size is unlimited.
         self._batch_limits = dataclasses.replace(limits, max_size=sys.maxsize)
-        self._buf = bytearray()
-        self._offset = 0
         self._frames = 0
-        self._error: WireError | None = None
-        self._failed: WireError | None = None
 
     @property
     def frames(self) -> int:
         """Number of frames consumed so far (the index of the next frame)."""
         return self._frames
 
-    @property
-    def offset(self) -> int:
-        """Byte offset in the stream of the next frame's header."""
-        return self._offset
-
-    @property
-    def pending(self) -> int:
-        """Bytes buffered for the next, incomplete frame."""
-        return len(self._buf)
-
-    def _raise_pending(self) -> None:
-        if self._error is not None:
-            err, self._error = self._error, None
-            raise err
-        if self._failed is not None:
-            raise self._failed
-
-    def feed(self, data: bytes | bytearray | memoryview = b"") -> list[Any]:
-        """Add bytes; return the objects of every frame they complete, in order."""
-        self._raise_pending()
+    def _take(self) -> Taken:
         buf = self._buf
-        buf += data
         size = len(buf)
         spans: list[tuple[int, int]] = []
         pos = 0
         limit = self.max_frame
         unpack = _HEADER.unpack_from
-        too_large = None
         while size - pos >= HEADER_SIZE:
             (length,) = unpack(buf, pos)
             if length > limit:
                 too_large = self._too_large(length, pos, len(spans))
-                break
+                items, used, err = self._decode(buf, spans)
+                return items, used, err or too_large, err is None
             end = pos + HEADER_SIZE + length
             if end > size:
                 break
             spans.append((pos + HEADER_SIZE, end))
             pos = end
-        items: list[Any] = []
-        if spans:
-            items, used = self._decode(buf, spans)
-            if used < len(spans):  # a bad frame: keep the frames after it for the next call
-                pos, too_large = spans[used][1], None
-                self._frames += 1
-            self._frames += used
-            del buf[:pos]
-            self._offset += pos
-        if too_large is not None:
-            self._failed = too_large
-        if not items:
-            self._raise_pending()
-        return items
+        items, used, err = self._decode(buf, spans)
+        return items, used, err, False
 
     def _too_large(self, length: int, pos: int, index: int) -> FrameTooLargeError:
         offset = self._offset + pos
-        err = FrameTooLargeError(
+        return FrameTooLargeError(
             f"frame of {length} bytes exceeds the limit of {self.max_frame} bytes "
             f"(header at byte offset {offset}); refused before reading it",
             frame=self._frames + index,
+            size=length,
+            limit=self.max_frame,
+            offset=offset,
         )
-        err.size, err.limit, err.offset = length, self.max_frame, offset
-        return err
 
-    def _decode(self, buf: bytearray, spans: list[tuple[int, int]]) -> tuple[list[Any], int]:
-        """Decode the payloads at ``spans``: the objects, and how many frames they are."""
+    def _decode(
+        self, buf: bytearray, spans: list[tuple[int, int]]
+    ) -> tuple[list[Any], int, WireError | None]:
+        """Decode the payloads at ``spans``: the objects, the bytes used (up to the end of the
+        last good frame, or of the first bad one) and the bad frame's error."""
+        if len(spans) < 2:  # nothing to batch (and a bad frame is not decoded twice)
+            return self._decode_each(buf, spans) if spans else ([], 0, None)
         with memoryview(buf) as view:
             views = [view[a:b] for a, b in spans]
             batch = b"".join([_ARRAY32.pack(0xDD, len(spans)), *views])
@@ -207,30 +172,27 @@ class FrameDecoder:
                 batch, type=self._list_type, limits=self._batch_limits
             )
         except WireError:
-            items = self._decode_each(buf, spans)
-        return items, len(items)
+            return self._decode_each(buf, spans)
+        self._frames += len(items)
+        return items, spans[-1][1], None
 
-    def _decode_each(self, buf: bytearray, spans: list[tuple[int, int]]) -> list[Any]:
-        """Decode frame by frame up to the first bad one; its error is raised next."""
-        items = []
-        for index, (a, b) in enumerate(spans):
+    def _decode_each(
+        self, buf: bytearray, spans: list[tuple[int, int]]
+    ) -> tuple[list[Any], int, WireError | None]:
+        """Decode frame by frame up to the first bad one."""
+        items: list[Any] = []
+        for a, b in spans:
+            index = self._frames
+            self._frames += 1
             try:
                 item = _msgpack.decode(bytes(buf[a:b]), type=self._type, limits=self._limits)
             except WireError as err:
-                self._error = err.located(frame=self._frames + index)
-                break
+                return items, b, err.located(frame=index)
             items.append(item)
-        return items
+        return items, spans[-1][1], None
 
-    def finish(self) -> list[Any]:
-        """End of stream: the objects of frames still buffered (after an error), then raise
-        `TruncatedError` if the stream ended inside a frame."""
-        items = self.feed()
-        if items:
-            return items
+    def _end(self) -> list[Any]:
         have = len(self._buf)
-        if not have:
-            return []
         if have < HEADER_SIZE:
             missing = HEADER_SIZE - have
             what = f"inside the header of frame {self._frames}: at least {missing} bytes missing"
@@ -238,39 +200,26 @@ class FrameDecoder:
             (length,) = _HEADER.unpack_from(self._buf, 0)
             missing = HEADER_SIZE + length - have
             what = f"inside frame {self._frames} of {length} bytes: {missing} of its bytes missing"
-        err = TruncatedError(
+        raise TruncatedError(
             f"stream ended {what} (frame starts at byte offset {self._offset})",
             frame=self._frames,
+            missing=missing,
+            offset=self._offset,
         )
-        err.missing, err.offset = missing, self._offset
-        raise err
 
 
 def read_frames(
     binary_file: BinaryIO,
     *,
     type: Any = Message,
-    max_frame: int | None = None,
     limits: Limits = DEFAULT,
-    chunk_size: int = DEFAULT_CHUNK,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
 ) -> Iterator[Any]:
     """Iterate the objects of the frames in a binary file, in order, until end of file.
 
     Raises `FrameTooLargeError`, `TruncatedError`, `DecodeError` / `ValidationError` (each with
-    ``.frame``), and `StreamIOError` if a read fails.
+    ``.frame``, after every good frame before it), and `StreamIOError` if a read fails.
     """
-    decoder = FrameDecoder(type=type, max_frame=max_frame, limits=limits)
-    read = binary_file.read
-    while True:
-        try:
-            data = read(chunk_size)
-        except OSError as err:
-            raise StreamIOError.wrap("reading frames", err, decoder.offset) from err
-        if not data:
-            break
-        yield from decoder.feed(data)
-    while True:
-        rest = decoder.finish()
-        if not rest:
-            break
-        yield from rest
+    decoder = FrameDecoder(type=type, limits=limits)
+    for batch in read_batches(binary_file.read, decoder, chunk_size, "reading frames"):
+        yield from batch

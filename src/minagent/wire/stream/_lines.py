@@ -3,13 +3,17 @@
 Reading is batched: complete lines are cut into batches of about ``batch_bytes`` (small enough
 that the decoded objects of a batch stay in the CPU caches) and each batch is decoded by one
 msgspec call (``Decoder.decode_lines``), with no Python work per line. A batch is accepted only if
-it gives exactly one object per line; otherwise (blank lines, unknown blocks or keys, an error)
-that batch alone is decoded line by line through the shared codec, which keeps unknown data
-(the lossless path) and names the line of any error. Blank lines are skipped; the last line may
-lack its newline.
+it gives exactly one object per line and holds no line over the limit; otherwise (blank lines,
+unknown blocks or keys, a long line, an error) that batch alone is decoded line by line through
+the shared codec, which keeps unknown data (the lossless path) and names the line of any error.
+Blank lines are skipped; the last line may lack its newline.
+
+A stream reader delivers every good line before a bad one, then raises for the bad line (with
+its number); the lines after it can still be read. Each byte is searched for a newline once, so
+a reader's cost is linear in its input however the chunks fall.
 
 Writing is one msgspec call (``Encoder.encode_lines``); objects that carry unknown data, or
-values JSON cannot hold, are written one line at a time through `minagent.wire.json.encode`.
+values JSON cannot hold, are written one line at a time through the codec.
 """
 
 from __future__ import annotations
@@ -20,15 +24,15 @@ from typing import Any, BinaryIO
 import msgspec
 
 from .._codec import JSON as _CODEC
-from .._codec import guard_covers
+from .._codec import batch_check
 from ..errors import DecodeError, WireError
 from ..limits import DEFAULT, Limits
 from ..messages import Message, ModelResponse
-from ._errors import LineTooLongError, StreamIOError, TruncatedError
+from ._chunks import DEFAULT_CHUNK_SIZE, ChunkDecoder, Taken, read_batches
+from ._errors import LineTooLongError, TruncatedError
 
 __all__ = [
     "DEFAULT_BATCH_BYTES",
-    "DEFAULT_MAX_LINE",
     "LineDecoder",
     "decode_lines",
     "encode_lines",
@@ -37,10 +41,7 @@ __all__ = [
 ]
 
 DEFAULT_BATCH_BYTES = 16 * 1024
-"""Bytes of complete lines decoded per msgspec call when streaming (measured: see bench/)."""
-
-DEFAULT_MAX_LINE = 64 * 1024 * 1024
-"""Longest unfinished line a stream reader buffers before refusing it."""
+"""Bytes of complete lines decoded per msgspec call (measured: see bench/)."""
 
 _ITEM_TYPES = (Message, ModelResponse)
 _BLANK = b" \t\r"
@@ -76,21 +77,18 @@ def encode_lines(items: Iterable[Any], *, canonical: bool = False) -> bytes:
     items = items if isinstance(items, (list, tuple)) else list(items)
     if not items:
         return b""
-    encoder = _CODEC.encoder(canonical)
     try:
-        out: bytes = encoder.encode_lines(items)
+        out: bytes = _CODEC.encoder(canonical).encode_lines(items)
     except Exception:  # an Extra (lossless path) or a value to report: go line by line
         return _encode_each(items, canonical)
     return out
 
 
 def _encode_each(items: list[Any] | tuple[Any, ...], canonical: bool) -> bytes:
-    from ..json import encode  # here: wire.json imports this module
-
     parts = []
     for number, item in enumerate(items, 1):
         try:
-            parts.append(encode(item, canonical=canonical))
+            parts.append(_CODEC.encode(item, canonical))
         except WireError as err:
             raise err.located(line=number) from None
     parts.append(b"")
@@ -98,6 +96,117 @@ def _encode_each(items: list[Any] | tuple[Any, ...], canonical: bool) -> bytes:
 
 
 # --- reading ----------------------------------------------------------------------------------
+
+
+class _Span:
+    """Decodes runs of complete lines of one stream: the type, the limits, the line count."""
+
+    def __init__(self, tp: Any, limits: Limits, batch_bytes: int) -> None:
+        self.strict = item_decoder(tp)
+        self.type = tp
+        self.limits = limits
+        self.max_line = limits.line_limit
+        self.batch_bytes = batch_bytes
+        self.line = 1
+        """1-based number of the next line."""
+
+    def decode(
+        self, buf: _Buffer, end: int, offset: int
+    ) -> tuple[list[Any], int, WireError | None]:
+        """Decode the complete lines ``buf[:end]`` (``end`` just past a newline; ``offset``: the
+        stream offset of ``buf[0]``). Returns the objects, the bytes used (``end``, or just past
+        the first bad line) and that line's error."""
+        out: list[Any] = []
+        start = 0
+        batch = self.batch_bytes
+        check = batch_check(self.type, self.limits)
+        with memoryview(buf) as view:
+            while start < end:
+                stop = end if end - start <= batch else buf.find(b"\n", start + batch - 1, end) + 1
+                if stop == 0:
+                    stop = end
+                lines = buf.count(b"\n", start, stop)
+                items = None
+                if check is not None and self._short(buf, start, stop):
+                    with view[start:stop] as chunk:
+                        try:
+                            items = check(self.strict.decode_lines, chunk)
+                        except (msgspec.DecodeError, RecursionError):
+                            items = None
+                if items is not None and len(items) == lines:
+                    self.line += lines
+                else:
+                    items, used, err = self._decode_each(buf, start, stop, offset)
+                    if err is not None:
+                        return out + items, used, err
+                out += items
+                start = stop
+        return out, end, None
+
+    def _short(self, buf: _Buffer, start: int, stop: int) -> bool:
+        """Whether no line in ``buf[start:stop]`` is over ``max_line`` (free for short spans)."""
+        max_line = self.max_line
+        if stop - start <= max_line:
+            return True
+        while start < stop:
+            end = buf.find(b"\n", start, stop)
+            if end - start > max_line:
+                return False
+            start = end + 1
+        return True
+
+    def _decode_each(
+        self, buf: _Buffer, start: int, end: int, offset: int
+    ) -> tuple[list[Any], int, WireError | None]:
+        """Line by line through the shared codec (lossless path, exact error line)."""
+        out: list[Any] = []
+        decode, tp, limits, max_line = _CODEC.decode, self.type, self.limits, self.max_line
+        while start < end:
+            stop = buf.find(b"\n", start, end)
+            stop = end if stop < 0 else stop
+            number = self.line
+            self.line += 1
+            if stop - start > max_line:
+                return out, stop + 1, self.too_long(number, offset + start)
+            text = bytes(buf[start:stop])
+            start = stop + 1
+            if not text.strip(_BLANK):
+                continue
+            try:
+                out.append(decode(text, tp, limits))
+            except WireError as err:
+                return out, start, err.located(line=number)
+        return out, end, None
+
+    def too_long(self, line: int, offset: int) -> LineTooLongError:
+        """The error for line ``line``, starting at byte ``offset``, being over ``max_line``."""
+        return LineTooLongError(
+            f"line longer than the limit of {self.max_line} bytes, starting at byte offset "
+            f"{offset}",
+            line=line,
+            limit=self.max_line,
+            offset=offset,
+        )
+
+    def decode_last(self, rest: _Buffer, offset: int) -> list[Any]:
+        """Decode a last line that has no newline (blank: nothing); a bad one is reported as
+        cut (`TruncatedError`)."""
+        number = self.line
+        self.line += 1
+        if len(rest) > self.max_line:
+            raise self.too_long(number, offset)
+        if not rest.strip(_BLANK):
+            return []
+        try:
+            return [_CODEC.decode(bytes(rest), self.type, self.limits)]
+        except WireError as err:
+            raise TruncatedError(
+                f"input ended inside line {number} at byte offset {offset + len(rest)} "
+                f"(no trailing newline): {err.message}",
+                line=number,
+                path=err.path,
+                offset=offset,
+            ) from err
 
 
 def decode_lines(
@@ -109,9 +218,10 @@ def decode_lines(
     """Decode JSON Lines into a list of ``type`` (`Message` by default, or `ModelResponse`).
 
     Raises `DecodeError` / `ValidationError` naming the 1-based ``.line`` (and ``.path`` inside
-    the line). ``limits.max_size`` bounds the whole input, ``limits.max_depth`` each line.
+    the line), `LineTooLongError` for a line over ``limits.max_line``. ``limits.max_size`` bounds
+    the whole input (and so each line), ``limits.max_depth`` each line.
     """
-    strict = item_decoder(type)
+    span = _Span(type, limits, DEFAULT_BATCH_BYTES)
     if isinstance(data, str):
         buf: _Buffer = data.encode("utf-8", "surrogatepass")
     elif isinstance(data, (bytes, bytearray)):
@@ -125,207 +235,99 @@ def decode_lines(
             f"JSON Lines input of {len(buf)} bytes is over the limit max_size={limits.max_size}"
         )
     end = buf.rfind(b"\n") + 1
-    items, line = _decode_span(buf, 0, end, 1, type, strict, DEFAULT_BATCH_BYTES, limits)
+    items, _, err = span.decode(buf, end, 0)
+    if err is not None:
+        raise err
     if end < len(buf):
-        items += _decode_last(buf[end:], line, end, type, limits)
+        items += span.decode_last(buf[end:], end)
     return items
 
 
-def _decode_span(
-    buf: _Buffer,
-    start: int,
-    end: int,
-    line: int,
-    tp: Any,
-    strict: Any,
-    batch: int,
-    limits: Limits,
-) -> tuple[list[Any], int]:
-    """Decode the complete lines ``buf[start:end]`` (``end`` just past a newline), in batches
-    of about ``batch`` bytes. Returns the objects and the number of the next line.
-
-    With a ``max_depth`` msgspec's recursion guard does not cover, every line goes through the
-    codec (which enforces it) instead of the batch fast path."""
-    if not guard_covers(limits):
-        span = bytes(buf[start:end])
-        return _decode_each(span, line, tp, limits), line + span.count(b"\n")
-    out: list[Any] = []
-    with memoryview(buf) as view:
-        while start < end:
-            stop = end if end - start <= batch else buf.find(b"\n", start + batch - 1, end) + 1
-            if stop == 0:
-                stop = end
-            lines = buf.count(b"\n", start, stop)
-            chunk = view[start:stop]
-            try:
-                items = strict.decode_lines(chunk)
-            except (msgspec.DecodeError, RecursionError):
-                items = None
-            if items is None or len(items) != lines:
-                items = _decode_each(chunk.tobytes(), line, tp, limits)
-            chunk.release()
-            out += items
-            line += lines
-            start = stop
-    return out, line
-
-
-def _decode_each(chunk: bytes, line: int, tp: Any, limits: Limits) -> list[Any]:
-    """Decode line by line through the shared codec (lossless path, exact error line)."""
-    out = []
-    for number, text in enumerate(chunk.split(b"\n"), line):
-        if not text.strip(_BLANK):
-            continue
-        try:
-            out.append(_CODEC.decode(text, tp, limits))
-        except WireError as err:
-            raise err.located(line=number) from None
-    return out
-
-
-def _decode_last(rest: _Buffer, line: int, offset: int, tp: Any, limits: Limits) -> list[Any]:
-    """Decode a last line that has no newline (blank: nothing); a bad one is reported as cut."""
-    if not rest.strip(_BLANK):
-        return []
-    try:
-        return [_CODEC.decode(bytes(rest), tp, limits)]
-    except WireError as err:
-        cut = TruncatedError(
-            f"input ended inside line {line} at byte offset {offset + len(rest)} "
-            f"(no trailing newline): {err.message}",
-            line=line,
-            path=err.path,
-        )
-        cut.offset = offset
-        raise cut from None
-
-
-class LineDecoder:
+class LineDecoder(ChunkDecoder):
     """Incremental JSON Lines decoder: ``feed(data)`` any chunks, get the complete objects.
 
-    Lines are decoded in batches as they complete (see the module docstring); a line that grows
-    past ``max_line`` bytes without a newline is refused with `LineTooLongError`. Call
-    ``finish()`` at the end of the stream: it decodes a last line that lacks its newline, or
-    raises `TruncatedError` if that line is not a whole object.
+    Lines are decoded in batches as they complete (see the module docstring). A bad line is
+    reported after the good lines before it (``feed`` returns those; the next call raises, naming
+    the line), and reading goes on after it. A line longer than ``limits.max_line`` (or
+    ``max_size``) is refused with `LineTooLongError`: a complete one like any bad line, one still
+    growing as soon as it passes the limit (the decoder then stays failed). Call ``finish()`` at
+    the end of the stream: it decodes a last line that lacks its newline, or raises
+    `TruncatedError` if that line is not a whole object.
     """
 
     def __init__(
         self,
         *,
         type: Any = Message,
-        max_line: int = DEFAULT_MAX_LINE,
-        batch_bytes: int = DEFAULT_BATCH_BYTES,
         limits: Limits = DEFAULT,
+        batch_bytes: int = DEFAULT_BATCH_BYTES,
     ) -> None:
-        self._strict = item_decoder(type)
-        self._type = type
-        self._limits = limits
-        self.max_line = max_line
-        """Longest unfinished line buffered before `LineTooLongError`."""
-        self.batch_bytes = batch_bytes
-        """Bytes of lines decoded per msgspec call."""
-        self._buf = bytearray()
-        self._line = 1
-        self._offset = 0
+        super().__init__()
+        self._span = _Span(type, limits, batch_bytes)
+        self._scanned = 0  # bytes at the start of the buffer known to hold no newline
 
     @property
     def line(self) -> int:
-        """1-based number of the next (unfinished) line."""
-        return self._line
+        """1-based number of the next line."""
+        return self._span.line
 
     @property
-    def offset(self) -> int:
-        """Byte offset in the stream where the unfinished line starts."""
-        return self._offset
+    def max_line(self) -> int:
+        """Longest line accepted, in bytes: ``min(limits.max_line, limits.max_size)``."""
+        return self._span.max_line
 
-    @property
-    def pending(self) -> int:
-        """Bytes buffered for the unfinished line."""
-        return len(self._buf)
+    def _take(self) -> Taken:
+        buf = self._buf
+        end = buf.rfind(b"\n", self._scanned) + 1
+        if not end:
+            self._scanned = len(buf)
+            if len(buf) > self._span.max_line:
+                return [], 0, self._span.too_long(self._span.line, self._offset), True
+            return [], 0, None, False
+        items, used, err = self._span.decode(buf, end, self._offset)
+        # No newline after ``end``; after a bad line, the lines behind it are read next call.
+        self._scanned = len(buf) if err is None else used
+        return items, used, err, False
 
-    def feed(self, data: bytes | bytearray | memoryview) -> list[Any]:
-        """Add bytes; return the objects of every line they complete, in order."""
-        if not data:
-            return []
-        if self._buf:
-            self._buf += data
-            buf: _Buffer = self._buf
-        else:
-            buf = data if isinstance(data, (bytes, bytearray)) else bytes(data)
-        end = buf.rfind(b"\n") + 1
-        items: list[Any] = []
-        if end:
-            items, self._line = _decode_span(
-                buf, 0, end, self._line, self._type, self._strict, self.batch_bytes, self._limits
-            )
-            self._offset += end
-        if buf is not self._buf or end:
-            self._buf = bytearray(buf[end:]) if end < len(buf) else bytearray()
-        if len(self._buf) > self.max_line:
-            err = LineTooLongError(
-                f"line longer than the limit of {self.max_line} bytes, starting at byte offset "
-                f"{self._offset}",
-                line=self._line,
-            )
-            err.limit, err.offset = self.max_line, self._offset
-            raise err
-        return items
+    def _consumed(self, used: int) -> None:
+        self._scanned = max(0, self._scanned - used)
 
-    def finish(self) -> list[Any]:
-        """End of stream: the object of a last line without newline (if any); resets."""
-        rest, self._buf = self._buf, bytearray()
-        items = _decode_last(rest, self._line, self._offset, self._type, self._limits)
-        self._offset += len(rest)
-        self._line += 1 if rest else 0
-        return items
+    def _end(self) -> list[Any]:
+        rest = bytes(self._buf)
+        self._buf.clear()
+        self._scanned = 0
+        offset, self._offset = self._offset, self._offset + len(rest)
+        return self._span.decode_last(rest, offset)
 
 
 def iter_line_batches(
     binary_file: BinaryIO,
     *,
     type: Any = Message,
-    batch_bytes: int = DEFAULT_BATCH_BYTES,
-    max_line: int = DEFAULT_MAX_LINE,
     limits: Limits = DEFAULT,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
 ) -> Iterator[list[Any]]:
     """Read JSON Lines from a binary file in batches: yields lists of objects, in order.
 
-    Memory stays constant in the number of lines (about ``batch_bytes`` plus one line); drop each
+    Memory stays constant in the number of lines (about ``chunk_size`` plus one line); drop each
     batch when done with it. Errors name the line (`DecodeError`, `ValidationError`,
-    `LineTooLongError`, `TruncatedError`); a failing read raises `StreamIOError`.
+    `LineTooLongError`, `TruncatedError`), after every good line before it has been yielded; a
+    failing read raises `StreamIOError`.
     """
-    decoder = LineDecoder(type=type, max_line=max_line, batch_bytes=batch_bytes, limits=limits)
-    read = binary_file.read
-    while True:
-        try:
-            data = read(batch_bytes)
-        except OSError as err:
-            raise StreamIOError.wrap("reading JSON Lines", err, decoder.offset) from err
-        if not data:
-            break
-        if isinstance(data, str):
-            raise TypeError("iter_lines needs a binary file (open it with 'rb')")
-        items = decoder.feed(data)
-        if items:
-            yield items
-    last = decoder.finish()
-    if last:
-        yield last
+    decoder = LineDecoder(type=type, limits=limits)
+    return read_batches(binary_file.read, decoder, chunk_size, "reading JSON Lines")
 
 
 def iter_lines(
     binary_file: BinaryIO,
     *,
     type: Any = Message,
-    batch_bytes: int = DEFAULT_BATCH_BYTES,
-    max_line: int = DEFAULT_MAX_LINE,
     limits: Limits = DEFAULT,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
 ) -> Iterator[Any]:
     """Stream the objects of a JSON Lines file one by one, in constant memory.
 
     Decoding happens in batches (`iter_line_batches`); errors name the line.
     """
-    for batch in iter_line_batches(
-        binary_file, type=type, batch_bytes=batch_bytes, max_line=max_line, limits=limits
-    ):
+    for batch in iter_line_batches(binary_file, type=type, limits=limits, chunk_size=chunk_size):
         yield from batch

@@ -1,15 +1,22 @@
 """`SessionLog`: a conversation saved as JSON Lines, appended to as it grows, read on resume.
 
-Crash safety rests on three rules. Every append is one ``write`` of whole lines to a file opened
+Crash safety rests on these rules. Every append is one ``write`` of whole lines to a file opened
 with ``O_APPEND``, so a crash can only cut the last line short; nothing already written is ever
-rewritten. Opening the log checks its last line: one without a trailing newline, or not valid
-JSON, is a torn tail, reported (`TornTail`: what, at which byte offset) and refused for appends
-until ``repair()`` truncates exactly those bytes. And the log is locked while open, so a second
-writer gets `LogLockedError` instead of interleaving partial lines.
+rewritten. An append that fails (a full disk, a failed fsync) truncates the file back to its size
+before the append, so it changes nothing and can be retried. What ``append`` writes, ``read``
+reads back: each line is checked against the log's `Limits` before it is written (a line that
+would be refused on reading is refused, as `EncodeError`, before writing), and depth checks do
+not depend on the caller's stack. Opening the log checks its last line: one without a trailing
+newline is a torn tail (a crash cut it), reported (`TornTail`: what, at which byte offset) and
+refused for appends until ``repair()`` truncates exactly those bytes. A whole line that does not
+decode is never cut: ``read`` reports it with its line number. The log is locked while open, so
+a second writer gets `LogLockedError` instead of interleaving partial lines; and an append
+checks that the path still names the open file (`LogMovedError` after a rotation or removal).
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import sys
@@ -17,11 +24,19 @@ from collections.abc import Iterator
 from types import TracebackType
 from typing import Any
 
-from .._codec import JSON as _CODEC
-from ..errors import DecodeError, ValidationError
+from ..errors import EncodeError, WireError
+from ..limits import DEFAULT, Limits
 from ..messages import Message
-from ._errors import LogLockedError, StreamIOError, TornTail, TornTailError
-from ._lines import DEFAULT_BATCH_BYTES, LineDecoder, as_items, encode_lines, item_decoder
+from ._chunks import DEFAULT_CHUNK_SIZE, read_batches
+from ._errors import (
+    TAIL_KEPT,
+    LogLockedError,
+    LogMovedError,
+    StreamIOError,
+    TornTail,
+    TornTailError,
+)
+from ._lines import LineDecoder, as_items, encode_lines, item_decoder
 
 __all__ = ["SessionLog"]
 
@@ -64,17 +79,26 @@ class SessionLog:
 
     ``durable=True`` fsyncs after every append (and the directory when the file is created), so
     an append that returned survives a power cut, not only a crash of the process.
-    ``type`` is what each line holds: `Message` (default) or `ModelResponse`.
+    ``type`` is what each line holds: `Message` (default) or `ModelResponse`. ``limits``
+    bounds each line read (``max_line``, ``max_size``, ``max_depth``) and, so that every line
+    appended can be read back, each line appended.
     """
 
     def __init__(
-        self, path: str | os.PathLike[str], *, durable: bool = False, type: Any = Message
+        self,
+        path: str | os.PathLike[str],
+        *,
+        durable: bool = False,
+        type: Any = Message,
+        limits: Limits = DEFAULT,
     ) -> None:
         item_decoder(type)
         self._path = os.fspath(path)
         self._durable = durable
         self._type = type
+        self._limits = limits
         self._fd = -1
+        self._inode = (0, 0)
         created = not os.path.exists(self._path)
         try:
             fd = os.open(self._path, _FLAGS, 0o666)
@@ -93,6 +117,8 @@ class SessionLog:
             raise StreamIOError.wrap(f"cannot lock session log {self._path!r}", err) from err
         self._fd = fd
         try:
+            st = os.fstat(fd)
+            self._inode = (st.st_dev, st.st_ino)
             if durable and created:
                 _fsync_directory(self._path)
             self._tail = self._find_tail()
@@ -118,6 +144,11 @@ class SessionLog:
         return self._fd < 0
 
     @property
+    def limits(self) -> Limits:
+        """What each line may hold (read and append)."""
+        return self._limits
+
+    @property
     def tail(self) -> TornTail | None:
         """The torn last line found on open (or left by a failed append), or None if whole."""
         return self._tail
@@ -136,14 +167,19 @@ class SessionLog:
     def append(self, obj: Any) -> None:
         """Append one message, or a list of them, as whole lines in a single write.
 
-        Raises `TornTailError` while the log has a torn tail (``repair()`` first), `EncodeError`
-        (with ``.line``: 1-based within the batch) for an object JSON cannot hold, and
-        `StreamIOError` if the write or fsync fails.
+        An append that raises leaves the file exactly as it was. Raises `TornTailError` while the
+        log has a torn tail (``repair()`` first), `EncodeError` (with ``.line``: 1-based within the
+        batch) for an object JSON cannot hold or a line the log's limits would refuse on reading,
+        `LogMovedError` if the path no longer names the open file, and `StreamIOError` if the
+        write or fsync fails.
         """
         fd = self._open_fd()
         if self._tail is not None:
             raise TornTailError.of(self._tail, "cannot append to the session log")
         data = encode_lines(as_items(obj))
+        self._check_readable(data)
+        self._check_path()
+        size = self._stat_size()
         written = 0
         try:
             while written < len(data):  # one write, unless the OS takes less (disk full, ...)
@@ -151,13 +187,49 @@ class SessionLog:
             if self._durable:
                 os.fsync(fd)
         except OSError as err:
-            size = None
-            try:
-                size = self._stat_size()
-                self._tail = self._find_tail()
-            except (OSError, StreamIOError):
-                pass
+            self._undo(size, err)
             raise StreamIOError.wrap("cannot append to the session log", err, size) from err
+
+    def _check_readable(self, data: bytes) -> None:
+        """Refuse, before writing, lines that reading with the log's limits would refuse."""
+        decoder = LineDecoder(type=self._type, limits=self._limits)
+        try:
+            decoder.feed(data)
+            while decoder.finish():  # raises for the first line it would refuse
+                pass
+        except WireError as err:
+            raise EncodeError(
+                f"cannot append: the session log would not read this line back ({err.message})",
+                path=err.path,
+                line=err.line,
+            ) from err
+
+    def _undo(self, size: int, err: OSError) -> None:
+        """After a failed append: cut the file back to ``size``; if even that fails, whatever
+        was left is reported as a torn tail (or, ending in a newline, stays to be read)."""
+        try:
+            os.ftruncate(self._fd, size)
+            if self._durable:
+                os.fsync(self._fd)
+        except OSError:
+            with contextlib.suppress(StreamIOError):
+                self._tail = self._find_tail()
+
+    def _check_path(self) -> None:
+        """`LogMovedError` unless the path still names the file this log has open."""
+        try:
+            st = os.stat(self._path)
+        except FileNotFoundError as err:
+            raise LogMovedError.wrap(
+                f"session log {self._path!r} was removed while open; nothing written", err
+            ) from err
+        except OSError as err:
+            raise StreamIOError.wrap(f"cannot stat session log {self._path!r}", err) from err
+        if (st.st_dev, st.st_ino) != self._inode:
+            raise LogMovedError(
+                f"session log {self._path!r} was replaced while open (renamed over, e.g. by log "
+                "rotation); nothing written: open the path again"
+            )
 
     def repair(self) -> TornTail | None:
         """Truncate the torn tail, exactly its bytes, and return it (None if there was none).
@@ -168,6 +240,7 @@ class SessionLog:
         tail = self._tail
         if tail is None:
             return None
+        self._check_path()
         try:
             os.ftruncate(fd, tail.offset)
             if self._durable:
@@ -201,55 +274,34 @@ class SessionLog:
             raise TornTailError.of(self._tail, "the session log ends in a torn line")
 
     def _batches(self) -> Iterator[list[Any]]:
-        fd = self._open_fd()
         end = self._tail.offset if self._tail is not None else self._stat_size()
-        decoder = LineDecoder(type=self._type, max_line=max(end, 1))
-        offset = 0
-        while offset < end:
-            try:
-                data = _pread(fd, min(DEFAULT_BATCH_BYTES, end - offset), offset)
-            except OSError as err:
-                raise StreamIOError.wrap("cannot read the session log", err, offset) from err
-            if not data:
-                break
-            offset += len(data)
-            items = decoder.feed(data)
-            if items:
-                yield items
-        last = decoder.finish()
-        if last:
-            yield last
+        decoder = LineDecoder(type=self._type, limits=self._limits)
+        return read_batches(
+            _Reader(self._open_fd(), end).read, decoder, DEFAULT_CHUNK_SIZE, "reading"
+        )
 
     # --- the torn tail ------------------------------------------------------------------------
 
     def _find_tail(self) -> TornTail | None:
-        """Look at the last line: whole, or torn (no newline, or not valid JSON)?"""
+        """Look at the last line: whole (it ends in a newline), or torn (a crash cut it short)?
+
+        Only a missing newline makes a tail torn: a whole line is never cut, even one that does
+        not decode (``read`` reports that one by its line number). At most `TAIL_KEPT` bytes of
+        the tail are read into memory.
+        """
         fd = self._fd
         size = self._stat_size()
         if size == 0:
             return None
         try:
             if _pread(fd, 1, size - 1) == b"\n":
-                start = self._line_start(size - 1)
-                line = _pread(fd, size - start, start)
-                if not line.strip():
-                    return None
-                try:
-                    _CODEC.decode(line, self._type)
-                except ValidationError:
-                    return None  # well-formed: not a torn write (read() reports it by line)
-                except DecodeError as err:
-                    reason = f"not valid JSON: {err.message}"
-                else:
-                    return None
-            else:
-                start = self._line_start(size)
-                line = _pread(fd, size - start, start)
-                reason = "no trailing newline"
+                return None
+            start = self._line_start(size)
+            data = _pread(fd, min(size - start, TAIL_KEPT), start)
             number = self._count_lines(start) + 1
         except OSError as err:
             raise StreamIOError.wrap("cannot read the session log", err) from err
-        return TornTail(offset=start, data=line, line=number, reason=reason)
+        return TornTail(start, data, number, "no trailing newline", size - start)
 
     def _line_start(self, end: int) -> int:
         """Offset just after the last newline before ``end`` (0 if none)."""
@@ -301,6 +353,27 @@ class SessionLog:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+class _Reader:
+    """``read(n)`` over the bytes of the log before ``end`` (``pread``: no shared file offset)."""
+
+    def __init__(self, fd: int, end: int) -> None:
+        self._fd = fd
+        self._pos = 0
+        self._end = end
+
+    def read(self, size: int) -> bytes:
+        """Up to ``size`` bytes from the current position; ``b""`` at ``end``."""
+        size = min(size, self._end - self._pos)
+        if size <= 0:
+            return b""
+        try:
+            data = _pread(self._fd, size, self._pos)
+        except OSError as err:
+            raise StreamIOError.wrap("cannot read the session log", err, self._pos) from err
+        self._pos += len(data)
+        return data
 
 
 def _fsync_directory(path: str) -> None:
