@@ -25,8 +25,8 @@ import msgspec
 from .. import wire
 from ..providers import Request
 from ..wire.errors import DecodeError, WireError
+from ..wire.limits import DEFAULT_MAX_FRAME
 from ..wire.stream import (
-    DEFAULT_MAX_FRAME,
     HEADER_SIZE,
     FrameTooLargeError,
     LineTooLongError,
