@@ -39,13 +39,28 @@ def _ensure_redis_server(session: nox.Session) -> None:
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Run the whole test suite (benchmarks once each, untimed) against an installed package.
+    """Run the whole test suite (benchmarks once each, untimed) against an installed package,
+    then check the golden vectors from JavaScript (Node.js: ``npm ci`` from the committed lock).
 
     The Redis Streams tests start a real ``redis-server``: installed with apt-get when missing.
     """
     _ensure_redis_server(session)
-    session.install("-e", ".[test,bench]")
+    session.install("-e", ".[test,bench,plot,cli]")
     session.run("pytest", "--benchmark-disable", "-q", *session.posargs)
+    node_vectors(session)
+
+
+def node_vectors(session: nox.Session) -> None:
+    """tests/node/check_vectors.mjs over tests/vectors/; fails loudly if node or npm is missing."""
+    for tool in ("node", "npm"):
+        if shutil.which(tool) is None:
+            session.error(
+                f"{tool} not found: the golden vectors are checked with Node.js 20+ and npm "
+                "(install them, e.g. apt-get install nodejs npm)"
+            )
+    folder = str(ROOT / "tests" / "node")
+    session.run("npm", "ci", "--no-audit", "--no-fund", "--prefix", folder, external=True)
+    session.run("node", str(ROOT / "tests" / "node" / "check_vectors.mjs"), external=True)
 
 
 @nox.session
@@ -60,7 +75,9 @@ def lint(session: nox.Session) -> None:
 def typing(session: nox.Session) -> None:
     """mypy --strict over src/ (with the optional benchmark peers, whose types bench/ uses)."""
     session.install(
-        "-e", ".[bench,plot,peers,redis]", *[d for d in EXTRAS["lint"] if d.startswith("mypy")]
+        "-e",
+        ".[bench,plot,peers,redis,cli]",
+        *[d for d in EXTRAS["lint"] if d.startswith("mypy")],
     )
     session.run("mypy", "--strict", "src")
 

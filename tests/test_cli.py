@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import msgspec
 import pytest
 
-from minagent import cli
+import minagent
+from minagent import cli, wire
+from minagent.bench import corpus
+from minagent.cli import _formats as cli_formats
+from minagent.cli._formats import PROVIDER_ADAPTERS
+from minagent.wire.schema import json_schema
+from minagent.wire.stream import encode_frames
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -87,3 +97,622 @@ def test_help_describes_the_bench_options(capsys: pytest.CaptureFixture[str]) ->
     text = capsys.readouterr().out
     for option in ("--family", "--size", "--format", "--repeat", "--quick", "--json", "--plot"):
         assert option in text
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def _run_bytes(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "minagent.cli", *args], input=stdin, capture_output=True, timeout=120
+    )
+
+
+def _corpus(family: str, size: int) -> bytes:
+    return corpus.json_bytes(corpus.transcript(family, size))
+
+
+BAD_LINES = (
+    b'{"role":"user","content":"hi"}\n'
+    b'{"role":"robot"}\n'
+    b"\n"
+    b'{"role":"user","content":[{"type":"text","text":1}]}\n'
+    b"not json\n"
+    b'{"role":"user"}'
+)
+BAD_ARRAY = (
+    b'[{"role":"user","content":"a"},\n'
+    b' {"role":"user","content":[{"type":"text"}]},\n'
+    b'{"role":"tool"}, {"role":"x"}]'
+)
+
+
+# --- convert ----------------------------------------------------------------------------------
+
+
+def test_convert_json_msgpack_json_gives_back_the_original(tmp_path: Path) -> None:
+    """JSON -> MessagePack -> JSON is equal when parsed, and byte-equal under --canonical."""
+    source = tmp_path / "in.json"
+    source.write_bytes(_corpus("rich", 120))
+    for args in (
+        ["convert", str(source), str(tmp_path / "a.msgpack")],
+        ["convert", str(tmp_path / "a.msgpack"), str(tmp_path / "back.json")],
+        ["convert", "--canonical", str(source), str(tmp_path / "c.json")],
+        ["convert", "--canonical", str(tmp_path / "a.msgpack"), str(tmp_path / "cback.json")],
+    ):
+        proc = _run_bytes(*args)
+        assert proc.returncode == 0, proc.stderr
+    assert json.loads((tmp_path / "back.json").read_bytes()) == json.loads(source.read_bytes())
+    assert (tmp_path / "back.json").read_bytes() == source.read_bytes()  # compact in, compact out
+    canonical = wire.json.encode(wire.json.decode(source.read_bytes()), canonical=True)
+    assert (tmp_path / "c.json").read_bytes() == canonical
+    assert (tmp_path / "cback.json").read_bytes() == canonical
+    assert proc.stderr == b"minagent convert: 120 records, msgpack -> json\n"
+
+
+def test_convert_writes_exactly_what_the_library_writes(tmp_path: Path) -> None:
+    """Framed MessagePack and JSON Lines outputs are the bytes of encode_frames / encode_lines."""
+    data = _corpus("rich", 90)
+    messages = wire.json.decode(data)
+    (tmp_path / "in.json").write_bytes(data)
+    assert _run_bytes("convert", str(tmp_path / "in.json"), str(tmp_path / "o.mpk")).returncode == 0
+    assert (tmp_path / "o.mpk").read_bytes() == encode_frames(messages)
+    proc = _run_bytes("convert", str(tmp_path / "o.mpk"), str(tmp_path / "o.jsonl"))
+    assert proc.returncode == 0
+    assert (tmp_path / "o.jsonl").read_bytes() == wire.json.encode_lines(messages)
+
+
+def test_convert_reads_stdin_and_writes_stdout_with_from_and_to() -> None:
+    """'-' is stdin / stdout; --from / --to name the formats; nothing else goes to stdout."""
+    data = _corpus("tool-heavy", 40)
+    proc = _run_bytes("convert", "--from", "json", "--to", "jsonl", "-", "-", stdin=data)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == wire.json.encode_lines(wire.json.decode(data))
+    back = _run_bytes("convert", "--from", "jsonl", "--to", "json", "-", "-", stdin=proc.stdout)
+    assert back.stdout == data
+
+
+def test_convert_model_responses_round_trip(tmp_path: Path) -> None:
+    """A file of ModelResponses is detected from its first record and converted as such."""
+    responses = [
+        wire.ModelResponse(
+            message=wire.Message(role="assistant", content=f"answer {i}"),
+            stop_reason="end_turn",
+            usage={"input_tokens": i, "output_tokens": 2 * i},
+        )
+        for i in range(5)
+    ]
+    (tmp_path / "r.jsonl").write_bytes(wire.json.encode_lines(responses))
+    assert (
+        _run_bytes("convert", str(tmp_path / "r.jsonl"), str(tmp_path / "r.msgpack")).returncode
+        == 0
+    )
+    frames = (tmp_path / "r.msgpack").read_bytes()
+    assert frames == encode_frames(responses)
+
+
+def test_convert_stops_at_bad_input_and_leaves_no_output(tmp_path: Path) -> None:
+    """Invalid input: exit 1, the first error with line and path on stderr, no OUT file."""
+    (tmp_path / "bad.json").write_bytes(BAD_ARRAY)
+    proc = _run_bytes("convert", str(tmp_path / "bad.json"), str(tmp_path / "out.msgpack"))
+    assert proc.returncode == 1
+    assert proc.stderr.decode() == (
+        f"minagent convert: {tmp_path / 'bad.json'}: Object missing required field `text` "
+        "(line 2, at $[1].content[0])\n"
+    )
+    assert proc.stdout == b""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json"]
+
+
+def test_convert_refuses_what_json_cannot_hold(tmp_path: Path) -> None:
+    """MessagePack binary data inside a tool input cannot become JSON: exit 1 naming the path."""
+    packed = msgspec.msgpack.encode(
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "c", "name": "n", "input": {"blob": b"\x00"}}],
+        }
+    )
+    ok = msgspec.msgpack.encode({"role": "user", "content": "hi"})
+    frames = b"".join(len(p).to_bytes(4, "big") + p for p in (ok, packed))
+    (tmp_path / "in.msgpack").write_bytes(frames)
+    proc = _run_bytes("convert", str(tmp_path / "in.msgpack"), str(tmp_path / "out.json"))
+    assert proc.returncode == 1
+    assert b"at $[1].content[0].input.blob" in proc.stderr
+    assert not (tmp_path / "out.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["convert", "in.txt", "out.json"], "cannot tell the format of in.txt from its name"),
+        (["convert", "in.json", "out.bin"], "pass --to"),
+        (["convert", "missing.json", "out.json"], "no such file: missing.json"),
+        (["convert", "--to", "xml", "a.json", "b.json"], "invalid choice: 'xml'"),
+        (["convert", "a.json"], "the following arguments are required: OUT"),
+        (["convert", "in.json", "no/such/dir/out.json"], "no such directory: no/such/dir"),
+        (["validate"], "the following arguments are required: FILE"),
+        (["validate", "missing.jsonl"], "no such file: missing.jsonl"),
+        (["stats", "in.txt"], "cannot tell the format"),
+        (["stats", "--format", "yaml", "in.json"], "invalid choice: 'yaml'"),
+        (["schema", "--bogus"], "unrecognized arguments: --bogus"),
+    ],
+)
+def test_bad_usage_of_the_data_commands_exits_2(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    message: str,
+) -> None:
+    """Bad usage (unknown format, missing file or argument) exits 2 and says why on stderr."""
+    (tmp_path / "in.txt").write_bytes(b"[]")
+    (tmp_path / "in.json").write_bytes(b"[]")
+    monkeypatch.chdir(tmp_path)
+    try:
+        code = cli.main(args)
+    except SystemExit as exit_info:  # argparse's own errors
+        code = exit_info.code  # type: ignore[assignment]
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert message in err
+    assert out == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.json", "in.txt"]
+
+
+def test_bad_usage_through_the_entry_point(tmp_path: Path) -> None:
+    """The same through a subprocess: exit 2, the reason on stderr, nothing on stdout."""
+    proc = _run_bytes("convert", str(tmp_path / "missing.json"), str(tmp_path / "o.json"))
+    assert proc.returncode == 2
+    assert proc.stderr.decode() == f"minagent convert: no such file: {tmp_path / 'missing.json'}\n"
+    assert proc.stdout == b""
+
+
+def test_convert_shows_a_progress_bar_on_a_terminal_and_none_when_piped(tmp_path: Path) -> None:
+    """On a terminal (stderr a pty) a rich bar counts the bytes read; piped, stderr has none."""
+    data = _corpus("rich", 300)
+    source = tmp_path / "in.json"
+    source.write_bytes(data)
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "minagent.cli", "convert", str(source), str(tmp_path / "o.msgpack")],
+        stderr=slave,
+        stdout=subprocess.DEVNULL,
+        env={**os.environ, "COLUMNS": "120"},  # a new pty has no size
+    )
+    os.close(slave)
+    seen = []
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the child closed the pty
+            break
+        if not chunk:
+            break
+        seen.append(chunk)
+    os.close(master)
+    assert proc.wait(timeout=60) == 0
+    shown = b"".join(seen)
+    assert f"{len(data) / 1000:.1f}/{len(data) / 1000:.1f} kB".encode() in shown
+    assert b"\x1b[" in shown  # drawn with terminal control sequences
+    piped = _run_bytes("convert", str(source), str(tmp_path / "p.msgpack"))
+    assert piped.stderr == b"minagent convert: 300 records, json -> msgpack\n"
+
+
+def _peak_rss_kib(*args: str) -> int:
+    """Peak RSS (KiB) of ``minagent ARGS`` run as a child of a fresh Python, which measures it
+    with getrusage(RUSAGE_CHILDREN) (only that one child counts)."""
+    code = (
+        "import resource, subprocess, sys\n"
+        "r = subprocess.run([sys.executable, '-m', 'minagent.cli', *sys.argv[1:]],"
+        " stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+        "assert r.returncode == 0, r.returncode\n"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr
+    return int(proc.stdout)
+
+
+def test_large_files_stream_in_constant_memory(tmp_path: Path) -> None:
+    """A 12 MB transcript goes JSON -> MessagePack -> JSON Lines and is validated in each form
+    with a peak RSS within 8 MiB of validating a 5-message file: every reader and writer streams
+    (holding the file would take more than its 12 MB)."""
+    one = _corpus("tool-heavy", 300)[1:-1]
+    big = tmp_path / "big.json"
+    big.write_bytes(b"[" + b",".join([one] * 280) + b"]")
+    assert big.stat().st_size > 11_500_000
+    small = tmp_path / "small.json"
+    small.write_bytes(_corpus("tool-heavy", 5))
+    packed, lines = str(tmp_path / "big.msgpack"), str(tmp_path / "big.jsonl")
+    base = _peak_rss_kib("validate", str(small))
+    for args in (
+        ["convert", str(big), packed],
+        ["validate", packed],
+        ["convert", packed, lines],
+        ["validate", lines],
+    ):
+        peak = _peak_rss_kib(*args)
+        assert peak - base < 8 * 1024, (args, base, peak)
+    frames, pos, count = (tmp_path / "big.msgpack").read_bytes(), 0, 0
+    while pos < len(frames):  # every message was written: count the frames
+        pos += 4 + int.from_bytes(frames[pos : pos + 4], "big")
+        count += 1
+    assert (pos, count) == (len(frames), 300 * 280)
+    assert (tmp_path / "big.jsonl").read_bytes().count(b"\n") == 300 * 280
+
+
+# --- validate ---------------------------------------------------------------------------------
+
+
+def test_validate_reports_every_bad_record_then_a_summary(tmp_path: Path) -> None:
+    """Every bad record of every file: file, line, JSON path, error; the summary comes last."""
+    (tmp_path / "a.jsonl").write_bytes(BAD_LINES)
+    (tmp_path / "b.json").write_bytes(BAD_ARRAY)
+    (tmp_path / "good.json").write_bytes(_corpus("rich", 30))
+    proc = subprocess.run(
+        [sys.executable, "-m", "minagent.cli", "validate", "a.jsonl", "b.json", "good.json"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        timeout=60,
+    )
+    assert proc.returncode == 1
+    assert proc.stdout.splitlines() == [
+        "a.jsonl: line 2: $.role: ValidationError: Invalid enum value 'robot'",
+        "a.jsonl: line 4: $.content[0].text: ValidationError: Expected `str`, got `int`",
+        "a.jsonl: line 5: $: DecodeError: invalid JSON: JSON is malformed: invalid character "
+        "(byte 4)",
+        "b.json: line 2: $[1].content[0]: ValidationError: Object missing required field `text`",
+        "b.json: line 3: $[3].role: ValidationError: Invalid enum value 'x'",
+        "FAILED: 3 files, 39 records, 5 bad",
+    ]
+    assert proc.stderr == ""
+
+
+def test_validate_json_report(tmp_path: Path) -> None:
+    """--format json prints one document: per file the records, the bad ones and where."""
+    (tmp_path / "b.json").write_bytes(BAD_ARRAY)
+    proc = _run_bytes("validate", "--format", "json", str(tmp_path / "b.json"))
+    assert proc.returncode == 1
+    assert json.loads(proc.stdout) == {
+        "ok": False,
+        "records": 4,
+        "bad": 2,
+        "files": [
+            {
+                "file": str(tmp_path / "b.json"),
+                "format": "json",
+                "records": 4,
+                "bad": 2,
+                "fatal": None,
+                "ok": False,
+                "errors": [
+                    {
+                        "line": 2,
+                        "frame": None,
+                        "path": "$[1].content[0]",
+                        "error": "ValidationError",
+                        "message": "Object missing required field `text`",
+                    },
+                    {
+                        "line": 3,
+                        "frame": None,
+                        "path": "$[3].role",
+                        "error": "ValidationError",
+                        "message": "Invalid enum value 'x'",
+                    },
+                ],
+            }
+        ],
+    }
+
+
+def test_validate_frames_goes_past_a_bad_frame_and_reports_a_cut_one(tmp_path: Path) -> None:
+    """In framed MessagePack a bad frame is reported by index and the next ones still count;
+    a file cut inside a frame is reported as unreadable to the end."""
+    good = msgspec.msgpack.encode({"role": "user", "content": "hi"})
+    bad = msgspec.msgpack.encode({"role": "user", "content": 5})
+    frames = [good, bad, good, good]
+    data = b"".join(len(p).to_bytes(4, "big") + p for p in frames)
+    (tmp_path / "f.msgpack").write_bytes(data + b"\x00\x00\x00\x09abc")
+    proc = _run_bytes("validate", str(tmp_path / "f.msgpack"))
+    assert proc.returncode == 1
+    name = tmp_path / "f.msgpack"
+    assert proc.stdout.decode().splitlines() == [
+        f"{name}: frame 1: $.content: ValidationError: Expected `str | array`, got `int`",
+        f"{name}: frame 4: TruncatedError: input ended inside frame 4 (it starts at byte offset "
+        f"{len(data)})",
+        f"FAILED: 1 file, 4 records, 1 bad, 1 unreadable to the end ({name})",
+    ]
+
+
+def test_validate_good_files_exit_0(tmp_path: Path) -> None:
+    """Files with only good records: exit 0 and one summary line."""
+    data = _corpus("rich", 50)
+    (tmp_path / "a.json").write_bytes(data)
+    (tmp_path / "a.jsonl").write_bytes(wire.json.encode_lines(wire.json.decode(data)))
+    proc = _run_bytes("validate", str(tmp_path / "a.json"), str(tmp_path / "a.jsonl"))
+    assert proc.returncode == 0
+    assert proc.stdout == b"ok: 2 files, 100 records, 0 bad\n"
+
+
+# --- stats ------------------------------------------------------------------------------------
+
+
+STATS_INPUT = [
+    wire.Message(role="system", content="be brief"),
+    wire.Message(role="user", content=[wire.TextBlock(text="add 1 and 2")]),
+    wire.Message(
+        role="assistant",
+        content=[
+            wire.TextBlock(text="ok"),
+            wire.ToolUseBlock(id="c1", name="add", input={"a": 1, "b": 2}),
+            wire.ToolUseBlock(id="c2", name="add", input={"a": 3, "b": 4}),
+            wire.ToolUseBlock(id="c3", name="search", input={"q": "x"}),
+            wire.ServerToolUseBlock(id="s", name="web", input={"query": "q"}),
+            wire.UnknownBlock(wire.Extra({"type": "future_block"})),
+        ],
+    ),
+    wire.Message(role="tool", content="3", tool_call_id="c1"),
+]
+
+
+def test_stats_json_counts_exactly(tmp_path: Path) -> None:
+    """Roles, blocks by type (unknown by name), tool calls by tool, and both sizes."""
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(wire.json.encode_lines(STATS_INPUT))
+    proc = _run_bytes("stats", "--format", "json", str(path))
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == {
+        "file": str(path),
+        "format": "jsonl",
+        "records": 4,
+        "model_responses": 0,
+        "roles": {"system": 1, "user": 1, "assistant": 1, "tool": 1},
+        "blocks": {"(string content)": 2, "text": 2, "tool_use": 3, "server_tool_use": 1},
+        "unknown_blocks": {"future_block": 1},
+        "tool_calls": {"add": 2, "search": 1, "web": 1},
+        "stop_reasons": {},
+        "usage": {},
+        "bytes": {
+            "json": len(wire.json.encode(STATS_INPUT)),
+            "msgpack": len(encode_frames(STATS_INPUT)),
+        },
+    }
+
+
+def test_stats_totals_usage_of_model_responses_in_tables(tmp_path: Path) -> None:
+    """For ModelResponses: usage totals and stop reasons, printed as tables (rich)."""
+    responses = [
+        wire.ModelResponse(
+            message=wire.Message(role="assistant", content="hi"),
+            stop_reason=reason,
+            usage={"input_tokens": 10 * i, "output_tokens": i},
+        )
+        for i, reason in enumerate(["end_turn", "tool_use", "end_turn"], 1)
+    ]
+    path = tmp_path / "r.json"
+    path.write_bytes(wire.json.encode(responses))
+    proc = _run_bytes("stats", str(path))
+    assert proc.returncode == 0, proc.stderr
+    lines = [line.rstrip() for line in proc.stdout.decode().splitlines()]
+    assert lines[0] == f"{path} (json): 3 records (3 ModelResponses)"
+    assert [
+        line.split("  ")[0] for line in lines if line.endswith(("count", "tokens", "bytes"))
+    ] == [
+        "messages by role",
+        "content blocks by type",
+        "stop reasons",
+        "usage totals",
+        "size as",
+    ]
+    assert [line.split() for line in lines if line.strip().startswith(("input_", "output_"))] == [
+        ["input_tokens", "60"],
+        ["output_tokens", "6"],
+    ]
+    assert [
+        line.split() for line in lines if line.strip().startswith(("end_turn", "tool_use"))
+    ] == [
+        ["end_turn", "2"],
+        ["tool_use", "1"],
+    ]
+
+
+def test_stats_of_bad_input_exits_1(tmp_path: Path) -> None:
+    """stats stops at the first bad record (exit 1) and points to validate."""
+    (tmp_path / "b.jsonl").write_bytes(BAD_LINES)
+    proc = _run_bytes("stats", str(tmp_path / "b.jsonl"))
+    assert proc.returncode == 1
+    assert proc.stderr.decode() == (
+        f"minagent stats: {tmp_path / 'b.jsonl'}: Invalid enum value 'robot' (line 2, at $.role)"
+        " (run minagent validate for every error)\n"
+    )
+
+
+# --- schema, version, bench options -----------------------------------------------------------
+
+
+def test_schema_prints_the_wire_schema(tmp_path: Path) -> None:
+    """`minagent schema` prints json_schema() (indented); --compact -o writes it on one line."""
+    proc = _run_bytes("schema")
+    assert proc.returncode == 0
+    assert proc.stdout == json.dumps(json_schema(), indent=2).encode() + b"\n"
+    assert cli.main(["schema", "--compact", "-o", str(tmp_path / "s.json")]) == 0
+    assert (tmp_path / "s.json").read_bytes() == json.dumps(json_schema()).encode() + b"\n"
+
+
+def test_version_prints_the_package_version() -> None:
+    """`minagent --version` prints the version and exits 0."""
+    proc = _run("--version")
+    assert proc.returncode == 0
+    assert proc.stdout == f"minagent {minagent.__version__}\n"
+
+
+def test_every_subcommand_has_help(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each subcommand answers --help with exit 0 and its usage line."""
+    for command in ("convert", "validate", "stats", "schema", "bench"):
+        with pytest.raises(SystemExit) as exit_info:
+            cli.main([command, "--help"])
+        assert exit_info.value.code == 0
+        assert capsys.readouterr().out.startswith(f"usage: minagent {command} ")
+
+
+def test_bench_no_gc_keeps_memory_and_skips_the_collector(tmp_path: Path) -> None:
+    """`--no-gc` measures memory but not the collector share (the JSON says so: gc == [])."""
+    out = tmp_path / "b.json"
+    proc = _run(
+        "bench",
+        "--family",
+        "tool-heavy",
+        "--size",
+        "5",
+        "--repeat",
+        "1",
+        "--no-gc",
+        "--json",
+        str(out),
+    )
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(out.read_text())
+    assert doc["gc"] == []
+    assert {(m["label"], m["format"]) for m in doc["memory"]} >= {
+        ("reference + json (stdlib)", "json"),
+    }
+    assert "collector share" not in proc.stdout
+    assert "memory held per decoded message" in proc.stdout
+
+
+def test_bench_plot_draws_a_png(tmp_path: Path) -> None:
+    """`--plot FILE.png` writes a PNG chart (matplotlib, the plot extra)."""
+    png = tmp_path / "chart.png"
+    proc = _run("bench", "--quick", "--family", "tool-heavy", "--size", "5", "--plot", str(png))
+    assert proc.returncode == 0, proc.stderr
+    head = png.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    assert int.from_bytes(head[16:20], "big") == 1512  # width in pixels
+
+
+def test_bench_plot_without_matplotlib_exits_1() -> None:
+    """Without matplotlib, `--plot` exits 1 before timing anything, naming the extra."""
+    code = (
+        "import sys; sys.modules['matplotlib'] = None\n"
+        "from minagent.cli import main\n"
+        "sys.exit(main(['bench', '--quick', '--plot', 'x.png']))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert proc.stderr == "minagent bench: --plot needs matplotlib (pip install minagent[plot])\n"
+    assert proc.stdout == ""
+
+
+# --- the README's tour ------------------------------------------------------------------------
+
+TOUR_FILES = {
+    "session.jsonl": (
+        b'{"role":"system","content":"You add numbers."}\n'
+        b'{"role":"user","content":"1 + 2?"}\n'
+        b'{"role":"assistant","content":[{"type":"thinking","thinking":"Use the tool.",'
+        b'"signature":"c2ln"},{"type":"tool_use","id":"call_1","name":"add",'
+        b'"input":{"a":1,"b":2}}]}\n'
+        b'{"role":"tool","content":"3","tool_call_id":"call_1"}\n'
+        b'{"role":"assistant","content":[{"type":"text","text":"3."},'
+        b'{"type":"x_future_block","payload":[]}]}\n'
+    ),
+    "crashed.jsonl": (
+        b'{"role":"user","content":"hi"}\n'
+        b'{"role":"robot","content":"beep"}\n'
+        b'{"role":"assistant","content":[{"type":"tool_use","id":"c","name":"add"}]}\n'
+        b'{"role":"user","content":"still th'
+    ),
+}
+
+
+def test_the_readme_cli_tour_shows_real_output(tmp_path: Path) -> None:
+    """Each `$ minagent ...` line of the README's console block, run in order on the tour's
+    files, prints exactly the lines shown under it (stdout and stderr); bench shows none."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```console\n(.*?)```", readme, re.S)
+    assert block is not None
+    steps: list[tuple[str, list[str]]] = []
+    for line in block.group(1).splitlines():
+        if line.startswith("$ "):
+            steps.append((line[2:].split("  #")[0].strip(), []))
+        else:
+            steps[-1][1].append(line)
+    assert [cmd.split()[1] for cmd, _ in steps] == [
+        "convert",
+        "convert",
+        "validate",
+        "stats",
+        "schema",
+        "bench",
+    ]
+    for name, data in TOUR_FILES.items():
+        (tmp_path / name).write_bytes(data)
+    minagent = f"{sys.executable} -m minagent.cli"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    for command, shown in steps[:-1]:
+        proc = subprocess.run(
+            ["bash", "-c", command.replace("minagent ", f"{minagent} ", 1)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,  # as a terminal shows them: in the order written
+            text=True,
+            cwd=tmp_path,
+            env=env,
+            timeout=60,
+        )
+        assert proc.stdout.splitlines() == shown, command
+    assert steps[-1] == ("minagent bench --quick", [])
+
+
+def test_the_codec_and_the_command_start_without_the_optional_libraries() -> None:
+    """`import minagent.wire` (schema included) and `import minagent.cli` load none of rich,
+    jsonschema or matplotlib: the codec needs msgspec alone, the command loads rich on use."""
+    code = (
+        "import sys, minagent.wire, minagent.wire.schema, minagent.cli\n"
+        "print(sorted(m for m in ('rich', 'jsonschema', 'matplotlib') if m in sys.modules))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "[]\n", "")
+
+
+def test_stats_tables_without_rich_exit_1_naming_the_extra(tmp_path: Path) -> None:
+    """Without rich, `stats` (tables) exits 1 naming the cli extra; --format json still works."""
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(wire.json.encode_lines(STATS_INPUT))
+    code = (
+        "import sys; sys.modules['rich'] = None\n"
+        "from minagent.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    run = [sys.executable, "-c", code, "stats"]
+    proc = subprocess.run([*run, str(path)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert proc.stderr == (
+        "minagent stats: the tables need rich (pip install 'minagent[cli]'); or use --format json\n"
+    )
+    proc = subprocess.run(
+        [*run, "--format", "json", str(path)], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout)["records"] == 4
+
+
+# --- provider formats -------------------------------------------------------------------------
+
+
+def test_every_provider_adapter_is_a_convert_format() -> None:
+    """Each adapter module in minagent.providers (not private, not a stream module) is listed in
+    the convert format table, so a new adapter cannot be forgotten there."""
+    folder = Path(minagent.__file__).parent / "providers"
+    modules = sorted(
+        p.stem
+        for p in folder.glob("*.py")
+        if not p.stem.startswith("_") and not p.stem.endswith("_stream")
+    )
+    assert sorted(PROVIDER_ADAPTERS.values()) == modules
+    for prefix in PROVIDER_ADAPTERS:
+        assert {f"{prefix}-request", f"{prefix}-response"} <= set(cli_formats.FORMATS)

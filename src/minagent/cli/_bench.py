@@ -1,4 +1,4 @@
-"""The ``minagent`` command. Subcommands live in `_COMMANDS`; ``bench`` is the first.
+"""``minagent bench``: time minagent against the reference and the peers on a built-in corpus.
 
 Examples: ``minagent bench`` (every family, 300 messages, JSON and MessagePack);
 ``minagent bench --size all --plot throughput.png --json bench.json``.
@@ -9,16 +9,15 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Callable, Sequence
 from pathlib import Path
 
-__all__ = ["main"]
+from ._common import EXIT_ERROR, EXIT_OK, EXIT_USAGE, Subparsers
 
-EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+__all__ = ["add_bench"]
 
 
 def _sizes(text: str) -> list[int]:
-    from .bench.corpus import SIZES
+    from ..bench.corpus import SIZES
 
     if text == "all":
         return list(SIZES)
@@ -43,8 +42,9 @@ def _positive(text: str) -> int:
     return value
 
 
-def _add_bench(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from .bench.corpus import FAMILIES
+def add_bench(sub: Subparsers) -> None:
+    """Add the ``bench`` subcommand."""
+    from ..bench.corpus import FAMILIES
 
     p = sub.add_parser(
         "bench",
@@ -97,12 +97,12 @@ def _add_bench(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from .bench import report, runner
-    from .bench.corpus import FAMILIES
-    from .bench.lazy import report as lazy_table
+    from ..bench import report, runner
+    from ..bench.corpus import FAMILIES
+    from ..bench.lazy import report as lazy_table
 
     if args.family and "providers" in args.family:
-        from .bench.providers import command
+        from ..bench.providers import command
 
         return command(args)
     if args.plot is not None:
@@ -158,45 +158,3 @@ def _bench(args: argparse.Namespace) -> int:
     if args.plot is not None:
         report.plot(result, args.plot)
     return EXIT_OK
-
-
-_COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
-    _add_bench,
-)
-"""Each adds one subcommand to the parser; add a function here to add a command."""
-
-
-def parser() -> argparse.ArgumentParser:
-    """The ``minagent`` argument parser."""
-    from . import __version__
-
-    p = argparse.ArgumentParser(
-        prog="minagent", description="One typed, lossless and fast message protocol for agents."
-    )
-    p.add_argument("--version", action="version", version=f"minagent {__version__}")
-    sub = p.add_subparsers(title="commands", metavar="COMMAND")
-    for add in _COMMANDS:
-        add(sub)
-    return p
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``minagent`` command; return its exit code (0 ok, 1 error, 2 bad usage)."""
-    p = parser()
-    args = p.parse_args(argv)
-    handler = getattr(args, "handler", None)
-    if handler is None:
-        p.print_help(sys.stderr)
-        return EXIT_USAGE
-    try:
-        code: int = handler(args)
-    except KeyboardInterrupt:
-        return 130
-    except OSError as err:
-        print(f"minagent: {err}", file=sys.stderr)
-        return EXIT_ERROR
-    return code
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,34 @@
+"""``minagent schema``: print the JSON Schema (draft 2020-12) of the wire protocol."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..wire.schema import json_schema
+from ._common import EXIT_OK, Subparsers, open_output
+
+__all__ = ["add_schema"]
+
+
+def add_schema(sub: Subparsers) -> None:
+    """Add the ``schema`` subcommand."""
+    p = sub.add_parser(
+        "schema",
+        help="print the JSON Schema of the wire protocol",
+        description="Print the JSON Schema (draft 2020-12) of the wire protocol, generated from "
+        "the msgspec Structs, with titles and descriptions from their docstrings. Its root "
+        "accepts a transcript, a Message, a ModelResponse or an array of ModelResponses.",
+    )
+    p.add_argument(
+        "-o", "--output", default="-", metavar="FILE", help="write to FILE (default: stdout)"
+    )
+    p.add_argument("--compact", action="store_true", help="no indentation")
+    p.set_defaults(handler=_schema)
+
+
+def _schema(args: argparse.Namespace) -> int:
+    text = json.dumps(json_schema(), indent=None if args.compact else 2, ensure_ascii=False)
+    with open_output(args.output) as out:
+        out.write(text.encode() + b"\n")
+    return EXIT_OK
