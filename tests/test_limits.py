@@ -275,7 +275,9 @@ def test_dense_containers_decode_without_collector_passes(fmt: Any) -> None:
     data = msgspec.json.encode(message) if fmt is wire.json else msgspec.msgpack.encode(message)
     result: list[Any] = []
     seen = _collections(lambda: result.append(fmt.decode(data, type=Message)))
-    assert seen in ([], [0], [1])  # at most the one young collection due once it is back on
+    # at most the one collection due once the collector is back on; which generation it is depends
+    # on what earlier tests left in the older generations (a full run has seen [2])
+    assert len(seen) <= 1, seen
     assert len(result[0].content[0].input["v"]) == count
     assert gc.isenabled()
     gc.disable()
