@@ -222,3 +222,17 @@ def test_check_refuses_what_is_not_a_protocol_object() -> None:
         "role": "user",
         "content": "x",
     }
+
+
+@pytest.mark.parametrize("bad", NONFINITE)
+@pytest.mark.parametrize("before", [0, 31, 32, 200])
+def test_nonfinite_after_many_finite_floats_is_refused(before: int, bad: float) -> None:
+    """A NaN or infinity behind many finite floats (the byte scan's find loop, then its regex
+    tail past 32 float markers) is still refused, at its exact path."""
+    values: list[Any] = [0.5 + i for i in range(before)]
+    message = _tool([*values, None, bad])
+    with pytest.raises(wire.EncodeError) as err:
+        wire.json.encode(message)
+    assert err.value.path == f"$.content[0].input.x[1].y[{before + 1}]"
+    values.append(None)
+    assert json.loads(wire.json.encode(_tool(values)))["content"][0]["input"]["x"][1]["y"] == values

@@ -99,9 +99,22 @@ def may_hold_nonfinite(obj: Any) -> bool:
         packed = _PACK(obj)
     except Exception:  # e.g. an integer beyond 64 bits: look the slow way
         return True
-    if b"\xcb\x7f" not in packed and b"\xcb\xff" not in packed:
-        return False
-    return _NONFINITE_FLOAT64.search(packed) is not None
+    return _has_nonfinite_float64(packed)
+
+
+def _has_nonfinite_float64(packed: bytes) -> bool:
+    """Whether ``packed`` holds ``cb 7f f?`` or ``cb ff f?``. Walks the ``0xcb`` bytes with
+    ``find`` (memchr) while they are few; a two-byte ``in`` or the regex alone cost 5-30x more on
+    long text, since neither skips ahead to a rare first byte."""
+    find = packed.find
+    at = find(b"\xcb")
+    for _ in range(32):
+        if at < 0:
+            return False
+        if packed[at + 1 : at + 2] in (b"\x7f", b"\xff") and packed[at + 2 : at + 3] >= b"\xf0":
+            return True
+        at = find(b"\xcb", at + 1)
+    return at >= 0 and _NONFINITE_FLOAT64.search(packed, at) is not None
 
 
 def refuse_nonfinite(obj: Any, out: bytes) -> None:
