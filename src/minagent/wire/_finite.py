@@ -16,10 +16,9 @@ import re
 from typing import Any
 
 import msgspec
-import msgspec.inspect as mi
 from msgspec import Struct
 
-from . import _values
+from . import _fields, _values
 from .blocks import KNOWN_BLOCKS, KNOWN_SOURCES, UnknownBlock, UnknownSource
 from .errors import EncodeError
 from .extra import Extra, MsgpackOnly
@@ -28,15 +27,8 @@ from .messages import Message, ModelResponse
 __all__ = ["holds_nonfinite", "may_hold_nonfinite", "refuse_nonfinite"]
 
 
-def _may_hold_float(t: Any) -> bool:
-    if isinstance(t, mi.UnionType):
-        return any(_may_hold_float(u) for u in t.types)
-    return isinstance(t, (mi.DictType, mi.ListType, mi.StructType, mi.CustomType, mi.FloatType))
-
-
 def _float_fields(cls: type[Struct]) -> tuple[str, ...]:
-    info: Any = mi.type_info(cls)
-    return tuple(f.name for f in info.fields if _may_hold_float(f.type))
+    return tuple(f.name for f in _fields.fields(cls) if _fields.may_hold_float(f.type))
 
 
 _CLASSES: list[type[Struct]] = [

@@ -13,15 +13,13 @@ meets something it cannot type (an unknown block, an unknown key), the codec com
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Callable
 from typing import Any
 
 import msgspec
-import msgspec.inspect as mi
 from msgspec import UNSET, Struct
 
-from . import _values
+from . import _fields, _values
 from .blocks import EXTRA_KEY, KNOWN_BLOCKS, KNOWN_SOURCES, UnknownBlock, UnknownSource
 from .errors import EncodeError, ValidationError
 from .extra import Extra, MsgpackOnly
@@ -202,24 +200,6 @@ def _response(value: Any, path: str | None) -> ModelResponse:
     return result
 
 
-def _struct_types(t: Any) -> set[type[Struct]]:
-    """The Struct classes a msgspec type description can hold directly or in a list."""
-    if isinstance(t, mi.StructType):
-        return {t.cls}
-    if isinstance(t, mi.UnionType):
-        return set().union(*(_struct_types(u) for u in t.types))
-    if isinstance(t, mi.ListType):
-        return _struct_types(t.item_type)
-    return set()
-
-
-def _is_json(t: Any) -> bool:
-    """Whether a field's type holds JSON containers (dicts or lists of JSON values)."""
-    if isinstance(t, mi.UnionType):
-        return any(_is_json(u) for u in t.types)
-    return isinstance(t, (mi.DictType, mi.ListType))
-
-
 def _nested_builder(held: set[type[Struct]]) -> Builder:
     if Message in held:
         return _message
@@ -231,21 +211,20 @@ def _nested_builder(held: set[type[Struct]]) -> Builder:
 def _layout(cls: type[Struct]) -> tuple[dict[str, Builder], tuple[str, ...], dict[str, Any]]:
     """Per class: builders of its Struct-holding fields, its JSON-valued fields, field types
     (all by wire key)."""
-    hints = typing.get_type_hints(cls)
     nested: dict[str, Builder] = {}
     json_fields: list[str] = []
     types: dict[str, Any] = {}
-    for field in mi.type_info(cls).fields:  # type: ignore[attr-defined]
+    for field in _fields.fields(cls):
         if field.name == "extra":
             continue
-        held = _struct_types(field.type)
+        held = _fields.struct_types(field.type)
         if held:
             nested[field.encode_name] = _nested_builder(held)
-        elif _is_json(field.type):
+        elif _fields.holds_json(field.type):
             json_fields.append(field.encode_name)
             # A one-field Struct: msgspec caches the type info of Structs, not of bare unions.
             types[field.encode_name] = msgspec.defstruct(
-                f"_{cls.__name__}_{field.name}", [(field.encode_name, hints[field.name])]
+                f"_{cls.__name__}_{field.name}", [(field.encode_name, field.type)]
             )
     return nested, tuple(json_fields), types
 
