@@ -261,8 +261,8 @@ def _value_for(t: Any) -> st.SearchStrategy[Any]:
     raise AssertionError(f"no strategy for {t!r}")
 
 
-def _block_of(cls: type) -> st.SearchStrategy[dict[str, Any]]:
-    fields = [f for f in mi.type_info(cls).fields if f.name != "extra"]  # type: ignore[attr-defined]
+def _block_of(cls: type, info: Any) -> st.SearchStrategy[dict[str, Any]]:
+    fields = [f for f in info.fields if f.name != "extra"]
     required = {
         f.encode_name: _sources
         if isinstance(f.type, mi.UnionType) and f.name == "source"
@@ -275,7 +275,11 @@ def _block_of(cls: type) -> st.SearchStrategy[dict[str, Any]]:
     return st.fixed_dictionaries(required, optional=optional).map(lambda d: {"type": tag, **d})
 
 
-any_catalog_block = st.one_of(*(_block_of(cls) for cls in blocks.KNOWN_BLOCKS.values()))
+# One msgspec.inspect pass over all blocks: it expands the JSON value union afresh per call.
+_BLOCK_INFOS = mi.multi_type_info(list(blocks.KNOWN_BLOCKS.values()))
+any_catalog_block = st.one_of(
+    *(_block_of(i.cls, i) for i in _BLOCK_INFOS)  # type: ignore[attr-defined]
+)
 _names = {k for c in SDK_NAMES for k in c.__struct_encode_fields__} | {"type"}
 unknown_keys = st.dictionaries(
     s.short_text.filter(lambda k: k not in _names), s.json_values(), min_size=1, max_size=2

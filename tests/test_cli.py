@@ -1,4 +1,5 @@
-"""Tests of the ``minagent`` command line (run as a subprocess, as a user would)."""
+"""Tests of the ``minagent`` command line: in-process (`tests.cli_runner`) for what it reads and
+writes, as a subprocess for the entry point, the bench, terminals, memory and missing extras."""
 
 from __future__ import annotations
 
@@ -20,9 +21,10 @@ from minagent.cli import _formats as cli_formats
 from minagent.cli._formats import PROVIDER_ADAPTERS
 from minagent.wire.schema import json_schema
 from minagent.wire.stream import encode_frames
+from tests.cli_runner import run_cli, run_cli_text
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
+def _spawn(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "minagent.cli", *args], capture_output=True, text=True, timeout=300
     )
@@ -31,7 +33,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 def test_bench_quick_prints_the_table_and_writes_json(tmp_path: Path) -> None:
     """`minagent bench --quick` prints the table and summary and writes the documented JSON."""
     out = tmp_path / "bench.json"
-    proc = _run("bench", "--quick", "--family", "tool-heavy", "--size", "5", "--json", str(out))
+    proc = _spawn("bench", "--quick", "--family", "tool-heavy", "--size", "5", "--json", str(out))
     assert proc.returncode == 0, proc.stderr
     assert "tool-heavy, 5 messages" in proc.stdout
     assert "minagent JSON" in proc.stdout and "reference + json (stdlib)" in proc.stdout
@@ -77,7 +79,7 @@ def test_bench_quick_prints_the_table_and_writes_json(tmp_path: Path) -> None:
 )
 def test_bad_options_exit_2_with_a_clear_error(args: list[str], message: str) -> None:
     """Bad options exit with status 2 and say what is wrong on stderr, before any timing."""
-    proc = _run(*args)
+    proc = run_cli_text(*args)
     assert proc.returncode == 2
     assert message in proc.stderr
     assert proc.stdout == ""
@@ -100,12 +102,6 @@ def test_help_describes_the_bench_options(capsys: pytest.CaptureFixture[str]) ->
 
 
 # --- helpers ----------------------------------------------------------------------------------
-
-
-def _run_bytes(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "minagent.cli", *args], input=stdin, capture_output=True, timeout=120
-    )
 
 
 def _corpus(family: str, size: int) -> bytes:
@@ -140,7 +136,7 @@ def test_convert_json_msgpack_json_gives_back_the_original(tmp_path: Path) -> No
         ["convert", "--canonical", str(source), str(tmp_path / "c.json")],
         ["convert", "--canonical", str(tmp_path / "a.msgpack"), str(tmp_path / "cback.json")],
     ):
-        proc = _run_bytes(*args)
+        proc = run_cli(*args)
         assert proc.returncode == 0, proc.stderr
     assert json.loads((tmp_path / "back.json").read_bytes()) == json.loads(source.read_bytes())
     assert (tmp_path / "back.json").read_bytes() == source.read_bytes()  # compact in, compact out
@@ -155,9 +151,9 @@ def test_convert_writes_exactly_what_the_library_writes(tmp_path: Path) -> None:
     data = _corpus("rich", 90)
     messages = wire.json.decode(data)
     (tmp_path / "in.json").write_bytes(data)
-    assert _run_bytes("convert", str(tmp_path / "in.json"), str(tmp_path / "o.mpk")).returncode == 0
+    assert run_cli("convert", str(tmp_path / "in.json"), str(tmp_path / "o.mpk")).returncode == 0
     assert (tmp_path / "o.mpk").read_bytes() == encode_frames(messages)
-    proc = _run_bytes("convert", str(tmp_path / "o.mpk"), str(tmp_path / "o.jsonl"))
+    proc = run_cli("convert", str(tmp_path / "o.mpk"), str(tmp_path / "o.jsonl"))
     assert proc.returncode == 0
     assert (tmp_path / "o.jsonl").read_bytes() == wire.json.encode_lines(messages)
 
@@ -165,10 +161,10 @@ def test_convert_writes_exactly_what_the_library_writes(tmp_path: Path) -> None:
 def test_convert_reads_stdin_and_writes_stdout_with_from_and_to() -> None:
     """'-' is stdin / stdout; --from / --to name the formats; nothing else goes to stdout."""
     data = _corpus("tool-heavy", 40)
-    proc = _run_bytes("convert", "--from", "json", "--to", "jsonl", "-", "-", stdin=data)
+    proc = run_cli("convert", "--from", "json", "--to", "jsonl", "-", "-", stdin=data)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == wire.json.encode_lines(wire.json.decode(data))
-    back = _run_bytes("convert", "--from", "jsonl", "--to", "json", "-", "-", stdin=proc.stdout)
+    back = run_cli("convert", "--from", "jsonl", "--to", "json", "-", "-", stdin=proc.stdout)
     assert back.stdout == data
 
 
@@ -184,8 +180,7 @@ def test_convert_model_responses_round_trip(tmp_path: Path) -> None:
     ]
     (tmp_path / "r.jsonl").write_bytes(wire.json.encode_lines(responses))
     assert (
-        _run_bytes("convert", str(tmp_path / "r.jsonl"), str(tmp_path / "r.msgpack")).returncode
-        == 0
+        run_cli("convert", str(tmp_path / "r.jsonl"), str(tmp_path / "r.msgpack")).returncode == 0
     )
     frames = (tmp_path / "r.msgpack").read_bytes()
     assert frames == encode_frames(responses)
@@ -194,7 +189,7 @@ def test_convert_model_responses_round_trip(tmp_path: Path) -> None:
 def test_convert_stops_at_bad_input_and_leaves_no_output(tmp_path: Path) -> None:
     """Invalid input: exit 1, the first error with line and path on stderr, no OUT file."""
     (tmp_path / "bad.json").write_bytes(BAD_ARRAY)
-    proc = _run_bytes("convert", str(tmp_path / "bad.json"), str(tmp_path / "out.msgpack"))
+    proc = run_cli("convert", str(tmp_path / "bad.json"), str(tmp_path / "out.msgpack"))
     assert proc.returncode == 1
     assert proc.stderr.decode() == (
         f"minagent convert: {tmp_path / 'bad.json'}: Object missing required field `text` "
@@ -215,7 +210,7 @@ def test_convert_refuses_what_json_cannot_hold(tmp_path: Path) -> None:
     ok = msgspec.msgpack.encode({"role": "user", "content": "hi"})
     frames = b"".join(len(p).to_bytes(4, "big") + p for p in (ok, packed))
     (tmp_path / "in.msgpack").write_bytes(frames)
-    proc = _run_bytes("convert", str(tmp_path / "in.msgpack"), str(tmp_path / "out.json"))
+    proc = run_cli("convert", str(tmp_path / "in.msgpack"), str(tmp_path / "out.json"))
     assert proc.returncode == 1
     assert b"at $[1].content[0].input.blob" in proc.stderr
     assert not (tmp_path / "out.json").exists()
@@ -261,10 +256,10 @@ def test_bad_usage_of_the_data_commands_exits_2(
 
 def test_bad_usage_through_the_entry_point(tmp_path: Path) -> None:
     """The same through a subprocess: exit 2, the reason on stderr, nothing on stdout."""
-    proc = _run_bytes("convert", str(tmp_path / "missing.json"), str(tmp_path / "o.json"))
+    proc = _spawn("convert", str(tmp_path / "missing.json"), str(tmp_path / "o.json"))
     assert proc.returncode == 2
-    assert proc.stderr.decode() == f"minagent convert: no such file: {tmp_path / 'missing.json'}\n"
-    assert proc.stdout == b""
+    assert proc.stderr == f"minagent convert: no such file: {tmp_path / 'missing.json'}\n"
+    assert proc.stdout == ""
 
 
 def test_convert_shows_a_progress_bar_on_a_terminal_and_none_when_piped(tmp_path: Path) -> None:
@@ -294,7 +289,11 @@ def test_convert_shows_a_progress_bar_on_a_terminal_and_none_when_piped(tmp_path
     shown = b"".join(seen)
     assert f"{len(data) / 1000:.1f}/{len(data) / 1000:.1f} kB".encode() in shown
     assert b"\x1b[" in shown  # drawn with terminal control sequences
-    piped = _run_bytes("convert", str(source), str(tmp_path / "p.msgpack"))
+    piped = subprocess.run(
+        [sys.executable, "-m", "minagent.cli", "convert", str(source), str(tmp_path / "p.msgpack")],
+        capture_output=True,
+        timeout=60,
+    )
     assert piped.stderr == b"minagent convert: 300 records, json -> msgpack\n"
 
 
@@ -375,7 +374,7 @@ def test_validate_reports_every_bad_record_then_a_summary(tmp_path: Path) -> Non
 def test_validate_json_report(tmp_path: Path) -> None:
     """--format json prints one document: per file the records, the bad ones and where."""
     (tmp_path / "b.json").write_bytes(BAD_ARRAY)
-    proc = _run_bytes("validate", "--format", "json", str(tmp_path / "b.json"))
+    proc = run_cli("validate", "--format", "json", str(tmp_path / "b.json"))
     assert proc.returncode == 1
     assert json.loads(proc.stdout) == {
         "ok": False,
@@ -418,7 +417,7 @@ def test_validate_frames_goes_past_a_bad_frame_and_reports_a_cut_one(tmp_path: P
     frames = [good, bad, good, good]
     data = b"".join(len(p).to_bytes(4, "big") + p for p in frames)
     (tmp_path / "f.msgpack").write_bytes(data + b"\x00\x00\x00\x09abc")
-    proc = _run_bytes("validate", str(tmp_path / "f.msgpack"))
+    proc = run_cli("validate", str(tmp_path / "f.msgpack"))
     assert proc.returncode == 1
     name = tmp_path / "f.msgpack"
     assert proc.stdout.decode().splitlines() == [
@@ -434,7 +433,7 @@ def test_validate_good_files_exit_0(tmp_path: Path) -> None:
     data = _corpus("rich", 50)
     (tmp_path / "a.json").write_bytes(data)
     (tmp_path / "a.jsonl").write_bytes(wire.json.encode_lines(wire.json.decode(data)))
-    proc = _run_bytes("validate", str(tmp_path / "a.json"), str(tmp_path / "a.jsonl"))
+    proc = run_cli("validate", str(tmp_path / "a.json"), str(tmp_path / "a.jsonl"))
     assert proc.returncode == 0
     assert proc.stdout == b"ok: 2 files, 100 records, 0 bad\n"
 
@@ -464,7 +463,7 @@ def test_stats_json_counts_exactly(tmp_path: Path) -> None:
     """Roles, blocks by type (unknown by name), tool calls by tool, and both sizes."""
     path = tmp_path / "s.jsonl"
     path.write_bytes(wire.json.encode_lines(STATS_INPUT))
-    proc = _run_bytes("stats", "--format", "json", str(path))
+    proc = run_cli("stats", "--format", "json", str(path))
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == {
         "file": str(path),
@@ -496,7 +495,7 @@ def test_stats_totals_usage_of_model_responses_in_tables(tmp_path: Path) -> None
     ]
     path = tmp_path / "r.json"
     path.write_bytes(wire.json.encode(responses))
-    proc = _run_bytes("stats", str(path))
+    proc = run_cli("stats", str(path))
     assert proc.returncode == 0, proc.stderr
     lines = [line.rstrip() for line in proc.stdout.decode().splitlines()]
     assert lines[0] == f"{path} (json): 3 records (3 ModelResponses)"
@@ -524,7 +523,7 @@ def test_stats_totals_usage_of_model_responses_in_tables(tmp_path: Path) -> None
 def test_stats_of_bad_input_exits_1(tmp_path: Path) -> None:
     """stats stops at the first bad record (exit 1) and points to validate."""
     (tmp_path / "b.jsonl").write_bytes(BAD_LINES)
-    proc = _run_bytes("stats", str(tmp_path / "b.jsonl"))
+    proc = run_cli("stats", str(tmp_path / "b.jsonl"))
     assert proc.returncode == 1
     assert proc.stderr.decode() == (
         f"minagent stats: {tmp_path / 'b.jsonl'}: Invalid enum value 'robot' (line 2, at $.role)"
@@ -537,7 +536,7 @@ def test_stats_of_bad_input_exits_1(tmp_path: Path) -> None:
 
 def test_schema_prints_the_wire_schema(tmp_path: Path) -> None:
     """`minagent schema` prints json_schema() (indented); --compact -o writes it on one line."""
-    proc = _run_bytes("schema")
+    proc = run_cli("schema")
     assert proc.returncode == 0
     assert proc.stdout == json.dumps(json_schema(), indent=2).encode() + b"\n"
     assert cli.main(["schema", "--compact", "-o", str(tmp_path / "s.json")]) == 0
@@ -546,7 +545,7 @@ def test_schema_prints_the_wire_schema(tmp_path: Path) -> None:
 
 def test_version_prints_the_package_version() -> None:
     """`minagent --version` prints the version and exits 0."""
-    proc = _run("--version")
+    proc = _spawn("--version")
     assert proc.returncode == 0
     assert proc.stdout == f"minagent {minagent.__version__}\n"
 
@@ -563,7 +562,7 @@ def test_every_subcommand_has_help(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bench_no_gc_keeps_memory_and_skips_the_collector(tmp_path: Path) -> None:
     """`--no-gc` measures memory but not the collector share (the JSON says so: gc == [])."""
     out = tmp_path / "b.json"
-    proc = _run(
+    proc = _spawn(
         "bench",
         "--family",
         "tool-heavy",
@@ -588,7 +587,7 @@ def test_bench_no_gc_keeps_memory_and_skips_the_collector(tmp_path: Path) -> Non
 def test_bench_plot_draws_a_png(tmp_path: Path) -> None:
     """`--plot FILE.png` writes a PNG chart (matplotlib, the plot extra)."""
     png = tmp_path / "chart.png"
-    proc = _run("bench", "--quick", "--family", "tool-heavy", "--size", "5", "--plot", str(png))
+    proc = _spawn("bench", "--quick", "--family", "tool-heavy", "--size", "5", "--plot", str(png))
     assert proc.returncode == 0, proc.stderr
     head = png.read_bytes()[:24]
     assert head[:8] == b"\x89PNG\r\n\x1a\n"
