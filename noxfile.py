@@ -40,13 +40,14 @@ def _ensure_redis_server(session: nox.Session) -> None:
 @nox.session
 def tests(session: nox.Session) -> None:
     """Run the whole test suite (benchmarks once each, untimed) against an installed package,
-    then check the golden vectors from JavaScript (Node.js: ``npm ci`` from the committed lock).
+    one pytest-xdist worker per core, then check the golden vectors from JavaScript (Node.js:
+    ``npm ci`` from the committed lock).
 
     The Redis Streams tests start a real ``redis-server``: installed with apt-get when missing.
     """
     _ensure_redis_server(session)
     session.install("-e", ".[test,bench,plot,cli]")
-    session.run("pytest", "--benchmark-disable", "-q", *session.posargs)
+    session.run("pytest", "--benchmark-disable", "-q", "-n", "auto", *session.posargs)
     node_vectors(session)
 
 
