@@ -22,18 +22,47 @@ int64 = st.integers(min_value=-(2**63), max_value=2**64 - 1)
 finite_floats = st.floats(allow_nan=False, allow_infinity=False)
 
 
+def trees(
+    leaves: st.SearchStrategy[Any],
+    *,
+    depth: int,
+    width: int,
+    keys: st.SearchStrategy[str] = short_text,
+) -> st.SearchStrategy[Any]:
+    """Arrays and objects of ``leaves``, at most ``depth`` levels and ``width`` items per level.
+
+    Built level by level: hypothesis's ``st.recursive`` gives the same shapes at several times
+    the cost per example (it re-draws to stay under its leaf limit), which the suite paid on
+    every property test.
+    """
+    value = leaves
+    for _ in range(depth):
+        value = (
+            leaves | st.lists(value, max_size=width) | st.dictionaries(keys, value, max_size=width)
+        )
+    return value
+
+
+def _nest(leaf: Any, depth: int, key: str) -> Any:
+    """``leaf`` inside ``depth`` levels of one-item arrays and objects, alternating."""
+    for level in range(depth):
+        leaf = [leaf] if level % 2 else {key: leaf}
+    return leaf
+
+
+def chains(leaves: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """A leaf nested 0 to ``TYPED_LEVELS + 4`` levels deep: past the levels msgspec types, so
+    that the codec's deep-value path is reached."""
+    return st.builds(_nest, leaves, st.integers(0, wire.blocks.TYPED_LEVELS + 4), short_text)
+
+
 def json_values(*, floats: bool = False) -> st.SearchStrategy[Any]:
-    """Nested JSON values (objects, arrays, strings, 64-bit integers, booleans, null)."""
+    """Nested JSON values (objects, arrays, strings, 64-bit integers, booleans, null): trees
+    three levels deep, and single values nested deeper than the typed levels."""
     leaves = st.none() | st.booleans() | int64 | text
     if floats:
         leaves = leaves | finite_floats
-    return st.recursive(
-        leaves,
-        lambda children: (
-            st.lists(children, max_size=4) | st.dictionaries(short_text, children, max_size=4)
-        ),
-        max_leaves=8,
-    )
+    return trees(leaves, depth=3, width=4) | chains(leaves)
 
 
 def tool_inputs(*, floats: bool = False) -> st.SearchStrategy[dict[str, Any]]:
@@ -117,21 +146,7 @@ def _leaves(msgpack_only: bool) -> st.SearchStrategy[Any]:
 def deep_values(*, msgpack_only: bool = False) -> st.SearchStrategy[Any]:
     """A value nested 0 to ``TYPED_LEVELS + 4`` levels (lists and objects), or a wide tree."""
     leaves = _leaves(msgpack_only)
-
-    def nest(leaf: Any, depth: int, key: str) -> Any:
-        for level in range(depth):  # lists and objects alternating, one key
-            leaf = [leaf] if level % 2 else {key: leaf}
-        return leaf
-
-    nested = st.builds(nest, leaves, st.integers(0, wire.blocks.TYPED_LEVELS + 4), short_text)
-    tree = st.recursive(
-        leaves,
-        lambda children: (
-            st.lists(children, max_size=3) | st.dictionaries(short_text, children, max_size=3)
-        ),
-        max_leaves=4,
-    )
-    return st.one_of(leaves, nested, tree)
+    return st.one_of(leaves, chains(leaves), trees(leaves, depth=2, width=3))
 
 
 def _block(fmt: str) -> st.SearchStrategy[dict[str, Any]]:

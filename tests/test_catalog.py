@@ -275,10 +275,15 @@ def _block_of(cls: type, info: Any) -> st.SearchStrategy[dict[str, Any]]:
     return st.fixed_dictionaries(required, optional=optional).map(lambda d: {"type": tag, **d})
 
 
-# One msgspec.inspect pass over all blocks: it expands the JSON value union afresh per call.
-_BLOCK_INFOS = mi.multi_type_info(list(blocks.KNOWN_BLOCKS.values()))
-any_catalog_block = st.one_of(
-    *(_block_of(i.cls, i) for i in _BLOCK_INFOS)  # type: ignore[attr-defined]
+# One msgspec.inspect pass over all blocks (it expands the JSON value union afresh per call),
+# deferred to the first draw so that collecting the tests does not pay it.
+any_catalog_block = st.deferred(
+    lambda: st.one_of(
+        *(
+            _block_of(i.cls, i)  # type: ignore[attr-defined]
+            for i in mi.multi_type_info(list(blocks.KNOWN_BLOCKS.values()))
+        )
+    )
 )
 _names = {k for c in SDK_NAMES for k in c.__struct_encode_fields__} | {"type"}
 unknown_keys = st.dictionaries(

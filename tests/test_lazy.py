@@ -21,7 +21,7 @@ from minagent.bench.corpus import json_bytes, msgpack_bytes, transcript
 from minagent.wire import LazyMessage, LazyMessages, Limits, Message, TextBlock
 from minagent.wire.errors import DecodeError, ValidationError, WireError
 
-from .strategies import short_text, text
+from .strategies import short_text, text, trees
 
 FORMATS = {"json": wire.json, "msgpack": wire.msgpack}
 BAD_UTF8 = "@@BAD@@"
@@ -44,10 +44,8 @@ _sources = st.one_of(
 )
 _inputs = st.dictionaries(
     short_text,
-    st.recursive(
-        st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | short_text,
-        lambda c: st.lists(c, max_size=3) | st.dictionaries(short_text, c, max_size=3),
-        max_leaves=5,
+    trees(
+        st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | short_text, depth=2, width=3
     ),
     max_size=3,
 )

@@ -33,6 +33,7 @@ from minagent.wire import (
     UrlSource,
     ValidationError,
 )
+from tests.strategies import trees
 
 DATA = Path(__file__).parent / "data" / "provider-examples-responses"
 REQUESTS = sorted(DATA.glob("request_*.json"))
@@ -442,10 +443,8 @@ def test_errors_name_the_path() -> None:
 
 
 _text = st.text(max_size=20)
-_json = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**53), 2**53) | _text,
-    lambda c: st.lists(c, max_size=3) | st.dictionaries(_text, c, max_size=3),
-    max_leaves=8,
+_json = trees(
+    st.none() | st.booleans() | st.integers(-(2**53), 2**53) | _text, depth=3, width=3, keys=_text
 )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from typing import Any
 
@@ -17,37 +18,48 @@ from minagent.wire.schema import SCHEMA_ID, json_schema
 
 from . import strategies as strat
 
-SCHEMA = json_schema()
-VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
-MESSAGE = jsonschema.Draft202012Validator({"$ref": "#/$defs/Message", "$defs": SCHEMA["$defs"]})
+
+@functools.cache
+def _schema() -> dict[str, Any]:
+    """The schema, generated once per process, when the first test needs it (not at import)."""
+    return json_schema()
 
 
-def _errors(value: Any, validator: jsonschema.Draft202012Validator = VALIDATOR) -> list[str]:
-    return [e.message for e in validator.iter_errors(value)]
+@functools.cache
+def _validator(root: str | None = None) -> jsonschema.Draft202012Validator:
+    """A validator of the whole schema, or of its definition ``root``."""
+    schema = _schema()
+    if root is None:
+        return jsonschema.Draft202012Validator(schema)
+    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{root}", "$defs": schema["$defs"]})
+
+
+def _errors(value: Any, validator: jsonschema.Draft202012Validator | None = None) -> list[str]:
+    return [e.message for e in (validator or _validator()).iter_errors(value)]
 
 
 def test_the_schema_is_valid_draft_2020_12_with_docstring_texts() -> None:
     """The document is a valid 2020-12 schema; titles and descriptions come from docstrings."""
-    jsonschema.Draft202012Validator.check_schema(SCHEMA)
-    assert SCHEMA["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    assert SCHEMA["$id"] == SCHEMA_ID
-    text = SCHEMA["$defs"]["TextBlock"]
+    jsonschema.Draft202012Validator.check_schema(_schema())
+    assert _schema()["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert _schema()["$id"] == SCHEMA_ID
+    text = _schema()["$defs"]["TextBlock"]
     assert text["title"] == "TextBlock"
     assert text["description"] == "A run of text."
     assert text["properties"]["text"] == {"type": "string", "description": "The text."}
-    assert SCHEMA["$defs"]["Message"]["properties"]["role"] == {
+    assert _schema()["$defs"]["Message"]["properties"]["role"] == {
         "enum": ["assistant", "system", "tool", "user"],
         "description": "Who speaks.",
     }
-    assert "__minagent_extra__" not in json.dumps(SCHEMA)
-    assert "discriminator" not in json.dumps(SCHEMA)
+    assert "__minagent_extra__" not in json.dumps(_schema())
+    assert "discriminator" not in json.dumps(_schema())
 
 
 def test_json_schema_returns_a_fresh_copy() -> None:
     """Changing the returned dict does not change the next call's result."""
     first = json_schema()
     first["$defs"].clear()
-    assert json_schema() == SCHEMA
+    assert json_schema() == _schema()
 
 
 @pytest.mark.parametrize("family", list(corpus.FAMILIES))
@@ -119,7 +131,7 @@ def test_the_schema_rejects_invalid_messages_that_the_codec_rejects(name: str) -
     """Each invalid value fails the schema (the expected reason among those of the root's
     alternatives) and fails the codec with a ValidationError."""
     value, reason = BAD[name]
-    assert not VALIDATOR.is_valid(value)
+    assert not _validator().is_valid(value)
     assert any(reason in e.message for e in _all_errors(value)), _all_errors(value)
     tp = wire.ModelResponse if isinstance(value, dict) else list[wire.Message]
     with pytest.raises(wire.ValidationError):
@@ -128,7 +140,7 @@ def test_the_schema_rejects_invalid_messages_that_the_codec_rejects(name: str) -
 
 def _all_errors(value: Any) -> list[jsonschema.ValidationError]:
     out = []
-    stack = list(VALIDATOR.iter_errors(value))
+    stack = list(_validator().iter_errors(value))
     while stack:
         err = stack.pop()
         out.append(err)
@@ -162,7 +174,7 @@ def test_the_schema_rejects_any_other_role(msg: Any, role: str) -> None:
     """Hypothesis: a message whose role is not one of the four fails the schema and the codec."""
     value = copy.deepcopy(msg.to_wire())
     value["role"] = role
-    assert not MESSAGE.is_valid(value)
+    assert not _validator("Message").is_valid(value)
     with pytest.raises(wire.ValidationError):
         wire.json.decode(json.dumps(value).encode(), type=wire.Message)
 
