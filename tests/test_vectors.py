@@ -94,7 +94,7 @@ def test_the_vectors_hold_every_struct_of_the_protocol() -> None:
 def _reachable() -> set[type]:
     from minagent.wire.schema import _struct_classes
 
-    return {*_struct_classes(wire.Message).values(), *_struct_classes(wire.ModelResponse).values()}
+    return set(_struct_classes((wire.Message, wire.ModelResponse)).values())
 
 
 def test_the_vectors_cover_the_promised_cases() -> None:

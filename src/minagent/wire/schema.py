@@ -84,8 +84,9 @@ def _field_docs(cls: type) -> dict[str, str]:
     return docs
 
 
-def _struct_classes(root: type) -> dict[str, type]:
-    """Every Struct class reachable from ``root``, by class name."""
+def _struct_classes(roots: tuple[Any, ...]) -> dict[str, type]:
+    """Every Struct class reachable from ``roots``, by class name (one msgspec.inspect pass:
+    each call expands the JSON value union afresh, about a second per root)."""
     found: dict[str, type] = {}
 
     def walk(info: Any) -> None:
@@ -103,7 +104,8 @@ def _struct_classes(root: type) -> dict[str, type]:
         elif isinstance(info, msgspec.inspect.DictType):
             walk(info.value_type)
 
-    walk(msgspec.inspect.type_info(root))
+    for info in msgspec.inspect.multi_type_info(roots):
+        walk(info)
     return found
 
 
@@ -179,10 +181,7 @@ def _components(
     needed = ("_SchemaGenerator", "_collect_component_types", "_build_name_map")
     if not fast or private is None or not all(hasattr(private, n) for n in needed):
         components: dict[str, Any] = msgspec.json.schema_components(roots, schema_hook=_hook)[1]
-        classes: dict[str, type] = {}
-        for root in roots:
-            classes.update(_struct_classes(root))
-        return components, classes
+        return components, _struct_classes(roots)
 
     class Folding(private._SchemaGenerator):  # type: ignore[misc]
         def to_schema(self, t: Any, check_ref: bool = True) -> dict[str, Any]:
