@@ -243,6 +243,51 @@ def test_3_12_path_walks_nothing_with_default_limits(
     assert calls == [0, 0, 0, 0]
 
 
+def mixed(depth: int) -> Any:
+    """``depth`` levels alternating arrays and objects, each with a scalar after the deeper
+    value (``[{"a": [..., 0], "b": 1}, 2]``), so a walk meets scalars before the depths."""
+    value: Any = "leaf"
+    for level in range(depth):
+        value = {"a": value, "b": level} if level % 2 else [value, level]
+    return value
+
+
+def _mixed_path(depth: int, levels: int) -> str:
+    """The path of the container ``levels`` deep inside `mixed(depth)` (1: the outermost)."""
+    return "".join(".a" if level % 2 else "[0]" for level in range(depth - 1, depth - levels, -1))
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_deep_tool_inputs_stay_on_the_fast_path_measured_exactly(
+    monkeypatch: pytest.MonkeyPatch, fmt: Any
+) -> None:
+    """A tool input nested far past the typed levels decodes on the fast path (msgspec keeps
+    what the `Deep` hook returns: no lossless decode), round-trips byte for byte, and, on the
+    forced 3.12+ path with max_depth exactly its depth, the hook's measure proves it within the
+    limit (no exact walk); one level more is refused at the exact path."""
+    slow: list[Any] = []
+    walks: list[Any] = []
+    original_slow, original_walk = _codec.Codec._decode_slow, _codec._depth.too_deep
+    monkeypatch.setattr(
+        _codec.Codec, "_decode_slow", lambda self, *a: slow.append(a) or original_slow(self, *a)
+    )
+    monkeypatch.setattr(
+        _codec._depth, "too_deep", lambda *a: walks.append(a) or original_walk(*a)
+    )
+    monkeypatch.setattr(_codec, "_GUARD_BEFORE_3_12", False)
+    enc = msgspec.json.encode if fmt is wire.json else msgspec.msgpack.encode
+    limit = 4 + 30  # the input object sits at depth 4
+    data = enc(tool_message(mixed(30)))
+    decoded = fmt.decode(data, type=Message, limits=Limits(max_depth=limit))
+    assert decoded.content[0].input == {"v": mixed(30)}
+    assert fmt.encode(decoded) == data
+    assert (len(slow), len(walks)) == (0, 0)
+    with pytest.raises(wire.DecodeError, match=f"max_depth={limit}") as info:
+        fmt.decode(enc(tool_message(mixed(31))), type=Message, limits=Limits(max_depth=limit))
+    assert info.value.path == "$.content[0].input.v" + _mixed_path(31, 31)
+    assert (len(slow), len(walks)) == (0, 1)
+
+
 # --- issue 12 item 8: decode bombs ----------------------------------------------------------------
 
 

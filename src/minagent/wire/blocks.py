@@ -76,11 +76,20 @@ UNKNOWN_TAG = "__minagent_unknown__"
 their data. A payload using this tag is read as an unknown block of that type."""
 
 
-class Deep:
+class _AnyValue(type):
+    """Metaclass of `Deep`: every value is an instance, so that msgspec keeps what the hook
+    returns (msgspec 0.23 checks ``isinstance(returned, Deep)`` after calling ``dec_hook``)."""
+
+    def __instancecheck__(cls, instance: object) -> bool:
+        return True
+
+
+class Deep(metaclass=_AnyValue):
     """Stands, in the decoder's type for tool inputs, for values nested deeper than it types.
 
     Never instantiated: msgspec hands such values, already decoded, to the codec's ``dec_hook``,
-    which checks them in Python (rare: only data nested more than `TYPED_LEVELS` deep).
+    which checks them in Python (rare: only data nested more than `TYPED_LEVELS` deep) and
+    returns them as they are; the metaclass makes msgspec accept them as `Deep`.
     """
 
 
