@@ -59,3 +59,45 @@ def test_unknown_field_is_refused() -> None:
     """A keyword the class does not declare is a TypeError, not silently dropped."""
     with pytest.raises(TypeError, match="DecodeError has no field 'size'"):
         wire.DecodeError("bad", size=3)
+
+
+@pytest.mark.parametrize("fmt", [wire.json, wire.msgpack])
+def test_a_bad_value_inside_a_dict_field_is_named_by_its_key(fmt: object) -> None:
+    """msgspec says ``$.usage[...]`` for a bad value in a dict; our path names the key, also
+    when an earlier key is fine and in a list decode, for both formats (found by the fuzz
+    properties' path check)."""
+    import msgspec
+
+    encode = msgspec.json.encode if fmt is wire.json else msgspec.msgpack.encode
+    response = {
+        "message": {"role": "assistant", "content": "x"},
+        "stop_reason": "end_turn",
+        "usage": {"output_tokens": 3, "cache read": 1, "input_tokens": [[12]]},
+    }
+    with pytest.raises(wire.ValidationError) as info:
+        fmt.decode(encode(response), type=wire.ModelResponse)  # type: ignore[attr-defined]
+    assert (info.value.message, info.value.path) == (
+        "Expected `int`, got `array`",
+        "$.usage.input_tokens",
+    )
+    with pytest.raises(wire.ValidationError) as info:
+        fmt.decode(encode([response, response]), type=list[wire.ModelResponse])  # type: ignore[attr-defined]
+    assert info.value.path == "$[0].usage.input_tokens"
+
+
+def test_relocate_keeps_what_it_cannot_name() -> None:
+    """Without the value, or when no single entry fails at that place, ``[...]`` stays."""
+    import msgspec
+
+    from minagent.wire._paths import relocate
+
+    try:
+        msgspec.convert({"a": {"k": "x"}}, dict[str, dict[str, int]])
+    except msgspec.ValidationError as err:
+        assert relocate(err, "$[2]").path == "$[2][...][...]"
+        named = relocate(
+            err, "$", {"a": {"k": "x"}}, lambda v: msgspec.convert(v, dict[str, dict[str, int]])
+        )
+        assert named.path == "$.a.k"
+        always = relocate(err, "$", {"a": {"k": "x"}}, lambda v: None)
+        assert always.path == "$[...][...]"

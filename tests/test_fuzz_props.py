@@ -77,10 +77,45 @@ def watchdog(seconds: float = 20.0) -> Iterator[None]:
         signal.signal(signal.SIGALRM, old)
 
 
+_NO_DOC = object()
+
+
+def resolves(doc: Any, path: str) -> bool:
+    """Whether ``path`` (``$``, then ``.key`` and ``[i]`` steps, keys written as they are) names
+    a node of the schema-less ``doc``: walks only the children whose path is a prefix of it."""
+    stack = [("$", doc)]
+    while stack:
+        where, node = stack.pop()
+        if where == path:
+            return True
+        if isinstance(node, dict):
+            steps: Any = ((f"{where}.{key}", child) for key, child in node.items())
+        elif isinstance(node, list):
+            steps = ((f"{where}[{i}]", child) for i, child in enumerate(node))
+        else:
+            continue
+        stack.extend((step, child) for step, child in steps if path.startswith(step))
+    return False
+
+
+def assert_located(err: wire.WireError, doc: Any) -> None:
+    """``err`` says what and where: a message, and a path that names a node of the input (when
+    the input is well-formed enough for a schema-less decode to see its nodes)."""
+    assert err.message, repr(err)
+    assert isinstance(err.path, str) and err.path.startswith("$"), repr(err)
+    if doc is not _NO_DOC:
+        assert resolves(doc, err.path), f"{err!r} names no node of {doc!r}"[:2000]
+
+
 def check(fmt: str, data: bytes) -> None:
     """Decode ``data`` as every type: a result (that re-encodes or raises EncodeError) or a
-    WireError; never another exception, never a hang, never memory beyond a small multiple."""
+    WireError at a path of the input; never another exception, never a hang, never memory
+    beyond a small multiple."""
     codec = getattr(wire, fmt)
+    try:
+        doc = FORMATS[fmt].decode(data)
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError, TypeError):
+        doc = _NO_DOC
     STATS["mutants"] += 1
     tracemalloc.start()
     try:
@@ -89,7 +124,7 @@ def check(fmt: str, data: bytes) -> None:
                 try:
                     result = codec.decode(data, type=tp)
                 except wire.WireError as err:
-                    assert err.message and err.path is not None, repr(err)
+                    assert_located(err, doc)
                     STATS["refused"] += 1
                     continue
                 except BaseException:
@@ -100,7 +135,7 @@ def check(fmt: str, data: bytes) -> None:
                     try:
                         target.encode(result)
                     except wire.EncodeError as err:
-                        assert err.path is not None, repr(err)
+                        assert_located(err, doc)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from ..wire import _codec, _lossless, _values
+from ..wire import _codec, _lossless, _paths, _values
 from ..wire.errors import DecodeError, EncodeError, ValidationError, WireError
 from ..wire.extra import Extra
 from ..wire.messages import Message
@@ -178,7 +178,7 @@ def decode_json(data: Any, path: str, decoder: Any = _ANY) -> Any:
     try:
         return decoder.decode(data)
     except msgspec.ValidationError as err:
-        raise _lossless.relocate(err, path) from None
+        raise _paths.relocate(err, path) from None
     except msgspec.DecodeError as err:
         raise DecodeError(f"invalid JSON: {err}", path=path) from None
     except RecursionError:

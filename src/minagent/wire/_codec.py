@@ -35,7 +35,7 @@ from typing import Any
 
 import msgspec
 
-from . import _depth, _fallback, _finite, _lossless, _mpreader, _values
+from . import _depth, _fallback, _finite, _lossless, _mpreader, _paths, _values
 from . import lazy as _lazy
 from .blocks import TYPED_LEVELS, Deep
 from .errors import DecodeError, EncodeError, ValidationError, WireError
@@ -341,7 +341,7 @@ class Codec:
         """Our error for a value msgspec cannot hold, with object keys in its path (msgspec
         writes ``[...]`` for them; a second decode, on this error path only, turns ``1e400``
         into infinity, which `_values.find_nonfinite` then locates in one quick pass)."""
-        found = _lossless.relocate(err, path)
+        found = _paths.relocate(err, path)
         if not self._text or "[...]" not in str(found.path):
             return found
         try:

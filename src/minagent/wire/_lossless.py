@@ -13,6 +13,7 @@ meets something it cannot type (an unknown block, an unknown key), the codec com
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -20,12 +21,13 @@ import msgspec
 from msgspec import UNSET, Struct
 
 from . import _fields, _values
+from ._paths import relocate
 from .blocks import EXTRA_KEY, KNOWN_BLOCKS, KNOWN_SOURCES, UnknownBlock, UnknownSource
 from .errors import EncodeError, ValidationError
 from .extra import Extra, MsgpackOnly
 from .messages import Message, ModelResponse
 
-__all__ = ["build", "lower", "lower_located", "relocate", "type_name"]
+__all__ = ["build", "lower", "lower_located", "type_name"]
 
 _JSON_NAMES = {
     dict: "object",
@@ -42,15 +44,6 @@ _JSON_NAMES = {
 def type_name(value: object) -> str:
     """The wire name of a decoded value's type, as msgspec spells it in its messages."""
     return _JSON_NAMES.get(type(value), type(value).__name__)
-
-
-def relocate(err: msgspec.ValidationError, base: str) -> ValidationError:
-    """Turn msgspec's ``"... - at `$.x`"`` into our error with the path under ``base``."""
-    text = str(err)
-    message, sep, where = text.rpartition(" - at `")
-    if not sep:
-        return ValidationError(text, path=base)
-    return ValidationError(message, path=base + where.rstrip("`")[1:])
 
 
 def _known_keys(cls: type[Struct]) -> frozenset[str]:
@@ -112,7 +105,9 @@ def _object(cls: type[Struct], obj: dict[str, Any], path: str | None) -> Any:
     try:
         result = msgspec.convert(obj, cls)
     except msgspec.ValidationError as err:
-        raise relocate(err, path or "$") from None
+        raise relocate(
+            err, path or "$", obj, functools.partial(msgspec.convert, type=cls)
+        ) from None
     if aside:
         for key, value in aside.items():
             setattr(result, _ATTRS[cls][key], value)
@@ -132,10 +127,14 @@ def _aside(cls: type[Struct], key: str, value: Any, path: str | None) -> Any:
                 raise ValidationError(f"Expected `str` object keys, got {k!r}", path=path)
     if _values.holds_json_unsafe(value):
         _values.wrap(value)
+    outline, field_type = {key: _outline(value)}, _FIELD_TYPES[cls][key]
     try:
-        msgspec.convert({key: _outline(value)}, _FIELD_TYPES[cls][key])
+        msgspec.convert(outline, field_type)
     except msgspec.ValidationError as err:  # its path starts at the field's key: drop that
-        raise relocate(err, (path or "$.")[: -len(key) - 1] or "$") from None
+        base = (path or "$.")[: -len(key) - 1] or "$"
+        raise relocate(
+            err, base, outline, functools.partial(msgspec.convert, type=field_type)
+        ) from None
     return value
 
 

@@ -683,7 +683,7 @@ def _refuse_part(
     or found more values than parts)."""
     one = _decoders(codec).one
     for raw, number in zip(parts, places[1], strict=True):
-        where = {places[0]: number}
+        where: dict[str, Any] = {places[0]: number}
         try:
             _scan(one, raw, limits)
         except msgspec.DecodeError as err:
