@@ -271,9 +271,7 @@ def test_deep_tool_inputs_stay_on_the_fast_path_measured_exactly(
     monkeypatch.setattr(
         _codec.Codec, "_decode_slow", lambda self, *a: slow.append(a) or original_slow(self, *a)
     )
-    monkeypatch.setattr(
-        _codec._depth, "too_deep", lambda *a: walks.append(a) or original_walk(*a)
-    )
+    monkeypatch.setattr(_codec._depth, "too_deep", lambda *a: walks.append(a) or original_walk(*a))
     monkeypatch.setattr(_codec, "_GUARD_BEFORE_3_12", False)
     enc = msgspec.json.encode if fmt is wire.json else msgspec.msgpack.encode
     limit = 4 + 30  # the input object sits at depth 4

@@ -362,3 +362,39 @@ def test_long_line_is_searched_once() -> None:
         out += decoder.feed(data[i : i + 1024])
     assert out + decoder.finish() == [message]
     assert _CountingBuffer.searched <= 3 * len(data)
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+def test_a_last_line_without_newline_counts_and_keeps_its_limits(lazy: bool) -> None:
+    """A last line without its newline is decoded (lazily too: its bytes read on use) and
+    counted; exactly ``max_line`` bytes pass, one more is `LineTooLongError` naming its line,
+    the limit and where it starts; a bad one is `TruncatedError` with line, path and offset."""
+    first = b'{"role":"user","content":"hi"}\n'
+    last = b'{"role":"assistant","content":"yo"}'
+    decoder = LineDecoder(limits=Limits(max_line=len(last)), lazy=lazy)
+    assert len(decoder.feed(first + last)) == 1
+    (got,) = decoder.finish()
+    assert (got.message if lazy else got) == wire.Message(role="assistant", content="yo")
+    assert (decoder.line, decoder.finish()) == (3, [])
+
+    with pytest.raises(LineTooLongError) as long_info:
+        wire.json.decode_lines(first + last + b" ", limits=Limits(max_line=len(last)))
+    err = long_info.value
+    assert (err.line, err.limit, err.offset) == (2, len(last), len(first))
+    assert err.message == (
+        f"line longer than the limit of {len(last)} bytes, starting at byte offset {len(first)}"
+    )
+
+    bad = b'{"role":"user","content":"y'
+    decoder = LineDecoder(lazy=lazy)
+    assert len(decoder.feed(first + bad)) == 1
+    with pytest.raises(TruncatedError) as cut_info:
+        decoder.finish()
+    cut = cut_info.value
+    assert (cut.line, cut.path, cut.offset) == (2, "$", len(first))
+    assert cut.message == (
+        f"input ended inside line 2 at byte offset {len(first) + len(bad)} "
+        "(no trailing newline): invalid JSON: Input data was truncated"
+    )
+    assert type(cut.__cause__) is wire.DecodeError
+    assert decoder.line == 3

@@ -251,3 +251,27 @@ def test_stream_errors_keep_fields_and_cause_when_located() -> None:
     assert moved.__cause__ is cause
     with pytest.raises(TypeError, match="no field 'size'"):
         LineTooLongError("long", size=3)
+
+
+def test_lazy_names_of_the_stream_package_load_on_first_use(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`SessionLog` and the asyncio helpers are found in their modules on first use and kept;
+    an unknown name is an AttributeError naming the package and the name."""
+    from minagent.wire import stream
+    from minagent.wire.stream import _aio, _log
+
+    expected = {
+        "SessionLog": _log.SessionLog,
+        "receive": _aio.receive,
+        "receive_lines": _aio.receive_lines,
+        "send": _aio.send,
+        "send_lines": _aio.send_lines,
+    }
+    for name, value in expected.items():
+        monkeypatch.delitem(stream.__dict__, name, raising=False)
+        assert getattr(stream, name) is value
+        assert stream.__dict__[name] is value  # kept: the next lookup is a plain global
+    with pytest.raises(AttributeError) as info:
+        stream.no_such_thing  # noqa: B018
+    assert str(info.value) == "module 'minagent.wire.stream' has no attribute 'no_such_thing'"
