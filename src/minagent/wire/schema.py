@@ -190,11 +190,39 @@ def _components(
             result: dict[str, Any] = super().to_schema(t, check_ref)
             return result
 
-    component_types = private._collect_component_types(msgspec.inspect.multi_type_info(roots))
+    component_types = private._collect_component_types(_type_info(roots))
     names = private._build_name_map(component_types)
     gen = Folding(names, _hook, "#/$defs/{name}")
     components = {names[cls]: gen.to_schema(t, False) for cls, t in component_types.items()}
     return components, {names[cls]: cls for cls in component_types}
+
+
+def _type_info(roots: tuple[Any, ...]) -> tuple[Any, ...]:
+    """`msgspec.inspect.multi_type_info` of ``roots``, each type object translated once.
+
+    msgspec translates the JSON value union again at every use, and within it each level's
+    inner union twice (as array items and as object values): 2**TYPED_LEVELS copies per field,
+    most of the schema's time. Where msgspec keeps its translator class, a subclass remembers
+    the translation of each type object it has seen (the same object always translates the
+    same); elsewhere the public function runs.
+    """
+    translator: Any = getattr(msgspec.inspect, "_Translator", None)
+    if translator is None or not hasattr(translator, "translate"):
+        return msgspec.inspect.multi_type_info(roots)
+
+    class Remembering(translator):  # type: ignore[misc,valid-type]
+        def translate(self, typ: Any) -> Any:
+            seen = self._seen.get(id(typ))
+            if seen is not None and seen[0] is typ:
+                return seen[1]
+            out = super().translate(typ)
+            self._seen[id(typ)] = (typ, out)  # (the object is kept, so its id stays its own)
+            return out
+
+    run = Remembering(roots)
+    run._seen = {}
+    result: tuple[Any, ...] = run.run()
+    return result
 
 
 @functools.lru_cache(maxsize=1)
