@@ -30,11 +30,18 @@ def _spawn(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_bench_quick_prints_the_table_and_writes_json(tmp_path: Path) -> None:
-    """`minagent bench --quick` prints the table and summary and writes the documented JSON."""
-    out = tmp_path / "bench.json"
-    proc = _spawn("bench", "--quick", "--family", "tool-heavy", "--size", "5", "--json", str(out))
+def test_bench_quick_prints_the_table_and_writes_json_and_a_chart(tmp_path: Path) -> None:
+    """`minagent bench --quick` prints the table and summary, writes the documented JSON and,
+    with ``--plot FILE.png``, a PNG chart (matplotlib, the plot extra): one run for the three."""
+    out, png = tmp_path / "bench.json", tmp_path / "chart.png"
+    proc = _spawn(
+        "bench", "--quick", "--family", "tool-heavy", "--size", "5", "--json", str(out),
+        "--plot", str(png),
+    )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
+    head = png.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    assert int.from_bytes(head[16:20], "big") == 1512  # width in pixels
     assert "tool-heavy, 5 messages" in proc.stdout
     assert "minagent JSON" in proc.stdout and "reference + json (stdlib)" in proc.stdout
     assert "speed-up against the reference" in proc.stdout
@@ -345,19 +352,15 @@ def test_large_files_stream_in_constant_memory(tmp_path: Path) -> None:
 # --- validate ---------------------------------------------------------------------------------
 
 
-def test_validate_reports_every_bad_record_then_a_summary(tmp_path: Path) -> None:
+def test_validate_reports_every_bad_record_then_a_summary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Every bad record of every file: file, line, JSON path, error; the summary comes last."""
     (tmp_path / "a.jsonl").write_bytes(BAD_LINES)
     (tmp_path / "b.json").write_bytes(BAD_ARRAY)
     (tmp_path / "good.json").write_bytes(_corpus("rich", 30))
-    proc = subprocess.run(
-        [sys.executable, "-m", "minagent.cli", "validate", "a.jsonl", "b.json", "good.json"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
-        timeout=60,
-    )
+    monkeypatch.chdir(tmp_path)  # the report names the files as given
+    proc = run_cli_text("validate", "a.jsonl", "b.json", "good.json")
     assert proc.returncode == 1
     assert proc.stdout.splitlines() == [
         "a.jsonl: line 2: $.role: ValidationError: Invalid enum value 'robot'",
@@ -584,24 +587,10 @@ def test_bench_no_gc_keeps_memory_and_skips_the_collector(tmp_path: Path) -> Non
     assert "memory held per decoded message" in proc.stdout
 
 
-def test_bench_plot_draws_a_png(tmp_path: Path) -> None:
-    """`--plot FILE.png` writes a PNG chart (matplotlib, the plot extra)."""
-    png = tmp_path / "chart.png"
-    proc = _spawn("bench", "--quick", "--family", "tool-heavy", "--size", "5", "--plot", str(png))
-    assert proc.returncode == 0, proc.stderr
-    head = png.read_bytes()[:24]
-    assert head[:8] == b"\x89PNG\r\n\x1a\n"
-    assert int.from_bytes(head[16:20], "big") == 1512  # width in pixels
-
-
-def test_bench_plot_without_matplotlib_exits_1() -> None:
+def test_bench_plot_without_matplotlib_exits_1(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without matplotlib, `--plot` exits 1 before timing anything, naming the extra."""
-    code = (
-        "import sys; sys.modules['matplotlib'] = None\n"
-        "from minagent.cli import main\n"
-        "sys.exit(main(['bench', '--quick', '--plot', 'x.png']))\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib: ImportError
+    proc = run_cli_text("bench", "--quick", "--plot", "x.png")
     assert proc.returncode == 1
     assert proc.stderr == "minagent bench: --plot needs matplotlib (pip install minagent[plot])\n"
     assert proc.stdout == ""
@@ -678,24 +667,19 @@ def test_the_codec_and_the_command_start_without_the_optional_libraries() -> Non
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "[]\n", "")
 
 
-def test_stats_tables_without_rich_exit_1_naming_the_extra(tmp_path: Path) -> None:
+def test_stats_tables_without_rich_exit_1_naming_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Without rich, `stats` (tables) exits 1 naming the cli extra; --format json still works."""
     path = tmp_path / "s.jsonl"
     path.write_bytes(wire.json.encode_lines(STATS_INPUT))
-    code = (
-        "import sys; sys.modules['rich'] = None\n"
-        "from minagent.cli import main\n"
-        "sys.exit(main(sys.argv[1:]))\n"
-    )
-    run = [sys.executable, "-c", code, "stats"]
-    proc = subprocess.run([*run, str(path)], capture_output=True, text=True, timeout=60)
+    monkeypatch.setitem(sys.modules, "rich", None)  # import rich: ImportError
+    proc = run_cli_text("stats", str(path))
     assert proc.returncode == 1
     assert proc.stderr == (
         "minagent stats: the tables need rich (pip install 'minagent[cli]'); or use --format json\n"
     )
-    proc = subprocess.run(
-        [*run, "--format", "json", str(path)], capture_output=True, text=True, timeout=60
-    )
+    proc = run_cli_text("stats", "--format", "json", str(path))
     assert proc.returncode == 0
     assert json.loads(proc.stdout)["records"] == 4
 

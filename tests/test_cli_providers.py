@@ -1,11 +1,10 @@
-"""``minagent convert`` with provider bodies (the adapters in `minagent.providers`), run as a
-subprocess on the real provider examples in tests/data/provider-examples."""
+"""``minagent convert`` with provider bodies (the adapters in `minagent.providers`), run
+in-process on the real provider examples in tests/data/provider-examples."""
 
 from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ import pytest
 from minagent import cli, wire
 from minagent.cli._formats import PROVIDER_ADAPTERS
 from minagent.providers import anthropic
+from tests.cli_runner import run_cli
 
 EXAMPLES = Path(__file__).parent / "data" / "provider-examples"
 FOLDERS = {"anthropic": "anthropic", "openai-chat": "openai"}
@@ -26,11 +26,8 @@ CASES = [
 
 
 def _convert(*args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "minagent.cli", "convert", *args],
-        capture_output=True,
-        timeout=60,
-    )
+    """``minagent convert ARGS`` in-process (the entry point itself: tests/test_cli.py)."""
+    return run_cli("convert", *args)
 
 
 def test_the_example_folders_belong_to_registered_adapters() -> None:
@@ -44,7 +41,7 @@ def test_a_provider_body_converts_to_itself_unchanged(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], prefix: str, path: Path
 ) -> None:
     """--from P-request --to P-request (or response) writes the body back equal when parsed
-    (in-process, for speed: the subprocess tests below cover the entry point)."""
+    (in-process, as every test here: tests/test_cli.py spawns the entry point)."""
     kind = "request" if path.name.startswith("request") else "response"
     fmt = f"{prefix}-{kind}"
     out = tmp_path / "out.json"
