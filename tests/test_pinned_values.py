@@ -133,6 +133,13 @@ def test_file_readers_wrap_a_failing_read(tmp_path: Path, read: Any, what: str) 
             "Number out of range",
             "$[0].content[0].input.k[0]",
         ),
+        (
+            b'[{"role":"user","content":[{"type":"tool_use","id":"a","name":"b",'
+            b'"input":{"k":[1.5,0.0,-2.5,-1e400]}}]}]',
+            wire.ValidationError,
+            "Number out of range",
+            "$[0].content[0].input.k[3]",
+        ),
     ],
 )
 def test_json_refusals_have_exact_message_and_path(
@@ -172,3 +179,79 @@ def test_refusal_while_lowering_names_the_index_past_the_first_chunk() -> None:
     with pytest.raises(wire.EncodeError) as info:
         wire.json.encode(decoded)
     assert info.value.path == "$[40].content[0].blob"
+
+
+def _tool_message(value: Any) -> wire.Message:
+    return wire.Message(
+        role="assistant",
+        content=[wire.ToolUseBlock(id="t", name="f", input={"v": value})],
+    )
+
+
+def test_integers_at_the_64_bit_edges() -> None:
+    """-2**63 and 2**64 - 1 are written by both formats; one beyond either end is refused by
+    MessagePack (naming the value and its path) and written exactly by JSON."""
+    for edge in (-(2**63), 2**64 - 1):
+        for fmt in (wire.json, wire.msgpack):
+            data = fmt.encode([_tool_message(edge)])
+            assert fmt.decode(data)[0].content[0].input == {"v": edge}
+    for beyond in (-(2**63) - 1, 2**64):
+        with pytest.raises(wire.EncodeError) as info:
+            wire.msgpack.encode([_tool_message([1.5, beyond])])
+        assert (info.value.message, info.value.path) == (
+            f"cannot write MessagePack: integer {beyond} does not fit in 64 bits "
+            "(MessagePack's range)",
+            "$[0].content[0].input.v[1]",
+        )
+        data = wire.json.encode([_tool_message([1.5, beyond])])
+        assert wire.json.decode(data)[0].content[0].input == {"v": [1.5, beyond]}
+
+
+def test_finite_floats_beside_a_nan_are_not_what_json_refuses() -> None:
+    """A deep MessagePack tool input (past the typed levels) holding finite floats, zero and a
+    NaN: the finite ones are kept as floats and JSON writes them; only the NaN is refused, at
+    its own path."""
+    deep: Any = [1.5, -2.0, 0.0]
+    for _ in range(10):
+        deep = [deep]
+    packed = msgspec.msgpack.encode([{"role": "user", "content": [
+        {"type": "tool_use", "id": "t", "name": "f", "input": {"v": deep}}]}])  # fmt: skip
+    decoded = wire.msgpack.decode(packed)
+    assert wire.json.encode(decoded) == msgspec.json.encode(msgspec.msgpack.decode(packed))
+    with_nan = packed.replace(msgspec.msgpack.encode(-2.0), msgspec.msgpack.encode(float("nan")))
+    with pytest.raises(wire.EncodeError) as info:
+        wire.json.encode(wire.msgpack.decode(with_nan))
+    assert (info.value.message, info.value.path) == (
+        "cannot write JSON: nan cannot be written as JSON",
+        "$[0].content[0].input.v" + "[0]" * 10 + "[1]",
+    )
+
+
+@pytest.mark.parametrize("fmt", [wire.json, wire.msgpack])
+def test_too_deep_refusals_say_which_limit(fmt: Any) -> None:
+    """Nesting past max_depth: the whole message, naming the limit and the interpreter's."""
+    data = (msgspec.json.encode if fmt is wire.json else msgspec.msgpack.encode)(
+        [{"role": "user", "content": [{"type": "tool_use", "id": "t", "name": "f",
+                                       "input": {"v": [[[[[[[[[[[[]]]]]]]]]]]]}}]}]
+    )  # fmt: skip
+    with pytest.raises(wire.DecodeError) as info:
+        fmt.decode(data, limits=wire.Limits(max_depth=8))
+    name = "JSON" if fmt is wire.json else "MessagePack"
+    assert info.value.message == (
+        f"invalid {name}: nesting deeper than max_depth=8 or the interpreter's recursion limit"
+    )
+
+
+@pytest.mark.parametrize("fmt", [wire.json, wire.msgpack])
+def test_encoding_a_value_nested_past_the_recursion_limit_is_refused(fmt: Any) -> None:
+    """A tool input nested deeper than the interpreter can recurse: EncodeError, exact text."""
+    deep: Any = []
+    for _ in range(5000):
+        deep = [deep]
+    with pytest.raises(wire.EncodeError) as info:
+        fmt.encode([_tool_message(deep)])
+    name = "JSON" if fmt is wire.json else "MessagePack"
+    assert (info.value.message, info.value.path) == (
+        f"cannot write {name}: nesting too deep",
+        None,
+    )
