@@ -255,3 +255,39 @@ def test_encoding_a_value_nested_past_the_recursion_limit_is_refused(fmt: Any) -
         f"cannot write {name}: nesting too deep",
         None,
     )
+
+
+def test_write_frame_wraps_a_failing_write(tmp_path: Path) -> None:
+    """A write the OS refuses (EBADF: the file is open for reading only) is a StreamIOError
+    saying what failed, with the errno and the OSError as its cause."""
+    from minagent.wire.stream import write_frame
+
+    path = tmp_path / "r.bin"
+    path.write_bytes(b"")
+    f = os.fdopen(os.open(path, os.O_RDONLY), "wb", buffering=0)
+    with f, pytest.raises(StreamIOError) as info:
+        write_frame(f, wire.Message("user", "x"))
+    err = info.value
+    assert str(err) == f"writing frames: {os.strerror(errno.EBADF)}"
+    assert (err.errno, err.offset) == (errno.EBADF, None)
+    assert type(err.__cause__) is OSError and err.__cause__.errno == errno.EBADF
+
+
+def test_session_log_stat_failure_is_a_stream_error(tmp_path: Path) -> None:
+    """The log's path cannot be checked (its folder was moved away and a file put in its place:
+    ENOTDIR): the append is refused with StreamIOError naming the path; nothing is written."""
+    from minagent.wire.stream import SessionLog
+
+    folder = tmp_path / "d"
+    folder.mkdir()
+    path = folder / "log.jsonl"
+    with SessionLog(path) as log:
+        folder.rename(tmp_path / "moved")
+        folder.write_bytes(b"")
+        with pytest.raises(StreamIOError) as info:
+            log.append(wire.Message("user", "x"))
+    assert str(info.value) == (
+        f"cannot stat session log {str(path)!r}: {os.strerror(errno.ENOTDIR)}"
+    )
+    assert info.value.errno == errno.ENOTDIR
+    assert (tmp_path / "moved" / "log.jsonl").read_bytes() == b""

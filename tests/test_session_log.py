@@ -407,3 +407,58 @@ def test_replaced_or_removed_log_refuses_appends(tmp_path: Path, how: str) -> No
         with SessionLog(path) as fresh:  # the new file at the path is a log of its own
             fresh.append(first)
     assert path.read_bytes() == old
+
+
+def test_torn_tail_errors_say_what_was_refused_and_show_the_bytes(tmp_path: Path) -> None:
+    """Iterating, reading (lazily too) and appending a torn log raise TornTailError with the
+    exact text: what was refused, where the torn line starts, why, its size and its first 60
+    bytes (then ``...``), and repair(); reading keeps the whole lines before it."""
+    messages = corpus_messages("tool-heavy", 3)
+    whole = wire.json.encode_lines(messages[:2])
+    path = tmp_path / "torn.jsonl"
+    for torn in (b'{"role":"user"', b'{"role":"user","content":"' + b"x" * 80):
+        path.write_bytes(whole + torn)
+        shown = repr(torn[:60]) + ("..." if len(torn) > 60 else "")
+        tail = f"torn last line at byte offset {len(whole)} (no trailing newline; {len(torn)} "
+        tail += f"bytes: {shown}); repair() truncates it"
+        with SessionLog(path) as log:
+            for call, what, kept in (
+                (lambda: list(log), "the session log ends in a torn line", None),
+                (log.read, "the session log ends in a torn line", messages[:2]),
+                (lambda: log.read(lazy=True), "the session log ends in a torn line", "lazy"),
+                (lambda: log.append(messages[2]), "cannot append to the session log", None),
+            ):
+                with pytest.raises(TornTailError) as info:
+                    call()
+                err = info.value
+                assert err.message == f"{what}: {tail}"
+                assert (err.line, err.offset, err.tail) == (3, len(whole), log.tail)
+                if kept == "lazy":
+                    assert [m.message for m in err.messages] == messages[:2]
+                else:
+                    assert err.messages == kept
+        assert path.read_bytes() == whole + torn  # nothing was written
+
+
+def test_a_short_write_is_completed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the OS takes fewer bytes than asked (a signal, a full pipe), append writes the rest:
+    the file holds every line once, in order."""
+    from minagent.wire.stream import _log
+
+    real_write = os.write
+    sizes: list[int] = []
+
+    def seven_at_a_time(fd: int, data: bytes) -> int:
+        sizes.append(len(data))
+        return real_write(fd, bytes(data[:7]))
+
+    messages = corpus_messages("tool-heavy", 3)
+    path = tmp_path / "short.jsonl"
+    with SessionLog(path) as log:
+        monkeypatch.setattr(_log.os, "write", seven_at_a_time)
+        log.append(messages)
+        monkeypatch.setattr(_log.os, "write", real_write)
+        assert log.read() == messages
+    data = wire.json.encode_lines(messages)
+    assert path.read_bytes() == data
+    assert sizes == list(range(len(data), 0, -7))  # each call asks for what is still unwritten
