@@ -100,12 +100,12 @@ def bench(session: nox.Session) -> None:
 @nox.session(default=False)
 def lowest(session: nox.Session) -> None:
     """The suite against the lowest versions pyproject.toml allows: the dependencies and the test
-    extra pinned to their lower bounds (pip's equivalent of uv's ``--resolution lowest-direct``).
-    The bench extra is left to resolve: its lowest pins cannot be installed together with the
-    test extra's (pydantic 2.5 against google-genai 3.6.1)."""
+    and cli extras pinned to their lower bounds (pip's equivalent of uv's ``--resolution
+    lowest-direct``). The bench and plot extras resolve freely: the suite runs their code once
+    (untimed), and matplotlib's lowest release predates the numpy it would be installed with."""
     _ensure_redis_server(session)
-    pins = _lowest(PROJECT["dependencies"] + EXTRAS["test"])
-    session.install(*pins, "-e", ".[test,bench]")  # the bench extra resolves freely
+    pins = _lowest(PROJECT["dependencies"] + EXTRAS["test"] + EXTRAS["cli"])
+    session.install(*pins, "-e", ".[test,bench,plot,cli]")
     session.run("pip", "list", "--format=freeze")
     session.run("pytest", "--benchmark-disable", "-q", "-p", "no:cacheprovider", *session.posargs)
 

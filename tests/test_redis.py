@@ -191,7 +191,18 @@ def test_trimmed_pending_entries_are_dead_lettered(redis_url: str) -> None:
     ]
 
 
-@pytest.mark.parametrize("options", [{"protocol": 2}, {"protocol": 3, "legacy_responses": False}])
+def _resp3_options() -> dict[str, Any]:
+    """RESP3, with redis-py's own reply shapes where this redis-py has the choice (the
+    ``legacy_responses`` option of newer releases; 5.0, our lowest, has only its legacy ones)."""
+    import inspect
+
+    from redis.connection import AbstractConnection
+
+    params = inspect.signature(AbstractConnection.__init__).parameters
+    return {"protocol": 3, **({"legacy_responses": False} if "legacy_responses" in params else {})}
+
+
+@pytest.mark.parametrize("options", [{"protocol": 2}, {"protocol": 3}, _resp3_options()])
 def test_both_reply_protocols(redis_url: str, options: dict[str, Any]) -> None:
     """RESP2 lists and RESP3 maps: reading, claiming and dead-lettering work the same."""
     client = redis.Redis.from_url(redis_url, **options)

@@ -37,6 +37,7 @@ import msgspec
 
 from . import _depth, _fallback, _finite, _lossless, _mpreader, _paths, _values
 from . import lazy as _lazy
+from ._malformed import MALFORMED
 from .blocks import TYPED_LEVELS, Deep
 from .errors import DecodeError, EncodeError, ValidationError, WireError
 from .extra import Extra, MsgpackOnly
@@ -50,11 +51,6 @@ _LONE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 DECODABLE: tuple[Any, ...] = (list[Message], Message, ModelResponse, list[ModelResponse])
 """The types ``decode`` accepts for ``type=``."""
-
-
-_MALFORMED = (msgspec.DecodeError, UnicodeDecodeError)
-"""What msgspec raises for malformed input: msgspec before 0.23 lets the standard library's
-UnicodeDecodeError out for invalid UTF-8 (catch `msgspec.ValidationError` first)."""
 
 
 class _NeedsLossless(Exception):
@@ -295,8 +291,8 @@ class Codec:
                 result = decoder.decode(data)
         except msgspec.ValidationError as err:
             result = self._decode_slow(data, tp, limits, _fallback.first_index(err))
-        except _MALFORMED as err:
-            raise self._decode_error(err, data) from None
+        except MALFORMED as err:
+            raise self.decode_error(err, data) from None
         except RecursionError:
             raise _Recursion("$") from None
         except TypeError as err:  # wrong argument type, e.g. a list instead of bytes
@@ -314,7 +310,8 @@ class Codec:
             path=path,
         )
 
-    def _decode_error(self, err: Exception, data: Any, path: str = "$") -> DecodeError:
+    def decode_error(self, err: Exception, data: Any, path: str = "$") -> DecodeError:
+        """Our error for msgspec's refusal of malformed ``data`` (any msgspec version)."""
         if isinstance(err, UnicodeDecodeError):  # msgspec < 0.23
             text = "Invalid UTF-8 encoded string"
         elif isinstance(err, TypeError):  # msgspec < 0.23
@@ -330,12 +327,12 @@ class Codec:
             return self._any.decode(data)
         except msgspec.ValidationError as err:  # valid syntax, a value we cannot hold (1e400)
             raise self._locate(err, data, path) from None
-        except _MALFORMED as err:
-            raise self._decode_error(err, data) from None
+        except MALFORMED as err:
+            raise self.decode_error(err, data) from None
         except RecursionError:
             raise _Recursion(path) from None
         except TypeError as err:  # msgspec < 0.23: an unhashable map key (an ext, an array)
-            raise self._decode_error(err, data) from None
+            raise self.decode_error(err, data) from None
 
     def _locate(self, err: msgspec.ValidationError, data: Any, path: str) -> ValidationError:
         """Our error for a value msgspec cannot hold, with object keys in its path (msgspec
@@ -374,8 +371,8 @@ class Codec:
             raws = self._raw_list.decode(data)
         except (msgspec.ValidationError, RecursionError):
             return _lossless.build(tp, again(), copy=again)  # not an array: report it
-        except _MALFORMED as err:
-            raise self._decode_error(err, data) from None
+        except MALFORMED as err:
+            raise self.decode_error(err, data) from None
         return self._decode_list(raws, tp, limits, first_bad)
 
     def _decode_list(
@@ -392,16 +389,16 @@ class Codec:
             try:
                 result: list[Any] = strict_list.decode(framed)
                 return result
-            except _MALFORMED as err:
+            except MALFORMED as err:
                 if isinstance(err, msgspec.ValidationError):
                     raise
                 # The split only tokenises; UTF-8 is checked here. Name the element.
                 for i in range(start, stop):
                     try:
                         self._any.decode(raws[i])
-                    except _MALFORMED as inner:
-                        raise self._decode_error(inner, raws[i], f"$[{i}]") from None
-                raise self._decode_error(err, framed) from None
+                    except MALFORMED as inner:
+                        raise self.decode_error(inner, raws[i], f"$[{i}]") from None
+                raise self.decode_error(err, framed) from None
             except RecursionError:
                 raise _Recursion(f"$[{start}]") from None
 

@@ -30,6 +30,7 @@ import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
 from ._fallback import join_array
+from ._malformed import MALFORMED
 from .blocks import ContentBlock, ToolUseBlock
 from .errors import DecodeError, WireError
 from .extra import Extra
@@ -246,13 +247,13 @@ class _Source:
         heads: list[AnyHead | None]
         try:
             heads = dec.heads[short].decode(self.data)
-        except (msgspec.DecodeError, RecursionError):
+        except (*MALFORMED, RecursionError):
             heads = []
             one = dec.head[short]
             for raw in self.raws:
                 try:
                     heads.append(one.decode(raw))
-                except (msgspec.DecodeError, RecursionError):
+                except (*MALFORMED, RecursionError):
                     heads.append(None)  # only the full decode can read it (or say why not)
         self.heads = heads
         self.calls = self._short_calls(heads) if short else self._raw_calls(heads)
@@ -316,12 +317,12 @@ class _Source:
         contents = [heads[i].content for i in lists]  # type: ignore[union-attr]
         try:
             blocks: list[list[_BlockHead]] = dec.block_lists.decode(join_array(contents, dec.json))
-        except (msgspec.DecodeError, RecursionError):
+        except (*MALFORMED, RecursionError):
             blocks = []
             for content in contents:
                 try:
                     blocks.append(dec.blocks.decode(content))
-                except (msgspec.DecodeError, RecursionError):
+                except (*MALFORMED, RecursionError):
                     blocks.append([_BlockHead(type=None)])  # unreadable: the full decode says why
         for i, found in zip(lists, blocks, strict=True):
             out[i] = _calls(found)
@@ -614,8 +615,8 @@ def decode(
     except msgspec.ValidationError:
         _decoders(codec).full(data, type=list[Message], limits=limits)  # the eager error
         raise AssertionError("the eager decoder accepted what the scan refused") from None
-    except msgspec.DecodeError as err:
-        raise DecodeError(f"invalid {codec.name}: {err}", path="$") from None
+    except MALFORMED as err:
+        raise codec.decode_error(err, data) from None
     except RecursionError:
         raise _too_deep(codec, limits, "$") from None
     source = _Source(codec, data, raws, limits)
@@ -640,7 +641,7 @@ def from_parts(
     data = join_array(parts, codec.name == "JSON")
     try:
         raws = _scan(_decoders(codec).raws, data, limits)
-    except (msgspec.DecodeError, RecursionError):
+    except (*MALFORMED, RecursionError):
         raws = []
     if len(raws) != len(parts):
         _refuse_part(codec, parts, places, limits)
@@ -686,8 +687,8 @@ def _refuse_part(
         where: dict[str, Any] = {places[0]: number}
         try:
             _scan(one, raw, limits)
-        except msgspec.DecodeError as err:
-            raise DecodeError(f"invalid {codec.name}: {err}", path="$", **where) from None
+        except MALFORMED as err:
+            raise codec.decode_error(err, raw).located(**where) from None
         except RecursionError:
             raise _too_deep(codec, limits, "$").located(**where) from None
     raise AssertionError("every part holds one value, yet their scan refused them")

@@ -210,7 +210,7 @@ def _type_info(roots: tuple[Any, ...]) -> tuple[Any, ...]:
     if translator is None or not hasattr(translator, "translate"):
         return msgspec.inspect.multi_type_info(roots)
 
-    class Remembering(translator):  # type: ignore[misc,valid-type]
+    class Remembering(translator):  # type: ignore[misc]
         def translate(self, typ: Any) -> Any:
             seen = self._seen.get(id(typ))
             if seen is not None and seen[0] is typ:
@@ -234,6 +234,8 @@ def _schema_text() -> str:
         cls = classes.get(name)
         if cls is None:
             continue
+        if "description" in schema and cls.__doc__:  # msgspec < 0.20 leaves it indented
+            schema["description"] = inspect.cleandoc(cls.__doc__)
         docs = _field_docs(cls)
         wire_names = {f.encode_name: f.name for f in msgspec.structs.fields(cls)}
         props = schema.get("properties", {})
