@@ -291,3 +291,49 @@ def test_session_log_stat_failure_is_a_stream_error(tmp_path: Path) -> None:
     )
     assert info.value.errno == errno.ENOTDIR
     assert (tmp_path / "moved" / "log.jsonl").read_bytes() == b""
+
+
+def test_frame_refusals_have_exact_texts() -> None:
+    """A frame over max_frame, a stream cut inside a header and one cut inside a payload: the
+    exact text, frame index, sizes and byte offsets."""
+    from minagent.wire.stream import FrameDecoder, TruncatedError
+
+    first = encode_frames(wire.Message("user", "a"))
+    second = encode_frames(wire.Message("user", "x" * 40))
+    big = len(second) - 4
+    decoder = FrameDecoder(limits=wire.Limits(max_frame=big - 1))
+    assert len(decoder.feed(first)) == 1
+    with pytest.raises(FrameTooLargeError) as info:
+        decoder.feed(second)
+    assert info.value.message == (
+        f"frame of {big} bytes exceeds the limit of {big - 1} bytes "
+        f"(header at byte offset {len(first)}); refused before reading it"
+    )
+    for cut, what, missing in (
+        (2, "inside the header of frame 1: at least 2 bytes missing", 2),
+        (10, f"inside frame 1 of {big} bytes: {big - 6} of its bytes missing", big - 6),
+    ):
+        decoder = FrameDecoder()
+        assert len(decoder.feed(first + second[:cut])) == 1
+        with pytest.raises(TruncatedError) as cut_info:
+            decoder.finish()
+        err = cut_info.value
+        assert err.message == f"stream ended {what} (frame starts at byte offset {len(first)})"
+        assert (err.frame, err.missing, err.offset) == (1, missing, len(first))
+
+
+def test_a_bad_frame_after_good_ones_keeps_the_limits_for_each_frame() -> None:
+    """Once a batch of frames fails and they are decoded one by one, each frame is still held
+    to ``limits`` (a frame nested deeper than max_depth is refused at its own index)."""
+    from minagent.wire.stream import FrameDecoder
+
+    deep: Any = []
+    for _ in range(20):
+        deep = [deep]
+    frames = encode_frames([wire.Message("user", "a"), _tool_message(deep)])
+    bad = (3).to_bytes(4, "big") + b"\xc1\xc1\xc1"  # never-used MessagePack byte
+    decoder = FrameDecoder(limits=wire.Limits(max_depth=12))
+    assert len(decoder.feed(frames + bad)) == 1
+    with pytest.raises(wire.DecodeError) as info:
+        decoder.feed(b"")
+    assert (info.value.frame, info.value.path) == (1, "$.content[0].input.v" + "[0]" * 8)
