@@ -352,3 +352,41 @@ def test_openai_messages_decode_where_their_shape_is_ours(name: str) -> None:
             assert json.loads(wire.json.encode(decoded)) == {**message, "content": ""}
         else:
             _all_trips(message, wire.Message)
+
+
+@pytest.mark.parametrize(
+    ("cls", "known", "nested", "json_fields"),
+    [
+        (wire.Message, {"content", "is_error", "role", "tool_call_id"},
+         {"content": "_content"}, ()),
+        (wire.ModelResponse, {"message", "stop_reason", "usage"}, {"message": "_message"},
+         ("usage",)),
+        (wire.ToolUseBlock, {"cache_control", "caller", "id", "input", "name", "toolset_name",
+                             "type"}, {}, ("input", "caller", "cache_control")),
+        (wire.ImageBlock, {"cache_control", "source", "transformations", "type"},
+         {"source": "_source"}, ("transformations", "cache_control")),
+        (wire.ToolResultBlock, {"cache_control", "content", "is_error", "tool_use_id",
+                                "toolset_name", "type"}, {"content": "_content"},
+         ("cache_control",)),
+    ],
+)  # fmt: skip
+def test_the_lossless_builder_knows_each_class_layout(
+    cls: type, known: set[str], nested: dict[str, str], json_fields: tuple[str, ...]
+) -> None:
+    """Per class, the lossless builder's tables (built at import, so checked here directly):
+    the wire keys it knows (the tag included, the ``extra`` field's key never), the builder of
+    each Struct-holding field, and the JSON-valued fields, each checked by a one-field Struct
+    of the field's own type."""
+    from minagent.wire import _lossless
+    from minagent.wire.blocks import EXTRA_KEY
+
+    assert _lossless._known_keys(cls) == frozenset(known)
+    assert EXTRA_KEY not in _lossless._known_keys(cls)
+    builders, json_keys, types = _lossless._layout(cls)
+    assert {key: b.__name__ for key, b in builders.items()} == nested
+    assert json_keys == json_fields
+    assert set(types) == set(json_fields)
+    fields = {f.encode_name: f.type for f in msgspec.structs.fields(cls)}
+    for key, struct in types.items():
+        (only,) = msgspec.structs.fields(struct)
+        assert (only.encode_name, only.type) == (key, fields[key])
