@@ -289,3 +289,60 @@ def test_msgpack_only_values_below_the_typed_levels_are_found_too() -> None:
             )
         else:
             assert json.loads(wire.json.encode(decoded))[0]["content"][0]["input"]["v"] == value
+
+
+def _outcome(call: Any, *args: Any) -> Any:
+    try:
+        return ("ok", call(*args))
+    except wire.WireError as err:
+        return (type(err).__name__, err.message, err.path)
+
+
+@pytest.mark.parametrize("name", ["JSON", "MSGPACK"])
+def test_a_codec_built_from_a_formats_parts_behaves_as_that_format(name: str) -> None:
+    """`Codec` built again from the same parts as ``wire.json`` / ``wire.msgpack`` (the module's
+    codecs are built at import): the same results and errors on the fast, lossless, canonical,
+    refusal, limit and timestamp paths, so that every constructor argument is used as meant."""
+    import msgspec
+
+    from minagent.wire import _codec
+
+    built = getattr(_codec, name)
+    fresh = _codec.Codec(
+        msgspec.json if name == "JSON" else msgspec.msgpack,
+        built.name,
+        text=built._text,
+        enc_hook=_codec._json_hook if name == "JSON" else _codec._msgpack_hook,
+        refused=built._refused,
+        unencodable=built._unencodable,
+        special=built._special,
+    )
+    enc = msgspec.json.encode if name == "JSON" else msgspec.msgpack.encode
+    inputs = [
+        [{"role": "user", "content": "hi"}],
+        [{"role": "user", "content": [{"type": "x_new", "n": 1}], "k": True}],
+        [{"role": "robot", "content": "hi"}],
+        {"message": {"role": "assistant", "content": "a"}, "stop_reason": "end_turn"},
+    ]
+    for value in inputs:
+        for tp in (list[wire.Message], wire.Message, wire.ModelResponse):
+            data = enc(value)
+            assert _outcome(fresh.decode, data, tp) == _outcome(built.decode, data, tp)
+    block = {"type": "tool_use", "id": "t", "name": "f", "input": {"v": [[[[[[[[[[1]]]]]]]]]]}}
+    deep = enc([{"role": "user", "content": [block]}])
+    limits = wire.Limits(max_depth=9)
+    tp = list[wire.Message]
+    assert _outcome(fresh.decode, deep, tp, limits) == _outcome(built.decode, deep, tp, limits)
+    if name == "MSGPACK":
+        stamp = msgspec.msgpack.encode(
+            [{"role": "user", "content": [{"type": "x", "t": msgspec.msgpack.Ext(-1, b"\0" * 4)}]}]
+        )
+        assert fresh.encode(fresh.decode(stamp, list[wire.Message]), False) == stamp
+    messages = built.decode(enc(inputs[1]), list[wire.Message])
+    nan = [wire.Message("assistant", [wire.ToolUseBlock(id="t", name="f", input={"v": 1e999})])]
+    for obj in (messages, nan, [wire.Message("user", "\ud800")]):
+        for canonical in (False, True):
+            assert _outcome(fresh.encode, obj, canonical) == _outcome(built.encode, obj, canonical)
+    with pytest.raises(TypeError) as info:
+        fresh.decode(b"[]", int)
+    assert str(info.value).startswith("type must be one of list[Message], Message")
