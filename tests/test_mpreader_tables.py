@@ -61,6 +61,7 @@ def _size(value: Any) -> int:
     [
         ({}, False), ({"a": 1}, False), ({str(i): i for i in range(5)}, False),
         ({str(i): i for i in range(6)}, False), ({str(i): i for i in range(10)}, False),
+        ({str(i): i for i in range(11)}, False), ({str(i): i for i in range(15)}, False),
         ([], False), ([1], False), (list(range(15)), False),
         ("", True), ("a", True), ("ab", False), ("x" * 31, False),
         (1.5, False), (2**40, False), (-(2**40), False), (200, False), (-100, False),
