@@ -107,7 +107,10 @@ def lowest(session: nox.Session) -> None:
     pins = _lowest(PROJECT["dependencies"] + EXTRAS["test"] + EXTRAS["cli"])
     session.install(*pins, "-e", ".[test,bench,plot,cli]")
     session.run("pip", "list", "--format=freeze")
-    session.run("pytest", "--benchmark-disable", "-q", "-p", "no:cacheprovider", *session.posargs)
+    session.run(
+        "pytest", "--benchmark-disable", "-q", "-n", "auto", "-p", "no:cacheprovider",
+        *session.posargs,
+    )  # fmt: skip
 
 
 @nox.session(default=False)
