@@ -226,6 +226,7 @@ class Codec:
         special: tuple[Callable[[Any], bool], Reader] | None = None,
     ) -> None:
         self.name = name
+        self._module = module
         self._text = text
         self._special = special
         self._decoders = {tp: module.Decoder(tp, dec_hook=_dec_hook) for tp in DECODABLE}
@@ -235,6 +236,16 @@ class Codec:
         self._canonical = module.Encoder(enc_hook=enc_hook, order="sorted")
         self._refused = refused
         self._unencodable = unencodable
+
+    @property
+    def text(self) -> bool:
+        """Whether the format is JSON text (arrays framed as ``[a,b]``) rather than binary."""
+        return self._text
+
+    @property
+    def module(self) -> ModuleType:
+        """The msgspec module of the format (``msgspec.json`` or ``msgspec.msgpack``)."""
+        return self._module
 
     def encoder(self, canonical: bool) -> Any:
         """The msgspec encoder of the strict path (it raises on anything needing the lossless

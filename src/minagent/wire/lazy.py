@@ -99,8 +99,8 @@ class _Decoders:
     """The scanners and head decoders of one format (built once per codec)."""
 
     def __init__(self, codec: Codec) -> None:
-        module: Any = msgspec.json if codec.name == "JSON" else msgspec.msgpack
-        self.json = codec.name == "JSON"
+        module: Any = codec.module
+        self.json = codec.text
         from . import json, msgpack  # here: they import this module
 
         self.full: Any = json.decode if self.json else msgpack.decode
@@ -208,7 +208,7 @@ class _Source:
                 stop = j
                 break
         self.chunk = min(self.chunk * 2, _MAX_CHUNK)
-        codec, json = self.codec, self.codec.name == "JSON"
+        codec, json = self.codec, self.codec.text
         while True:
             framed = join_array(self.raws[i:stop], json)
             try:
@@ -638,7 +638,7 @@ def from_parts(
     of frames, ``places`` naming them (``("line", numbers)`` or ``("frame", numbers)``) in
     errors. Each part must hold exactly one value; the syntax of all is checked by one scan."""
     _check_args(codec, validate, sum(map(len, parts)), limits)
-    data = join_array(parts, codec.name == "JSON")
+    data = join_array(parts, codec.text)
     try:
         raws = _scan(_decoders(codec).raws, data, limits)
     except (*MALFORMED, RecursionError):
