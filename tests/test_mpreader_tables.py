@@ -8,8 +8,11 @@ from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from minagent.wire import _mpreader
+from minagent.wire.errors import DecodeError
 
 # The MessagePack spec's first bytes: how many bytes follow the marker for fixed-size items
 # (containers count their header only: their items are walked as items); -1 where a length
@@ -107,3 +110,109 @@ def test_python_cost_adds_the_items_and_stops_past_the_limit() -> None:
     assert _mpreader.python_cost(huge_map, 10**9) == (64 + 40 * 20) + sum(
         costs[msgspec.msgpack.encode(str(i))[0]] for i in range(20)
     )
+
+
+# --- the timestamp-keeping reader agrees with msgspec ---------------------------------------
+
+_leaves = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**64 - 1)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=300)
+    | st.binary(max_size=300)
+    | st.builds(
+        msgspec.msgpack.Ext,
+        st.integers(0, 127),
+        st.sampled_from([1, 2, 3, 4, 8, 16, 17, 300]).map(lambda n: b"\x07" * n),
+    )
+)
+_values = st.recursive(
+    _leaves,
+    lambda inner: (
+        st.lists(inner, max_size=20) | st.dictionaries(st.text(max_size=5), inner, max_size=20)
+    ),
+    max_leaves=40,
+)
+
+
+def _generic(data: bytes) -> Any:
+    return msgspec.msgpack.decode(
+        data, ext_hook=lambda code, raw: msgspec.msgpack.Ext(code, bytes(raw))
+    )
+
+
+@given(_values)
+def test_the_timestamp_reader_agrees_with_msgspec(value: Any) -> None:
+    """Any MessagePack value (every int, str, bin, ext and container width msgspec writes for
+    it) reads back from `read_msgpack` exactly as msgspec's own decoder reads it."""
+    data = msgspec.msgpack.encode(value)
+    assert _mpreader.read_msgpack(data, 1000) == _generic(data)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"\xca\x3f\xc0\x00\x00",  # float 32: 1.5
+        b"\xdc\x00\x02\x01\x02",  # array 16 of 2
+        b"\xdd\x00\x00\x00\x01\xc0",  # array 32 of 1
+        b"\xde\x00\x01\xa1k\x01",  # map 16 of 1
+        b"\xdf\x00\x00\x00\x01\xa1k\xc3",  # map 32 of 1
+        b"\xd9\x02hi", b"\xda\x00\x02hi", b"\xdb\x00\x00\x00\x02hi",  # str 8 / 16 / 32
+        b"\xc4\x01\x00", b"\xc5\x00\x01\x00", b"\xc6\x00\x00\x00\x01\x00",  # bin 8 / 16 / 32
+        b"\xc7\x01\x05x", b"\xc8\x00\x01\x05x", b"\xc9\x00\x00\x00\x01\x05x",  # ext 8 / 16 / 32
+        b"\xd0\x80", b"\xd1\x80\x00", b"\xd2\x80\x00\x00\x00",  # int 8 / 16 / 32 minimums
+        b"\xd3\x80\x00\x00\x00\x00\x00\x00\x00",
+        b"\xcc\xff", b"\xcd\xff\xff", b"\xce\xff\xff\xff\xff", b"\xcf" + b"\xff" * 8,
+        b"\xe0", b"\x7f", b"\x90", b"\x80",
+    ],
+)  # fmt: skip
+def test_the_timestamp_reader_reads_every_width(data: bytes) -> None:
+    """Each width of each MessagePack type, including those msgspec never writes for small
+    values (float 32, str 32 of two bytes, ...): the same value as msgspec's decoder."""
+    assert _mpreader.read_msgpack(data, 10) == _generic(data)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"\x81\xa1k", "invalid MessagePack: truncated: input ends at byte 3"),
+        (b"\x92\x01", "invalid MessagePack: truncated: array of 2 items at byte 1, only 1 bytes "
+                      "remain"),
+        (b"\xc1", "invalid MessagePack: invalid type byte 0xc1 at byte 0"),
+        (b"\x01\x02", "invalid MessagePack: trailing data after the object, at byte 1"),
+        (b"\xa2\xff\xfe", "invalid MessagePack: invalid UTF-8 in the string ending at byte 3"),
+        (b"\xd9\x05ab", "invalid MessagePack: truncated: 5 bytes claimed at byte 2, fewer remain"),
+        (b"\xdc\x00\x09\x01", "invalid MessagePack: truncated: array of 9 items at byte 3, "
+                              "only 1 bytes remain"),
+        (b"\xde\x00\x02\x01\x02\x03", "invalid MessagePack: truncated: map of 2 items at byte 3, "
+                                      "only 3 bytes remain"),
+        (b"\x81\x90\x01", "invalid MessagePack: map keys must be hashable, not list"),
+        (b"\xd6\xff\x00\x00\x00", "invalid MessagePack: truncated: 4 bytes claimed at byte 2, "
+                                  "fewer remain"),
+        (b"\xc7\x03\xff\x00\x00\x00", "invalid MessagePack: a timestamp (ext type -1) holds 4, 8 "
+                                      "or 12 bytes, not 3"),
+        (b"\xd7\xff" + (10**9 << 2).to_bytes(4, "big") + b"\x00" * 4,
+         "invalid MessagePack: timestamp nanoseconds 1000000000 out of range"),
+        (b"\xc7\x0c\xff" + (10**9).to_bytes(4, "big") + b"\x00" * 8,
+         "invalid MessagePack: timestamp nanoseconds 1000000000 out of range"),
+        (b"\x91\x91\x91\xc0", "invalid MessagePack: nesting deeper than max_depth=2"),
+    ],
+)  # fmt: skip
+def test_the_timestamp_reader_refuses_with_exact_texts(data: bytes, message: str) -> None:
+    """Malformed input, bad timestamps and nesting past the limit: DecodeError, exact text."""
+    with pytest.raises(DecodeError) as info:
+        _mpreader.read_msgpack(data, 2)
+    assert (info.value.message, info.value.path) == (message, "$")
+
+
+def test_the_timestamp_reader_keeps_valid_timestamps_as_they_came() -> None:
+    """Timestamps of 4, 8 and 12 bytes (nanoseconds up to 999,999,999) come out as
+    ``Ext(-1, data)``, byte for byte."""
+    stamps = [
+        b"\x00\x00\x00\x01",
+        ((999_999_999 << 34) | 5).to_bytes(8, "big"),
+        (999_999_999).to_bytes(4, "big") + (2**63 - 1).to_bytes(8, "big"),
+    ]
+    data = msgspec.msgpack.encode([msgspec.msgpack.Ext(-1, s) for s in stamps])
+    assert _mpreader.read_msgpack(data, 2) == [msgspec.msgpack.Ext(-1, s) for s in stamps]
