@@ -101,3 +101,30 @@ def test_relocate_keeps_what_it_cannot_name() -> None:
         assert named.path == "$.a.k"
         always = relocate(err, "$", {"a": {"k": "x"}}, lambda v: None)
         assert always.path == "$[...][...]"
+
+
+def test_relocate_names_keys_through_lists_and_keeps_what_it_cannot_walk() -> None:
+    """Keys are named below list indices and other keys (``$.a[1].k``, the good entries before
+    them skipped); a path that leaves the value, or a step it cannot parse, is kept from there
+    on as msgspec wrote it."""
+    import msgspec
+
+    from minagent.wire._paths import relocate
+
+    tp = dict[str, list[dict[str, int]]]
+    value = {"ok": [{"z": 1}], "a": [{"j": 2}, {"i": 3, "k": "x"}]}
+    try:
+        msgspec.convert(value, tp)
+    except msgspec.ValidationError as err:
+        assert relocate(err, "$[4]", value, lambda v: msgspec.convert(v, tp)).path == (
+            "$[4].a[1].k"
+        )
+        gone = relocate(err, "$", {"a": [{"k": "x"}]}, lambda v: msgspec.convert(v, tp))
+        assert gone.path == "$.a[1][...]"  # no element 1 to walk into
+        none = relocate(err, "$", {"a": []}, lambda v: msgspec.convert(v, tp))
+        assert none.path == "$[...][1][...]"  # no entry fails alone: kept as written
+    else:
+        raise AssertionError("msgspec accepted a str for an int")
+    odd = msgspec.ValidationError("Expected `int` - at `$[...]{odd}`")
+    named = relocate(odd, "$", {"a": "x"}, lambda v: msgspec.convert(v, dict[str, int]))
+    assert named.path == "$.a{odd}"

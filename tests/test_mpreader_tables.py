@@ -68,7 +68,8 @@ def _size(value: Any) -> int:
         ([], False), ([1], False), (list(range(15)), False),
         ("", True), ("a", True), ("ab", False), ("x" * 31, False),
         (1.5, False), (2**40, False), (-(2**40), False), (200, False), (-100, False),
-        (-20, False), (-3, True), (5, True), (None, True), (True, True),
+        (-32, False), (-20, False), (-6, False), (-5, True), (-3, True), (5, True), (None, True),
+        (True, True),
     ],
 )  # fmt: skip
 def test_item_costs_bound_what_python_allocates(sample: Any, cached: bool) -> None:

@@ -59,7 +59,7 @@ def _name_keys(where: str, value: Any, convert: Convert) -> str:
             return out + where[pos:]
         field, index, some_key = step.groups()
         if some_key:
-            key = _failing_key(value, chain, node, where[: step.end()], convert)
+            key = _failing_key(chain, node, where[: step.end()], convert)
             if key is None:
                 return out + where[pos:]
             out += f".{key}"
@@ -79,27 +79,26 @@ def _name_keys(where: str, value: Any, convert: Convert) -> str:
     return out
 
 
-def _failing_key(
-    root: Any, chain: list[tuple[Any, Any]], node: Any, prefix: str, convert: Convert
-) -> Any:
-    """The first key of the dict ``node`` whose entry alone fails at ``prefix``, or None."""
+def _failing_key(chain: list[tuple[Any, Any]], node: Any, prefix: str, convert: Convert) -> Any:
+    """The first key of the dict ``node`` (reached from the root by ``chain``) whose entry alone
+    fails at ``prefix``, or None."""
     if type(node) is not dict:
         return None
     for key, item in node.items():
         try:
-            convert(_replaced(root, chain, {key: item}))
+            convert(_replaced(chain, {key: item}))
         except msgspec.ValidationError as err:
             if str(err).rpartition(" - at `")[2].startswith(prefix):
                 return key
     return None
 
 
-def _replaced(node: Any, chain: list[tuple[Any, Any]], leaf: Any) -> Any:
-    """A copy of ``node`` with the value at the end of ``chain`` replaced by ``leaf`` (only the
-    containers along the chain are copied)."""
+def _replaced(chain: list[tuple[Any, Any]], leaf: Any) -> Any:
+    """A copy of the root ``chain`` starts at, with the value at its end replaced by ``leaf``
+    (only the containers along the chain are copied)."""
     if not chain:
         return leaf
     (container, key), rest = chain[0], chain[1:]
     copy = dict(container) if type(container) is dict else list(container)
-    copy[key] = _replaced(container[key], rest, leaf)
+    copy[key] = _replaced(rest, leaf)
     return copy
