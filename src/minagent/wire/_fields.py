@@ -48,9 +48,9 @@ def fields(cls: type[Struct]) -> tuple[Field, ...]:
 
 
 def _members(t: Any) -> tuple[Any, ...]:
-    """``t`` with ``Annotated`` stripped and unions flattened (one level)."""
-    while typing.get_origin(t) is Annotated:
-        t = typing.get_args(t)[0]
+    """``t`` with ``Annotated`` and ``NewType`` stripped and unions flattened (one level)."""
+    while typing.get_origin(t) is Annotated or isinstance(t, typing.NewType):
+        t = t.__supertype__ if isinstance(t, typing.NewType) else typing.get_args(t)[0]
     origin = typing.get_origin(t)
     if origin is Union or origin is types.UnionType:
         out: list[Any] = []
