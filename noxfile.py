@@ -21,6 +21,12 @@ PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 EXTRAS: dict[str, list[str]] = PROJECT["optional-dependencies"]
 
 
+WRITE_BYTECODE = {"PYTHONDONTWRITEBYTECODE": ""}
+"""Environment for pytest: compiled modules (pytest's rewritten test modules among them) are
+cached in ``__pycache__`` (ignored by git) even where the shell sets PYTHONDONTWRITEBYTECODE;
+rewriting and compiling the tests again costs each worker about 3 s of every run."""
+
+
 def _lowest(requirements: list[str]) -> list[str]:
     """``name>=x`` -> ``name==x``: the lowest version each requirement allows."""
     return [re.sub(r">=", "==", r, count=1) for r in requirements if ">=" in r]
@@ -47,7 +53,9 @@ def tests(session: nox.Session) -> None:
     """
     _ensure_redis_server(session)
     session.install("-e", ".[test,bench,plot,cli]")
-    session.run("pytest", "--benchmark-disable", "-q", "-n", "auto", *session.posargs)
+    session.run(
+        "pytest", "--benchmark-disable", "-q", "-n", "auto", *session.posargs, env=WRITE_BYTECODE
+    )
     node_vectors(session)
 
 
@@ -98,18 +106,35 @@ def bench(session: nox.Session) -> None:
 
 
 @nox.session(default=False)
+def properties(session: nox.Session) -> None:
+    """The property tests alone (``-m property``), with 300 hypothesis examples each unless
+    MINAGENT_EXAMPLES says otherwise: the deep search the quick default run (25) leaves out.
+    Part of the README's test command, so CI runs it on every submission."""
+    _ensure_redis_server(session)
+    session.install("-e", ".[test,bench,plot,cli]")
+    examples = {"MINAGENT_EXAMPLES": os.environ.get("MINAGENT_EXAMPLES", "300"), **WRITE_BYTECODE}
+    session.run(
+        "pytest", "-m", "property", "--benchmark-disable", "-q", "-n", "auto",
+        "-p", "no:cacheprovider", *session.posargs, env=examples,
+    )  # fmt: skip
+
+
+@nox.session(default=False)
 def lowest(session: nox.Session) -> None:
     """The suite against the lowest versions pyproject.toml allows: the dependencies and the test
     and cli extras pinned to their lower bounds (pip's equivalent of uv's ``--resolution
-    lowest-direct``). The bench and plot extras resolve freely: the suite runs their code once
-    (untimed), and matplotlib's lowest release predates the numpy it would be installed with."""
+    lowest-direct``), with 10 hypothesis examples per property (this session checks the versions;
+    searching for inputs is the job of `properties`). The bench and plot extras resolve freely:
+    the suite runs their code once (untimed), and matplotlib's lowest release predates the numpy
+    it would be installed with."""
     _ensure_redis_server(session)
     pins = _lowest(PROJECT["dependencies"] + EXTRAS["test"] + EXTRAS["cli"])
     session.install(*pins, "-e", ".[test,bench,plot,cli]")
     session.run("pip", "list", "--format=freeze")
+    examples = {"MINAGENT_EXAMPLES": os.environ.get("MINAGENT_EXAMPLES", "10"), **WRITE_BYTECODE}
     session.run(
         "pytest", "--benchmark-disable", "-q", "-n", "auto", "-p", "no:cacheprovider",
-        *session.posargs,
+        *session.posargs, env=examples,
     )  # fmt: skip
 
 

@@ -1,6 +1,7 @@
 """Print the hostile-input figures table of docs/hostile-input.md.
 
-Run from the repository root: ``python fuzz/figures.py``. It runs the same checks as
+Run from the repository root: ``MINAGENT_EXAMPLES=60 python fuzz/figures.py`` (the budget of
+docs/hostile-input.md: 300 mutated payloads per property). It runs the same checks as
 tests/test_jsontestsuite.py, tests/test_msgpack_suite.py and tests/test_fuzz_props.py, counting
 every decode instead of stopping at the first failure.
 """

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
 import redis
 from hypothesis import HealthCheck, settings
 
+from .budget import EXAMPLES
 from .redis_server import RedisServer
 
 settings.register_profile(
     "minagent",
-    max_examples=int(os.environ.get("MINAGENT_EXAMPLES", "60")),
+    max_examples=EXAMPLES,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -35,3 +35,11 @@ def redis_url(redis_server: RedisServer) -> str:
     with redis.Redis.from_url(redis_server.url) as client:
         client.flushall()
     return redis_server.url
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every hypothesis test ``property``: `nox -s properties` runs them alone, with more
+    examples (tests/budget.py)."""
+    for item in items:
+        if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+            item.add_marker(pytest.mark.property)

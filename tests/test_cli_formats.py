@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from minagent import cli, wire
 from minagent.cli._formats import FORMATS, ArraySplitter
 from minagent.wire.errors import WireError
+from tests.budget import scaled
 
 # Text with the characters a bracket scanner could trip on: quotes, backslashes, brackets.
 tricky = st.text(st.sampled_from('"\\[]{},: aé😀\n\t\x00/'), max_size=12)
@@ -59,7 +60,7 @@ def _read(fmt: str, data: bytes, sizes: list[int]) -> list[Any]:
     return out
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=scaled(150), deadline=None)
 @given(transcripts, st.lists(st.integers(1, 40), min_size=1, max_size=8), st.booleans())
 def test_the_array_splitter_finds_each_element_whatever_the_chunks(
     conv: list[wire.Message], sizes: list[int], spaced: bool
@@ -85,7 +86,7 @@ def test_the_array_splitter_finds_each_element_whatever_the_chunks(
     assert [line for line, _ in found] == [data.count(b"\n", 0, s) + 1 for s in starts]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scaled(60), deadline=None)
 @given(transcripts, st.lists(st.integers(1, 40), min_size=1, max_size=8))
 def test_every_format_reads_the_same_records_whatever_the_chunks(
     conv: list[wire.Message], sizes: list[int]

@@ -9,7 +9,6 @@ mutant goes through every decoder; what decodes must encode again or raise `Enco
 from __future__ import annotations
 
 import math
-import os
 import signal
 import tracemalloc
 from collections.abc import Iterator
@@ -22,11 +21,12 @@ from hypothesis import strategies as st
 
 from minagent import wire
 from minagent.wire import Message, ModelResponse
+from tests.budget import scaled
 
 TYPES = [list[Message], Message, ModelResponse, list[ModelResponse]]
 FORMATS = {"json": msgspec.json, "msgpack": msgspec.msgpack}
-EXAMPLES = 5 * int(os.environ.get("MINAGENT_EXAMPLES", "60"))
-"""Mutants per property: 300 by default, fewer when MINAGENT_EXAMPLES shortens the run."""
+EXAMPLES = scaled(300)
+"""Mutants per property: five times the profile's count."""
 
 STATS = {"mutants": 0, "decoded": 0, "refused": 0, "foreign": 0}
 """Tallies across the run, read by fuzz/figures.py for docs/hostile-input.md."""

@@ -20,6 +20,7 @@ from minagent import wire
 from minagent.bench.corpus import json_bytes, msgpack_bytes, transcript
 from minagent.wire import LazyMessage, LazyMessages, Limits, Message, TextBlock
 from minagent.wire.errors import DecodeError, ValidationError, WireError
+from tests.budget import scaled
 
 from .strategies import short_text, text, trees
 
@@ -179,7 +180,9 @@ def _routing(m: Any) -> tuple[Any, ...]:
     )
 
 
-PROPS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPS = settings(
+    max_examples=scaled(120), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 # --- properties ----------------------------------------------------------------------------------

@@ -17,10 +17,11 @@ from hypothesis import strategies as st
 from minagent import wire
 from minagent.wire.stream import FrameDecoder, LineDecoder
 from tests import strategies as s
+from tests.budget import scaled
 
 CODECS = {"json": wire.json, "msgpack": wire.msgpack}
 cuts = st.lists(st.integers(0, 1 << 20), max_size=12)
-few = settings(max_examples=max(10, settings.default.max_examples // 3))
+few = settings(max_examples=scaled(20))
 """Each example is a whole transcript of rich messages: a third of the profile's count."""
 
 

@@ -32,6 +32,7 @@ from minagent.wire import (
     UrlSource,
     ValidationError,
 )
+from tests.budget import scaled
 from tests.strategies import trees
 
 DATA = Path(__file__).parent / "data" / "provider-examples-gemini"
@@ -403,7 +404,7 @@ def _normal(msgs: list[Message]) -> list[Message]:
     return out
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=scaled(30), deadline=None)
 @given(conversations())
 def test_neutral_round_trip(msgs: list[Message]) -> None:
     """Generated conversations go to Gemini and back unchanged, and validate with the SDK."""

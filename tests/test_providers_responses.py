@@ -33,6 +33,7 @@ from minagent.wire import (
     UrlSource,
     ValidationError,
 )
+from tests.budget import scaled
 from tests.strategies import trees
 
 DATA = Path(__file__).parent / "data" / "provider-examples-responses"
@@ -477,7 +478,7 @@ def _normal(msgs: list[Message]) -> list[Message]:
     return out
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=scaled(30), deadline=None)
 @given(conversations())
 def test_neutral_round_trip(msgs: list[Message]) -> None:
     """Generated conversations go to Responses and back unchanged, and validate with the SDK."""
@@ -560,7 +561,7 @@ def test_stream_sdk_refuses_web_search_source() -> None:
     assert block.data["action"]["sources"] == [{"type": "api", "name": "oai-weather"}]
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=scaled(30), deadline=None)
 @given(st.data())
 def test_stream_random_splits(data: Any) -> None:
     """Random chunk boundaries give the same events as the whole stream at once."""

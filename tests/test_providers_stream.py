@@ -23,6 +23,7 @@ from openai.types.chat import ChatCompletionChunk
 from minagent.providers import StreamError, anthropic, anthropic_stream, openai_chat
 from minagent.providers import openai_chat_stream as ostream
 from minagent.wire import Extra, TextBlock, ThinkingBlock, ToolUseBlock
+from tests.budget import scaled
 
 from .providers_sdk import STREAMS, examples
 
@@ -70,7 +71,7 @@ def test_anthropic_one_byte_at_a_time_equals_whole(path: Path) -> None:
     assert anthropic_stream.accumulate([data[i : i + 1] for i in range(len(data))]) == whole
 
 
-@settings(max_examples=15)
+@settings(max_examples=scaled(15))
 @given(st.sampled_from(A_STREAMS), st.lists(st.integers(0, 10**6), max_size=20))
 def test_anthropic_random_splits(path: Path, cuts: list[int]) -> None:
     """Any split of a recorded stream gives the same response."""
@@ -239,7 +240,7 @@ def test_openai_one_byte_at_a_time_equals_whole(path: Path) -> None:
     assert ostream.accumulate([data[i : i + 1] for i in range(len(data))]) == whole
 
 
-@settings(max_examples=15)
+@settings(max_examples=scaled(15))
 @given(st.sampled_from(O_STREAMS), st.lists(st.integers(0, 10**6), max_size=20))
 def test_openai_random_splits(path: Path, cuts: list[int]) -> None:
     """Any split of a recorded stream gives the same response."""

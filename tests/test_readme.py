@@ -55,3 +55,19 @@ def test_a_false_claim_fails() -> None:
     assert claims == ["x == 2  # True"]
     with pytest.raises(AssertionError, match="x == 2"):
         exec(compile(code, "<claim>", "exec"), {})
+
+
+def test_ci_runs_the_readme_test_command_exactly() -> None:
+    """.ci/run's command is the README's test command (the ```sh block after "Tests,") and its
+    sessions exist in noxfile.py, so that CI and the README cannot drift apart."""
+    text = README.read_text(encoding="utf-8")
+    block = re.search(r"\nTests,.*?```sh\n(.*?)\n```", text, re.S)
+    assert block is not None
+    command = block.group(1)
+    ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8").rstrip("\n").splitlines()
+    assert ci[-1] == command
+    sessions = command.split("nox -s ", 1)[1].split()
+    assert sessions == ["tests", "properties", "lowest"]
+    noxfile = (README.parent / "noxfile.py").read_text(encoding="utf-8")
+    for name in sessions:
+        assert re.search(rf"^def {name}\(session: nox\.Session\)", noxfile, re.M), name

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from minagent import wire
 from minagent.bench import corpus
 from minagent.wire.schema import SCHEMA_ID, json_schema
+from tests.budget import scaled
 
 from . import strategies as strat
 
@@ -148,7 +149,7 @@ def _all_errors(value: Any) -> list[jsonschema.ValidationError]:
     return out
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=scaled(40), deadline=None)
 @given(strat.conversations(floats=True))
 def test_the_schema_accepts_every_reference_conversation(conv: list[Any]) -> None:
     """Hypothesis: every conversation the reference can express validates, as the wire has it."""
@@ -156,7 +157,7 @@ def test_the_schema_accepts_every_reference_conversation(conv: list[Any]) -> Non
     assert _errors(value) == []
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=scaled(40), deadline=None)
 @given(strat.responses())
 def test_the_schema_accepts_every_reference_response(resp: Any) -> None:
     """Hypothesis: every ModelResponse the reference can express validates."""
@@ -168,7 +169,7 @@ _ROLE_VALUES = st.text(max_size=8).filter(
 )
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=scaled(40), deadline=None)
 @given(strat.messages(), _ROLE_VALUES)
 def test_the_schema_rejects_any_other_role(msg: Any, role: str) -> None:
     """Hypothesis: a message whose role is not one of the four fails the schema and the codec."""
