@@ -22,10 +22,12 @@ from minagent.wire.stream import (
     SessionLog,
     StreamIOError,
     TruncatedError,
+    _log,
     encode_frames,
     receive,
     receive_lines,
 )
+from minagent.wire.stream._errors import TAIL_KEPT
 
 M1 = wire.Message("user", "first")
 M2 = wire.Message("assistant", "second")
@@ -128,6 +130,176 @@ def test_failed_fsync_is_a_stream_io_error(tmp_path: Path) -> None:
         errno.EINVAL
     )
     assert type(err.__cause__) is OSError and err.__cause__.errno == errno.EINVAL
+
+
+def _write_then_fail(monkeypatch: pytest.MonkeyPatch, first: int) -> None:
+    """os.write writes ``first`` bytes for real, then fails with ENOSPC (a disk filling up
+    between two writes of one append)."""
+    real = os.write
+    calls = 0
+
+    def write(fd: int, data: bytes) -> int:
+        nonlocal calls
+        calls += 1
+        if calls > 1:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd, data[:first])
+
+    monkeypatch.setattr(os, "write", write)
+
+
+def _failing(code: int) -> Callable[..., Any]:
+    def fail(*args: Any) -> Any:
+        raise OSError(code, os.strerror(code))
+
+    return fail
+
+
+def test_durable_append_cut_short_is_undone_and_synced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A durable append whose second write fails: the file is cut back to its old size and that
+    cut is fsynced on the log's own descriptor; the error names the old size."""
+    path = tmp_path / "s.jsonl"
+    with SessionLog(path, durable=True) as log:
+        log.append(M1)
+        before = path.read_bytes()
+        fd = log._fd
+        _write_then_fail(monkeypatch, 5)
+        fsyncs = _count_fsyncs(monkeypatch)
+        with pytest.raises(StreamIOError) as info:
+            log.append(M2)
+        assert (info.value.errno, info.value.offset) == (errno.ENOSPC, len(before))
+        assert fsyncs == [fd]
+        assert path.read_bytes() == before
+        assert log.tail is None
+
+
+def test_append_whose_undo_fails_reports_the_written_bytes_as_a_torn_tail(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second write fails and so does cutting the file back: the 5 bytes that reached the
+    file are the log's torn tail (offset, bytes, line), so that the next append is refused."""
+    path = tmp_path / "s.jsonl"
+    with SessionLog(path) as log:
+        log.append(M1)
+        size = path.stat().st_size
+        _write_then_fail(monkeypatch, 5)
+        monkeypatch.setattr(os, "ftruncate", _failing(errno.EIO))
+        with pytest.raises(StreamIOError) as info:
+            log.append(M2)
+        assert info.value.errno == errno.ENOSPC
+        tail = log.tail
+        assert tail is not None
+        assert (tail.offset, tail.data, tail.line, tail.size) == (size, b'{"rol', 2, 5)
+
+
+def test_append_whose_undo_and_tail_check_fail_raises_the_write_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When even reading the file back fails after a failed undo, the append still raises the
+    write's StreamIOError (ENOSPC), not the later one."""
+    with SessionLog(tmp_path / "s.jsonl") as log:
+        _write_then_fail(monkeypatch, 5)
+        monkeypatch.setattr(os, "ftruncate", _failing(errno.EIO))
+        monkeypatch.setattr(_log, "_pread", _failing(errno.EIO))
+        with pytest.raises(StreamIOError) as info:
+            log.append(M2)
+        assert (info.value.errno, info.value.offset) == (errno.ENOSPC, 0)
+        assert str(info.value) == (
+            "cannot append to the session log at byte offset 0: " + os.strerror(errno.ENOSPC)
+        )
+
+
+def test_failed_repair_is_a_stream_io_error_at_the_tail(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """repair() whose truncate fails raises StreamIOError naming the tail's offset, with the
+    errno and the OSError as cause; the tail stays reported."""
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(wire.json.encode_lines([M1]) + b'{"role":')
+    with SessionLog(path) as log:
+        offset = path.stat().st_size - len(b'{"role":')
+        monkeypatch.setattr(os, "ftruncate", _failing(errno.EIO))
+        with pytest.raises(StreamIOError) as info:
+            log.repair()
+        err = info.value
+        assert str(err) == (
+            f"cannot repair the session log at byte offset {offset}: " + os.strerror(errno.EIO)
+        )
+        assert (err.errno, err.offset) == (errno.EIO, offset)
+        assert type(err.__cause__) is OSError and err.__cause__.errno == errno.EIO
+        assert log.tail is not None and log.tail.offset == offset
+
+
+def test_failed_read_is_a_stream_io_error_naming_the_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read of the log that the OS refuses raises StreamIOError saying what failed, where."""
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(wire.json.encode_lines([M1, M2]))
+    with SessionLog(path) as log:
+        monkeypatch.setattr(_log, "_pread", _failing(errno.EIO))
+        for reading in (log.read, lambda: list(log)):
+            with pytest.raises(StreamIOError) as info:
+                reading()
+            assert str(info.value) == (
+                "cannot read the session log at byte offset 0: " + os.strerror(errno.EIO)
+            )
+            assert (info.value.errno, info.value.offset) == (errno.EIO, 0)
+
+
+@pytest.mark.parametrize(
+    ("content", "offset"),
+    [
+        (b'{"role":"us', 0),  # no newline at all
+        (b"\n" + b"x" * _log._SCAN, 1),  # the newline is byte 0, a whole window before the end
+        (b"\n" + b"x" * 10, 1),  # the newline is byte 0, in the first window read
+        (b'{"role":"user","content":"a"}\n' + b"y" * (2 * _log._SCAN), 30),
+    ],
+    ids=["no-newline", "newline-at-0-window-edge", "newline-at-0", "two-windows"],
+)
+def test_the_torn_tail_starts_just_after_the_last_newline(
+    tmp_path: Path, content: bytes, offset: int
+) -> None:
+    """The torn tail's offset is found however far back (in 64 KiB windows) the last newline
+    is, including at byte 0 and at a window's first byte; its line number counts the lines
+    before it."""
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(content)
+    with SessionLog(path) as log:
+        tail = log.tail
+        assert tail is not None
+        assert (tail.offset, tail.line, tail.size) == (
+            offset,
+            content.count(b"\n") + 1,
+            len(content) - offset,
+        )
+        assert tail.data == content[offset : offset + TAIL_KEPT]
+
+
+def test_iterating_and_reading_give_messages_unless_lazy_is_asked(tmp_path: Path) -> None:
+    """``list(log)`` and ``log.read()`` give wire Messages; ``read(lazy=True)`` LazyMessages."""
+    from minagent.wire.lazy import LazyMessage
+
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(wire.json.encode_lines([M1, M2]))
+    with SessionLog(path) as log:
+        assert [type(m) for m in log] == [wire.Message, wire.Message]
+        assert [type(m) for m in log.read()] == [wire.Message, wire.Message]
+        assert [type(m) for m in log.read(lazy=True)] == [LazyMessage, LazyMessage]
+
+
+def test_repr_says_open_torn_or_closed(tmp_path: Path) -> None:
+    """repr(log) names the path and its state: open, torn (a torn tail) or closed."""
+    path = tmp_path / "s.jsonl"
+    log = SessionLog(path)
+    assert repr(log) == f"<SessionLog {str(path)!r} open>"
+    log.close()
+    assert repr(log) == f"<SessionLog {str(path)!r} closed>"
+    path.write_bytes(b'{"role":')
+    with SessionLog(path) as torn:
+        assert repr(torn) == f"<SessionLog {str(path)!r} torn>"
 
 
 # --- sockets ----------------------------------------------------------------------------------

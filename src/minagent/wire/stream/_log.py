@@ -183,11 +183,11 @@ class SessionLog:
         written = 0
         try:
             while written < len(data):  # one write, unless the OS takes less (disk full, ...)
-                written += os.write(fd, data[written:] if written else data)
+                written += os.write(fd, data[written:])  # data itself when written == 0
             if self._durable:
                 os.fsync(fd)
         except OSError as err:
-            self._undo(size, err)
+            self._undo(size)
             raise StreamIOError.wrap("cannot append to the session log", err, size) from err
 
     def _check_readable(self, data: bytes) -> None:
@@ -204,7 +204,7 @@ class SessionLog:
                 line=err.line,
             ) from err
 
-    def _undo(self, size: int, err: OSError) -> None:
+    def _undo(self, size: int) -> None:
         """After a failed append: cut the file back to ``size``; if even that fails, whatever
         was left is reported as a torn tail (or, ending in a newline, stays to be read)."""
         try:
@@ -278,7 +278,10 @@ class SessionLog:
         end = self._tail.offset if self._tail is not None else self._stat_size()
         decoder = LineDecoder(type=self._type, limits=self._limits, lazy=lazy)
         return read_batches(
-            _Reader(self._open_fd(), end).read, decoder, DEFAULT_CHUNK_SIZE, "reading"
+            _Reader(self._open_fd(), end).read,
+            decoder,
+            DEFAULT_CHUNK_SIZE,
+            "cannot read the session log",
         )
 
     # --- the torn tail ------------------------------------------------------------------------
@@ -357,7 +360,8 @@ class SessionLog:
 
 
 class _Reader:
-    """``read(n)`` over the bytes of the log before ``end`` (``pread``: no shared file offset)."""
+    """``read(n)`` over the bytes of the log before ``end`` (``pread``: no shared file offset).
+    An OSError goes to `read_batches`, which reports it with the offset it had reached."""
 
     def __init__(self, fd: int, end: int) -> None:
         self._fd = fd
@@ -369,10 +373,7 @@ class _Reader:
         size = min(size, self._end - self._pos)
         if size <= 0:
             return b""
-        try:
-            data = _pread(self._fd, size, self._pos)
-        except OSError as err:
-            raise StreamIOError.wrap("cannot read the session log", err, self._pos) from err
+        data = _pread(self._fd, size, self._pos)
         self._pos += len(data)
         return data
 
