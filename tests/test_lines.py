@@ -398,3 +398,51 @@ def test_a_last_line_without_newline_counts_and_keeps_its_limits(lazy: bool) -> 
     )
     assert type(cut.__cause__) is wire.DecodeError
     assert decoder.line == 3
+
+
+_A = b'{"role":"user","content":"a"}'
+
+
+@pytest.mark.parametrize("blank", [b" ", b"\t", b"\r", b" \t\r "])
+def test_a_blank_last_line_without_newline_is_nothing(blank: bytes) -> None:
+    """A last line of JSON whitespace only (space, tab, CR) and no newline yields nothing."""
+    assert wire.json.decode_lines(_A + b"\n" + blank) == [wire.Message("user", "a")]
+
+
+@pytest.mark.parametrize("other", [b"\x0b", b"\x0c", b"\x1c"])
+def test_a_last_line_of_other_whitespace_is_cut_not_skipped(other: bytes) -> None:
+    """Vertical tab, form feed and other characters Python calls whitespace are not JSON's: a last
+    line of them is reported as cut (TruncatedError on line 2), not skipped as blank."""
+    with pytest.raises(TruncatedError) as info:
+        wire.json.decode_lines(_A + b"\n" + other)
+    assert (info.value.line, info.value.offset) == (2, len(_A) + 1)
+
+
+def test_the_last_line_without_newline_is_held_to_the_callers_limits() -> None:
+    """A last line without newline is decoded within the decoder's limits (not the defaults):
+    nested past ``max_depth`` it is refused as cut, naming its line and the too-deep path."""
+    deep = (
+        b'{"role":"user","content":[{"type":"tool_use","id":"t","name":"f",'
+        b'"input":{"v":[[[[[1]]]]]}}]}'
+    )
+    limits = Limits(max_depth=6)
+    decoder = LineDecoder(limits=limits)
+    assert decoder.feed(_A + b"\n" + deep) == [wire.Message("user", "a")]
+    with pytest.raises(TruncatedError) as info:
+        decoder.finish()
+    assert info.value.line == 2
+    assert "deeper than max_depth=6" in info.value.message
+    assert len(wire.json.decode_lines(deep)) == 1  # within the default limits
+
+
+def test_feeding_after_finish_goes_on_counting_lines_and_bytes() -> None:
+    """After finish() took a last line without newline, more input continues the same stream:
+    a newline at its first byte is a line, and offsets count from the bytes already read."""
+    decoder = LineDecoder(limits=Limits(max_line=40))
+    decoder.feed(_A)
+    assert decoder.finish() == [wire.Message("user", "a")]
+    assert decoder.feed(b"\n") == []
+    assert decoder.line == 3
+    with pytest.raises(LineTooLongError) as info:
+        decoder.feed(b"x" * 50)
+    assert (info.value.line, info.value.offset) == (3, len(_A) + 1)

@@ -427,3 +427,22 @@ def test_batch_decode_agrees_with_decoding_each_entry(
     out = decode_entries(entries, limits=limits)
     assert out.messages == good
     assert [(eid, str(err)) for eid, _, err in out.poison] == bad
+
+
+@pytest.mark.parametrize(
+    ("field", "error"),
+    [
+        (b"\xff\xfe/1", "unknown format '\ufffd\ufffd' (expected one of msgpack, json)"),
+        (b"msgpack/1/2", "unknown protocol version '1/2' (expected '1')"),
+        (b"json/", "unknown protocol version '' (expected '1')"),
+    ],
+    ids=["invalid-utf8-name", "two-slashes", "no-version"],
+)
+def test_odd_field_names_are_poison_with_our_error(field: bytes, error: str) -> None:
+    """A field name that is not UTF-8 is read with replacement characters (never a
+    UnicodeDecodeError); the format is what precedes the first slash, the version the rest."""
+    out = decode_entries([(b"1-0", {field: b"\x80"})], limits=wire.Limits())
+    assert out.messages == []
+    assert [(eid, type(err), str(err)) for eid, _, err in out.poison] == [
+        ("1-0", wire.DecodeError, error)
+    ]

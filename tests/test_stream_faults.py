@@ -461,3 +461,38 @@ def test_extra_to_dict_is_a_new_plain_dict() -> None:
     assert extra.to_dict() == {"id": "m1", "meta": {"k": [1, 2]}}
     assert extra.to_dict() is not extra.to_dict()
     assert wire.Extra().to_dict() == {}
+
+
+@pytest.mark.parametrize("how", ["frames", "JSON Lines"])
+def test_sending_to_a_reset_connection_is_a_stream_io_error(how: str) -> None:
+    """send / send_lines to a peer that reset the connection (SO_LINGER 0 on a real socket)
+    raise StreamIOError saying what could not be sent, with the OSError as cause."""
+    from minagent.wire.stream import send, send_lines
+
+    sender = send if how == "frames" else send_lines
+
+    async def run() -> StreamIOError:
+        async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            sock = writer.get_extra_info("socket")
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            writer.close()
+
+        server = await asyncio.start_server(handler, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        _, writer = await asyncio.open_connection("127.0.0.1", port)
+        await asyncio.sleep(0.05)  # let the RST arrive
+        batch = [wire.Message("user", "x" * 65536)] * 16
+        try:
+            for _ in range(200):  # bounded: the reset shows on the first sends
+                await sender(writer, batch)
+        except StreamIOError as err:
+            return err
+        finally:
+            writer.close()
+            server.close()
+        raise AssertionError("no send failed")
+
+    err = asyncio.run(run())
+    assert err.errno in (errno.ECONNRESET, errno.EPIPE)  # which one: the kernel's timing
+    assert str(err) == f"cannot send {how}: {os.strerror(err.errno)}"
+    assert isinstance(err.__cause__, OSError) and err.__cause__.errno == err.errno
