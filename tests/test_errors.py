@@ -128,3 +128,46 @@ def test_relocate_names_keys_through_lists_and_keeps_what_it_cannot_walk() -> No
     odd = msgspec.ValidationError("Expected `int` - at `$[...]{odd}`")
     named = relocate(odd, "$", {"a": "x"}, lambda v: msgspec.convert(v, dict[str, int]))
     assert named.path == "$.a{odd}"
+
+
+_MSG = '{"role":"user","content":"\ud800"}'
+_SURROGATE_CASES = [
+    (lambda d: wire.json.decode(d), f"[{_MSG}]", "$", None),
+    (lambda d: wire.json.decode(d, type=wire.Message), _MSG, "$", None),
+    (lambda d: wire.json.decode(d, type=wire.ModelResponse), f'{{"message":{_MSG}}}', "$", None),
+    (lambda d: wire.json.decode_lines(d), _MSG + "\n", "$", 1),
+    (lambda d: next(iter(wire.json.decode_lazy(d))).content, f"[{_MSG}]", "$[0]", None),
+]
+
+
+@pytest.mark.parametrize(
+    ("decode", "text", "path", "line"),
+    _SURROGATE_CASES,
+    ids=["list", "message", "response", "lines", "lazy"],
+)
+def test_str_input_with_a_lone_surrogate_is_our_decode_error(
+    decode: object, text: str, path: str, line: int | None
+) -> None:
+    """A ``str`` input holding a lone surrogate (no UTF-8 form) raises our DecodeError with
+    msgspec's invalid-UTF-8 text and a path, on every decode entry point (it let the standard
+    library's UnicodeEncodeError out of ``decode``)."""
+    with pytest.raises(wire.DecodeError) as info:
+        decode(text)  # type: ignore[operator]
+    assert (info.value.message, info.value.path, info.value.line) == (
+        "invalid JSON: Invalid UTF-8 encoded string",
+        path,
+        line,
+    )
+
+
+def test_str_input_cut_after_a_lone_surrogate_escape_says_which() -> None:
+    """A ``str`` input cut short after a ``\\ud800`` escape gets the lone-surrogate hint, as the
+    same bytes do."""
+    text = '[{"role":"user","content":"\\ud800'
+    for data in (text, text.encode()):
+        with pytest.raises(wire.DecodeError) as info:
+            wire.json.decode(data)
+        assert info.value.message == (
+            "invalid JSON: a \\u escape is a lone surrogate (not valid Unicode), or the input is "
+            "truncated"
+        )

@@ -323,7 +323,7 @@ class Codec:
 
     def decode_error(self, err: Exception, data: Any, path: str = "$") -> DecodeError:
         """Our error for msgspec's refusal of malformed ``data`` (any msgspec version)."""
-        if isinstance(err, UnicodeDecodeError):  # msgspec < 0.23
+        if isinstance(err, UnicodeError):  # msgspec < 0.23, or a str with a lone surrogate
             text = "Invalid UTF-8 encoded string"
         elif isinstance(err, TypeError):  # msgspec < 0.23
             text = f"{self.name} data is malformed: map keys must be hashable"

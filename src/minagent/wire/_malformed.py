@@ -6,6 +6,8 @@ import msgspec
 
 __all__ = ["MALFORMED"]
 
-MALFORMED = (msgspec.DecodeError, UnicodeDecodeError)
-"""msgspec before 0.23 lets the standard library's UnicodeDecodeError out for invalid UTF-8
-(catch `msgspec.ValidationError`, a DecodeError subclass, before this where it matters)."""
+MALFORMED = (msgspec.DecodeError, UnicodeError)
+"""msgspec before 0.23 lets the standard library's UnicodeDecodeError out for invalid UTF-8, and
+every version a UnicodeEncodeError for a ``str`` input holding a lone surrogate, which has no
+UTF-8 form (catch `msgspec.ValidationError`, a DecodeError subclass, before this where it
+matters)."""
