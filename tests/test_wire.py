@@ -334,10 +334,20 @@ def test_a_codec_built_from_a_formats_parts_behaves_as_that_format(name: str) ->
     tp = list[wire.Message]
     assert _outcome(fresh.decode, deep, tp, limits) == _outcome(built.decode, deep, tp, limits)
     if name == "MSGPACK":
-        stamp = msgspec.msgpack.encode(
-            [{"role": "user", "content": [{"type": "x", "t": msgspec.msgpack.Ext(-1, b"\0" * 4)}]}]
-        )
-        assert fresh.encode(fresh.decode(stamp, list[wire.Message]), False) == stamp
+        # 4 bytes as msgspec would write them again; 12 bytes it would shorten: kept only by
+        # the timestamp-keeping reader (``special``).
+        for raw in (b"\0" * 4, b"\0" * 11 + b"\1"):
+            t = msgspec.msgpack.Ext(-1, raw)
+            stamp = msgspec.msgpack.encode([{"role": "user", "content": [{"type": "x", "t": t}]}])
+            assert fresh.encode(fresh.decode(stamp, list[wire.Message]), False) == stamp
+    module = msgspec.json if name == "JSON" else msgspec.msgpack
+    assert (fresh.name, fresh.text, fresh.module) == (built.name, name == "JSON", module)
+    assert {tp: (d.type, d.dec_hook) for tp, d in fresh._decoders.items()} == {
+        tp: (tp, _codec._dec_hook) for tp in _codec.DECODABLE
+    }
+    assert fresh._raw_list.type == list[msgspec.Raw]
+    refused = _codec._values.json_problem if name == "JSON" else None
+    assert (fresh._refused, fresh._unencodable) == (refused, built._unencodable)
     messages = built.decode(enc(inputs[1]), list[wire.Message])
     nan = [wire.Message("assistant", [wire.ToolUseBlock(id="t", name="f", input={"v": 1e999})])]
     for obj in (messages, nan, [wire.Message("user", "\ud800")]):
@@ -346,3 +356,41 @@ def test_a_codec_built_from_a_formats_parts_behaves_as_that_format(name: str) ->
     with pytest.raises(TypeError) as info:
         fresh.decode(b"[]", int)
     assert str(info.value).startswith("type must be one of list[Message], Message")
+
+
+def test_headroom_is_taken_once_per_thread() -> None:
+    """`_codec._with_headroom` raises the recursion limit for one call and restores it; a call
+    nested inside it gets RecursionError at once (without the mark it would wait forever on the
+    headroom lock); a thread that never used it starts without that mark."""
+    import sys
+    import threading
+
+    from minagent.wire import _codec
+
+    def in_thread(call: Any) -> object:
+        """``call()`` in a new thread: its result or exception (a hang fails after 20 s)."""
+        out: list[object] = []
+
+        def run() -> None:
+            try:
+                out.append(call())
+            except BaseException as err:  # returned to the test
+                out.append(err)
+
+        worker = threading.Thread(target=run, daemon=True)
+        worker.start()
+        worker.join(20)
+        assert not worker.is_alive(), "a nested _with_headroom call hung"
+        return out[0]
+
+    limit = sys.getrecursionlimit()
+
+    def nested() -> object:
+        assert sys.getrecursionlimit() == limit + 10
+        return _codec._with_headroom(10, lambda: "deeper")
+
+    assert in_thread(lambda: _codec._with_headroom(10, lambda: "ok")) == "ok"
+    err = in_thread(lambda: _codec._with_headroom(10, nested))
+    assert type(err) is RecursionError and str(err) == "nesting too deep even with headroom"
+    assert sys.getrecursionlimit() == limit
+    assert _codec._with_headroom(10, lambda: "ok") == "ok"
