@@ -382,6 +382,37 @@ def test_receive_frames_connection_reset_is_a_stream_io_error() -> None:
     with pytest.raises(StreamIOError) as info:
         asyncio.run(_over_socket(b"", lambda r: receive(r), reset=True))
     assert info.value.errno == errno.ECONNRESET
+    assert str(info.value) == "cannot receive frames at byte offset 0: " + os.strerror(
+        errno.ECONNRESET
+    )
+
+
+def test_receive_and_receive_lines_pass_type_and_lazy_on() -> None:
+    """Over a real socket, ``type=ModelResponse`` gives ModelResponses (frames and lines) and
+    ``lazy=True`` LazyMessages, equal to what was sent."""
+    from minagent.wire.lazy import LazyMessage
+    from minagent.wire.stream import encode_frames
+
+    resp = wire.ModelResponse(M2, stop_reason="end_turn", usage={"input_tokens": 3})
+    frames = encode_frames([resp, resp])
+    lines = wire.json.encode_lines([resp, resp])
+    got = asyncio.run(
+        _over_socket(frames, lambda r: receive(r, type=wire.ModelResponse), reset=False)
+    )
+    assert got == [resp, resp]
+    got = asyncio.run(
+        _over_socket(lines, lambda r: receive_lines(r, type=wire.ModelResponse), reset=False)
+    )
+    assert got == [resp, resp]
+    for payload, read in (
+        (encode_frames([M1, M2]), receive),
+        (wire.json.encode_lines([M1, M2]), receive_lines),
+    ):
+        got = asyncio.run(
+            _over_socket(payload, lambda r, read=read: read(r, lazy=True), reset=False)
+        )
+        assert [type(m) for m in got] == [LazyMessage, LazyMessage]
+        assert [(m.role, m.content) for m in got] == [("user", "first"), ("assistant", "second")]
 
 
 def test_cancelling_receive_mid_stream_loses_nothing_at_a_frame_boundary() -> None:
