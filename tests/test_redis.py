@@ -446,3 +446,105 @@ def test_odd_field_names_are_poison_with_our_error(field: bytes, error: str) -> 
     assert [(eid, type(err), str(err)) for eid, _, err in out.poison] == [
         ("1-0", wire.DecodeError, error)
     ]
+
+
+def _spy(monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], list[Any]]:
+    """Record the codec calls (type, bytes) and header checks of `decode_entries`."""
+    from minagent.wire.stream import _redis_entries
+
+    calls: list[Any] = []
+    headers: list[Any] = []
+    real = dict(_redis_entries._DECODERS)
+    for fmt, decode in real.items():
+
+        def counting(data: bytes, *, type: Any, limits: wire.Limits, decode: Any = decode) -> Any:
+            calls.append((type, len(data)))
+            return decode(data, type=type, limits=limits)
+
+        monkeypatch.setitem(_redis_entries._DECODERS, fmt, counting)
+    check = _redis_entries._header_error
+
+    def counting_header(fields: Any, accept: Any) -> Any:
+        headers.append(fields)
+        return check(fields, accept)
+
+    monkeypatch.setattr(_redis_entries, "_header_error", counting_header)
+    return calls, headers
+
+
+@pytest.mark.parametrize("fmt", ["msgpack", "json"])
+@pytest.mark.parametrize("tp", [wire.Message, wire.ModelResponse])
+def test_good_entries_are_decoded_in_one_codec_call(
+    monkeypatch: pytest.MonkeyPatch, fmt: str, tp: Any
+) -> None:
+    """Entries of one format, each exactly ``max_size`` bytes, are decoded by one codec call
+    over the joined batch (as ``list[type]``), with no header check per entry."""
+    message = wire.Message("user", "hello")
+    obj = message if tp is wire.Message else wire.ModelResponse(message, stop_reason="end_turn")
+    payload = _CODECS[fmt].encode(obj)
+    entries = [(f"{i}-0".encode(), {f"{fmt}/1".encode(): payload}) for i in range(5)]
+    calls, headers = _spy(monkeypatch)
+    out = decode_entries(entries, type=tp, limits=wire.Limits(max_size=len(payload)))
+    assert out.messages == [(f"{i}-0", obj) for i in range(5)] and out.poison == []
+    framing = 5 if fmt == "msgpack" else 6  # array header / brackets and commas
+    assert calls == [(list[tp], 5 * len(payload) + framing)]
+    assert headers == []
+
+
+def test_mixed_entries_are_decoded_in_one_call_per_format(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """JSON and MessagePack entries with a foreign one among them: one codec call per format
+    (a header check per entry), the foreign entry set aside."""
+    m = wire.Message("user", "hi")
+    entries = [
+        (b"1-0", {b"json/1": wire.json.encode(m)}),
+        (b"2-0", {b"msgpack/1": wire.msgpack.encode(m)}),
+        (b"3-0", {b"other": b"x"}),
+        (b"4-0", {b"json/1": wire.json.encode(m)}),
+    ]
+    calls, headers = _spy(monkeypatch)
+    out = decode_entries(entries, limits=wire.Limits())
+    assert out.messages == [("1-0", m), ("2-0", m), ("4-0", m)]
+    assert [eid for eid, _, _ in out.poison] == ["3-0"]
+    assert [tp for tp, _ in calls] == [list[wire.Message], list[wire.Message]]
+    assert len(headers) == 4
+
+
+@pytest.mark.parametrize("fmt", ["msgpack", "json"])
+def test_batch_depth_is_each_entrys_depth_exactly(
+    monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    """An entry nested exactly ``max_depth`` deep arrives from the one batch call; one level
+    deeper is poison with the error it gets alone (the batch adds exactly one level)."""
+    codec = _CODECS[fmt]
+
+    def entry(levels: int) -> bytes:
+        value: Any = 1
+        for _ in range(levels):
+            value = [value]
+        block = wire.ToolUseBlock(id="t", name="f", input={"v": value})
+        return codec.encode(wire.Message("user", [block]))
+
+    deepest = next(
+        d for d in range(1, 40) if _decodes(codec, entry(3), wire.Limits(max_depth=d))
+    )  # the depth of a message holding 3 levels of arrays
+    limits = wire.Limits(max_depth=deepest)
+    ok = [(b"1-0", {f"{fmt}/1".encode(): entry(3)}), (b"2-0", {f"{fmt}/1".encode(): entry(3)})]
+    calls, _ = _spy(monkeypatch)
+    assert len(decode_entries(ok, limits=limits).messages) == 2
+    assert len(calls) == 1
+    deep = [(b"1-0", {f"{fmt}/1".encode(): entry(3)}), (b"2-0", {f"{fmt}/1".encode(): entry(4)})]
+    out = decode_entries(deep, limits=limits)
+    assert [eid for eid, _ in out.messages] == ["1-0"]
+    with pytest.raises(wire.WireError) as alone:
+        codec.decode(entry(4), type=wire.Message, limits=limits)
+    assert [(eid, str(err)) for eid, _, err in out.poison] == [("2-0", str(alone.value))]
+
+
+def _decodes(codec: Any, data: bytes, limits: wire.Limits) -> bool:
+    try:
+        codec.decode(data, type=wire.Message, limits=limits)
+    except wire.WireError:
+        return False
+    return True
