@@ -527,3 +527,36 @@ def test_sending_to_a_reset_connection_is_a_stream_io_error(how: str) -> None:
     assert err.errno in (errno.ECONNRESET, errno.EPIPE)  # which one: the kernel's timing
     assert str(err) == f"cannot send {how}: {os.strerror(err.errno)}"
     assert isinstance(err.__cause__, OSError) and err.__cause__.errno == err.errno
+
+
+def test_session_log_os_failures_say_what_failed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each OS failure of the session log is a StreamIOError with its own text, the errno and
+    the OSError as cause: lock (not a lock conflict), stat, reading the tail at open; a closed
+    log names its path."""
+    path = tmp_path / "s.jsonl"
+
+    def expect(call: Callable[[], Any], text: str, code: int) -> None:
+        with pytest.raises(StreamIOError) as info:
+            call()
+        assert str(info.value) == f"{text}: {os.strerror(code)}"
+        assert info.value.errno == code
+        assert type(info.value.__cause__) is OSError and info.value.__cause__.errno == code
+
+    with monkeypatch.context() as patch:
+        patch.setattr(_log, "_lock", _failing(errno.ENOLCK))
+        expect(lambda: SessionLog(path), f"cannot lock session log {str(path)!r}", errno.ENOLCK)
+    path.write_bytes(b'{"role":')
+    with monkeypatch.context() as patch:
+        patch.setattr(_log, "_pread", _failing(errno.EIO))
+        expect(lambda: SessionLog(path), "cannot read the session log", errno.EIO)
+    path.write_bytes(wire.json.encode_lines([M1]))
+    log = SessionLog(path)
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "fstat", _failing(errno.EIO))
+        expect(log.read, "cannot stat the session log", errno.EIO)
+    log.close()
+    with pytest.raises(StreamIOError) as info:
+        log.read()
+    assert str(info.value) == f"session log {str(path)!r} is closed"

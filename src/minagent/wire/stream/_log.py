@@ -336,8 +336,9 @@ class SessionLog:
         return self._fd
 
     def _stat_size(self) -> int:
+        fd = self._open_fd()  # closed: its own error, not wrapped as a failed stat
         try:
-            return os.fstat(self._open_fd()).st_size
+            return os.fstat(fd).st_size
         except OSError as err:
             raise StreamIOError.wrap("cannot stat the session log", err) from err
 
