@@ -305,11 +305,9 @@ def test_repr_says_open_torn_or_closed(tmp_path: Path) -> None:
 # --- sockets ----------------------------------------------------------------------------------
 
 
-async def _over_socket(
-    payload: bytes, consume: Callable[[asyncio.StreamReader], AsyncIterator[Any]], *, reset: bool
-) -> list[Any]:
-    """A server on 127.0.0.1 writes ``payload`` then closes (with ``reset``: an RST, by
-    SO_LINGER 0); the client collects what ``consume(reader)`` yields."""
+async def _connect(payload: bytes, *, reset: bool) -> tuple[Any, Any, asyncio.Server]:
+    """Reader, writer and server: a server on 127.0.0.1 that writes ``payload`` to the client,
+    then closes (with ``reset``: an RST, by SO_LINGER 0)."""
 
     async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         writer.write(payload)
@@ -322,6 +320,14 @@ async def _over_socket(
     server = await asyncio.start_server(handler, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    return reader, writer, server
+
+
+async def _over_socket(
+    payload: bytes, consume: Callable[[asyncio.StreamReader], AsyncIterator[Any]], *, reset: bool
+) -> list[Any]:
+    """`_connect`; the client collects what ``consume(reader)`` yields."""
+    reader, writer, server = await _connect(payload, reset=reset)
     got: list[Any] = []
     try:
         if reset:
@@ -503,14 +509,7 @@ def test_sending_to_a_reset_connection_is_a_stream_io_error(how: str) -> None:
     sender = send if how == "frames" else send_lines
 
     async def run() -> StreamIOError:
-        async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            sock = writer.get_extra_info("socket")
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-            writer.close()
-
-        server = await asyncio.start_server(handler, "127.0.0.1", 0)
-        port = server.sockets[0].getsockname()[1]
-        _, writer = await asyncio.open_connection("127.0.0.1", port)
+        _, writer, server = await _connect(b"", reset=True)
         await asyncio.sleep(0.05)  # let the RST arrive
         batch = [wire.Message("user", "x" * 65536)] * 16
         try:
