@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import math
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from minagent.wire.stream import (
     LineTooLongError,
     TruncatedError,
     iter_line_batches,
+    iter_lines,
 )
 from tests.strategies import corpus_messages, messages_st
 
@@ -446,3 +448,135 @@ def test_feeding_after_finish_goes_on_counting_lines_and_bytes() -> None:
     with pytest.raises(LineTooLongError) as info:
         decoder.feed(b"x" * 50)
     assert (info.value.line, info.value.offset) == (3, len(_A) + 1)
+
+
+def test_plain_items_are_encoded_in_one_call_never_line_by_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Messages that JSON holds unchanged (nulls included) are written by one msgspec call:
+    the line-by-line path is not taken; a generator gives the same bytes, canonical sorted."""
+    from minagent.wire.stream import _lines
+
+    def line_by_line(items: Any, canonical: bool) -> bytes:
+        raise AssertionError("took the line-by-line path")
+
+    block = wire.ToolUseBlock(id="t", name="f", input={"b": None, "a": [1, 2.5]})
+    items = [wire.Message("user", "a"), wire.Message("assistant", [block])]
+    expected = b"".join(wire.json.encode(m) + b"\n" for m in items)
+    canonical = b"".join(wire.json.encode(m, canonical=True) + b"\n" for m in items)
+    with monkeypatch.context() as patch:
+        patch.setattr(_lines, "_encode_each", line_by_line)
+        assert wire.json.encode_lines(items) == expected
+        assert wire.json.encode_lines(m for m in items) == expected
+        assert wire.json.encode_lines(items, canonical=True) == canonical
+    assert canonical != expected
+
+
+def test_line_by_line_encoding_keeps_canonical_order() -> None:
+    """Messages with unknown keys (the lossless path, line by line) are written with sorted keys
+    when canonical, in their own order otherwise."""
+    msg = wire.json.decode(b'{"zeta":1,"role":"user","content":"a","alpha":2}', type=wire.Message)
+    assert wire.json.encode_lines([msg, msg], canonical=True) == (
+        b'{"alpha":2,"content":"a","role":"user","zeta":1}\n' * 2
+    )
+    assert wire.json.encode_lines((msg,)) == wire.json.encode(msg) + b"\n"
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+def test_lines_exactly_max_line_long_are_read(lazy: bool) -> None:
+    """Every line exactly ``max_line`` bytes long (the batch longer than that) is read, lazily
+    when asked; one byte more is refused, naming the line and its offset."""
+    from minagent.wire.lazy import LazyMessage
+
+    lines = [wire.json.encode(wire.Message("user", c)) for c in ("aa", "bb", "cc")]
+    limits = Limits(max_line=len(lines[0]))
+    data = b"\n".join(lines) + b"\n"
+    decoder = LineDecoder(limits=limits, lazy=lazy)
+    got = decoder.feed(data)
+    assert [type(m) for m in got] == [LazyMessage if lazy else wire.Message] * 3
+    assert [m.content for m in got] == ["aa", "bb", "cc"]
+    longer = data + wire.json.encode(wire.Message("user", "ddd")) + b"\n"
+    decoder = LineDecoder(limits=limits, lazy=lazy)
+    assert len(decoder.feed(longer)) == 3  # the good lines first, then the error
+    with pytest.raises(LineTooLongError) as info:
+        decoder.feed()
+    assert (info.value.line, info.value.offset) == (4, len(data))
+
+
+def test_a_line_of_form_feed_in_the_middle_is_bad_not_blank() -> None:
+    """Inside the input, a line holding only a form feed is not a blank line (JSON's whitespace
+    is space, tab, CR): it is reported as line 2; blank lines of those are skipped."""
+    a = wire.json.encode(wire.Message("user", "a"))
+    assert wire.json.decode_lines(a + b"\n \t\r\n" + a + b"\n") == [wire.Message("user", "a")] * 2
+    with pytest.raises(wire.DecodeError) as info:
+        wire.json.decode_lines(a + b"\n\x0c\n" + a + b"\n")
+    assert info.value.line == 2
+
+
+def test_decode_lines_inputs_and_size_limit() -> None:
+    """decode_lines takes a memoryview and a str; input exactly max_size is read, one byte more
+    is refused with the sizes; anything else is a TypeError naming what it got; a too-long line
+    names its offset from the start of the input."""
+    data = wire.json.encode_lines([wire.Message("user", "a")] * 2)
+    assert wire.json.decode_lines(memoryview(data)) == [wire.Message("user", "a")] * 2
+    assert wire.json.decode_lines(data.decode()) == [wire.Message("user", "a")] * 2
+    assert len(wire.json.decode_lines(data, limits=Limits(max_size=len(data)))) == 2
+    with pytest.raises(wire.DecodeError) as info:
+        wire.json.decode_lines(data, limits=Limits(max_size=len(data) - 1))
+    assert info.value.message == (
+        f"JSON Lines input of {len(data)} bytes is over the limit max_size={len(data) - 1}"
+    )
+    with pytest.raises(TypeError) as bad:
+        wire.json.decode_lines(12345)  # type: ignore[call-overload]
+    assert str(bad.value) == "data must be bytes, bytearray, memoryview or str; got 12345"
+    long = data + b'{"role":"user","content":"' + b"x" * 50 + b'"}\n'
+    with pytest.raises(LineTooLongError) as too_long:
+        wire.json.decode_lines(long, limits=Limits(max_line=40))
+    assert (too_long.value.line, too_long.value.offset) == (3, len(data))
+
+
+def test_a_newline_at_the_first_byte_counts_as_a_line() -> None:
+    """A new decoder fed a lone newline has read line 1; after a bad line, an empty line right
+    behind it is counted too."""
+    decoder = LineDecoder()
+    assert decoder.feed(b"\n") == []
+    assert decoder.line == 2
+    decoder = LineDecoder()
+    with pytest.raises(wire.ValidationError) as info:
+        decoder.feed(b'{"role":"robot","content":"a"}\n\n')
+    assert info.value.line == 1
+    assert decoder.feed(b"") == [] and decoder.line == 3
+
+
+def test_iter_lines_passes_type_chunk_size_and_lazy_on(tmp_path: Path) -> None:
+    """iter_lines / iter_line_batches read ModelResponses with ``type=``, in reads of
+    ``chunk_size`` bytes, and give Messages unless ``lazy=True``."""
+    resp = wire.ModelResponse(wire.Message("assistant", "a"), stop_reason="end_turn")
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(wire.json.encode_lines([resp] * 3))
+    sizes: list[int] = []
+
+    class Recording(io.BytesIO):
+        def read(self, size: int | None = -1) -> bytes:
+            sizes.append(-1 if size is None else size)
+            return super().read(size)
+
+    assert (
+        list(iter_lines(Recording(path.read_bytes()), type=wire.ModelResponse, chunk_size=7))
+        == [resp] * 3
+    )
+    assert set(sizes) == {7}
+    path.write_bytes(wire.json.encode_lines([wire.Message("user", "a")]))
+    with path.open("rb") as f:
+        assert [type(m) for batch in iter_line_batches(f) for m in batch] == [wire.Message]
+
+
+@pytest.mark.parametrize("as_generator", [False, True])
+def test_encode_lines_refuses_nan_from_a_list_or_a_generator(as_generator: bool) -> None:
+    """A NaN in a tool input is refused (JSON has none; msgspec would write null), naming the
+    line and path, whether the messages come as a list or as a generator."""
+    bad = wire.Message("assistant", [wire.ToolUseBlock(id="t", name="f", input={"x": math.nan})])
+    items = [wire.Message("user", "a"), bad]
+    with pytest.raises(wire.EncodeError) as info:
+        wire.json.encode_lines((m for m in items) if as_generator else items)
+    assert (info.value.line, info.value.path) == (2, "$.content[0].input.x")
