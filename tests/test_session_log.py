@@ -7,6 +7,7 @@ import multiprocessing
 import os
 import random
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -127,7 +128,11 @@ def test_second_writer_in_process_is_refused(tmp_path: Path) -> None:
     with SessionLog(path) as log:
         with pytest.raises(LogLockedError) as info:
             SessionLog(path)
-        assert isinstance(info.value, wire.WireError) and "one writer" in str(info.value)
+        assert isinstance(info.value, wire.WireError)
+        assert str(info.value) == (
+            f"session log {str(path)!r} is already open for writing (by this or another "
+            f"process); one writer at a time: {os.strerror(info.value.errno)}"
+        )
         log.append(wire.Message(role="user", content="still fine"))
     with SessionLog(path) as again:
         assert again.read() == [wire.Message(role="user", content="still fine")]
@@ -159,9 +164,37 @@ def test_closed_log_refuses_use(tmp_path: Path) -> None:
 
 def test_open_errors_are_wire_errors(tmp_path: Path) -> None:
     """A path that cannot be opened raises StreamIOError carrying the OS errno."""
+    path = tmp_path / "missing-dir" / "x.jsonl"
     with pytest.raises(wire.WireError) as info:
-        SessionLog(tmp_path / "missing-dir" / "x.jsonl")
-    assert isinstance(info.value, OSError) and info.value.errno is not None
+        SessionLog(path)
+    assert isinstance(info.value, OSError) and info.value.errno == errno.ENOENT
+    assert str(info.value) == f"cannot open session log {str(path)!r}: {os.strerror(errno.ENOENT)}"
+
+
+def test_a_new_log_is_created_readable_by_all_writable_by_its_owner(tmp_path: Path) -> None:
+    """A new log file gets mode 0o666 less the umask (0o644 under umask 022), like open()."""
+    old = os.umask(0o022)
+    try:
+        SessionLog(tmp_path / "new.jsonl").close()
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "new.jsonl").stat().st_mode) == 0o644
+
+
+def test_a_bad_last_line_whose_newline_is_read_alone_is_not_called_cut(tmp_path: Path) -> None:
+    """When the last read of the log is the final newline alone (the file is one byte past the
+    read size), a bad last line is still a whole line: ValidationError, not TruncatedError."""
+    from minagent.wire.stream._chunks import DEFAULT_CHUNK_SIZE
+
+    bad = b'{"role":"robot","content":"x"}\n'
+    head = b'{"role":"user","content":"'
+    filler = DEFAULT_CHUNK_SIZE + 1 - len(bad) - len(head) - len(b'"}\n')
+    path = tmp_path / "edge.jsonl"
+    path.write_bytes(head + b"a" * filler + b'"}\n' + bad)
+    assert path.stat().st_size == DEFAULT_CHUNK_SIZE + 1
+    with SessionLog(path) as log, pytest.raises(wire.ValidationError) as info:
+        log.read()
+    assert type(info.value) is wire.ValidationError and info.value.line == 2
 
 
 # --- SIGKILL at random moments ------------------------------------------------------------------
@@ -401,8 +434,15 @@ def test_replaced_or_removed_log_refuses_appends(tmp_path: Path, how: str) -> No
             path.write_bytes(b"")
         else:
             moved.unlink()
-        with pytest.raises(LogMovedError, match=how.split()[0]):
+        with pytest.raises(LogMovedError) as info:
             log.append(wire.Message(role="user", content="second"))
+        assert str(info.value) == (
+            f"session log {str(path)!r} was replaced while open (renamed over, e.g. by log "
+            "rotation); nothing written: open the path again"
+            if how == "renamed over"
+            else f"session log {str(path)!r} was removed while open; nothing written: "
+            + os.strerror(errno.ENOENT)
+        )
         assert os.fstat(log._fd).st_size == len(old)
         with SessionLog(path) as fresh:  # the new file at the path is a log of its own
             fresh.append(first)

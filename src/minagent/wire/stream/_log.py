@@ -97,8 +97,6 @@ class SessionLog:
         self._durable = durable
         self._type = type
         self._limits = limits
-        self._fd = -1
-        self._inode = (0, 0)
         created = not os.path.exists(self._path)
         try:
             fd = os.open(self._path, _FLAGS, 0o666)
