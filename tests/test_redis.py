@@ -548,3 +548,36 @@ def _decodes(codec: Any, data: bytes, limits: wire.Limits) -> bool:
     except wire.WireError:
         return False
     return True
+
+
+def test_entry_helpers_refuse_with_our_texts_and_accept_what_they_should() -> None:
+    """The entry helpers, without a server: the format and type refusals name what is allowed;
+    a client that decodes replies is refused, one without a connection pool accepted; ids come
+    as bytes or text; no entries give an empty batch; an entry deleted before it was read is
+    poison."""
+    from minagent.wire.stream import _redis_entries as re_
+
+    with pytest.raises(ValueError) as fmt:
+        re_.check_format("yaml")
+    assert str(fmt.value) == "format must be one of msgpack, json, got 'yaml'"
+    with pytest.raises(ValueError) as tp:
+        decode_entries([], type=dict, limits=wire.Limits())
+    assert str(tp.value) == "type must be wire.Message or wire.ModelResponse, got <class 'dict'>"
+    with pytest.raises(ValueError) as client:
+        re_.check_client(redis.Redis(decode_responses=True))
+    assert str(client.value) == (
+        "the Redis client must return bytes: create it with decode_responses=False"
+    )
+    assert re_.check_client(object()) is None
+    assert re_.check_client(redis.Redis()) is None
+    assert (re_.entry_id(b"1-0"), re_.entry_id("2-0")) == ("1-0", "2-0")
+    empty = decode_entries([], limits=wire.Limits())
+    assert (empty.messages, empty.poison) == ([], [])
+    m = wire.Message("user", "hi")
+    out = decode_entries([("1-0", {b"json/1": wire.json.encode(m)})], limits=wire.Limits())
+    assert out.messages == [("1-0", m)]
+    gone = decode_entries([(b"1-0", None), (b"2-0", {})], limits=wire.Limits())
+    assert [(eid, str(err)) for eid, _, err in gone.poison] == [
+        ("1-0", "entry deleted from the stream before it was acknowledged"),
+        ("2-0", "entry deleted from the stream before it was acknowledged"),
+    ]
