@@ -394,3 +394,45 @@ def test_headroom_is_taken_once_per_thread() -> None:
     assert type(err) is RecursionError and str(err) == "nesting too deep even with headroom"
     assert sys.getrecursionlimit() == limit
     assert _codec._with_headroom(10, lambda: "ok") == "ok"
+
+
+def test_encode_refusals_name_the_value_and_its_path() -> None:
+    """A tuple key in a tool input is refused by JSON (object keys must be strings); a
+    MessagePack-only value in a message's unknown keys is refused naming that key, canonical or
+    not."""
+    import msgspec
+
+    block = wire.ToolUseBlock(id="t", name="f", input={"x": {(1, 2): 1}})
+    with pytest.raises(wire.EncodeError) as keys:
+        wire.json.encode([wire.Message("assistant", [block])])
+    assert (keys.value.message, keys.value.path) == (
+        "cannot write JSON: object keys must be strings",
+        "$[0].content[0].input.x",
+    )
+    msg = wire.json.decode(b'{"role":"user","content":"a","k":1}', type=wire.Message)
+    bad = msgspec.structs.replace(msg, extra=wire.Extra({"k": wire.MsgpackOnly(b"x")}))
+    for canonical in (False, True):
+        with pytest.raises(wire.EncodeError) as info:
+            wire.json.encode(bad, canonical=canonical)
+        assert (info.value.message, info.value.path) == (
+            "binary data (MessagePack bin) cannot be written as JSON inside generic data",
+            "$.k",
+        )
+
+
+def test_canonical_holds_on_the_deep_and_lazy_encode_paths() -> None:
+    """Canonical JSON sorts keys also when the value nests nearly ``max_depth`` deep (encoded
+    with recursion headroom) and when the list holds lazy messages."""
+    from minagent.wire.limits import DEFAULT
+
+    value: Any = 1
+    for _ in range(DEFAULT.max_depth - 10):
+        value = [value]
+    deep = [
+        wire.Message("assistant", [wire.ToolUseBlock(id="t", name="f", input={"b": 1, "a": value})])
+    ]
+    out = wire.json.encode(deep, canonical=True)
+    assert out.startswith(b'[{"content":[{"id":"t","input":{"a":[[[')
+    assert out.endswith(b']]],"b":1},"name":"f","type":"tool_use"}],"role":"assistant"}]')
+    lazy = list(wire.json.decode_lazy(b'[{"role":"user","content":"a"}]'))
+    assert wire.json.encode(lazy, canonical=True) == b'[{"content":"a","role":"user"}]'
