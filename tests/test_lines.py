@@ -580,3 +580,17 @@ def test_encode_lines_refuses_nan_from_a_list_or_a_generator(as_generator: bool)
     with pytest.raises(wire.EncodeError) as info:
         wire.json.encode_lines((m for m in items) if as_generator else items)
     assert (info.value.line, info.value.path) == (2, "$.content[0].input.x")
+
+
+def test_a_growing_too_long_line_fails_the_decoder_without_buffering_more() -> None:
+    """A line that passes ``max_line`` before its newline fails the decoder for good: the same
+    error again on every later feed, nothing consumed, and no more bytes buffered."""
+    decoder = LineDecoder(limits=Limits(max_line=40))
+    with pytest.raises(LineTooLongError) as first:
+        decoder.feed(b'{"role":"user","content":"' + b"x" * 50)
+    assert (decoder.offset, decoder.pending) == (0, 76)
+    for _ in range(3):
+        with pytest.raises(LineTooLongError) as again:
+            decoder.feed(b"y" * 1000 + b"\n")
+        assert again.value is first.value
+    assert (decoder.offset, decoder.pending) == (0, 76)
