@@ -436,3 +436,59 @@ def test_canonical_holds_on_the_deep_and_lazy_encode_paths() -> None:
     assert out.endswith(b']]],"b":1},"name":"f","type":"tool_use"}],"role":"assistant"}]')
     lazy = list(wire.json.decode_lazy(b'[{"role":"user","content":"a"}]'))
     assert wire.json.encode(lazy, canonical=True) == b'[{"content":"a","role":"user"}]'
+
+
+def _mp_message(content: bytes) -> bytes:
+    return b"\x82\xa4role\xa4user\xa7content" + content
+
+
+_MALFORMED_ON_SLOW_PATHS = [
+    (
+        "json",
+        b'[{"role":"user","content":[{"type":"x"}]},{"role":"user","content":"a\xff"}]',
+        "invalid JSON: Invalid UTF-8 encoded string",
+        "$[1]",
+    ),
+    (
+        "json",
+        b'[{"role":"user","content":"a\xff"},{"role":"user","content":[{"type":"x"}]}]',
+        "invalid JSON: Invalid UTF-8 encoded string",
+        "$",
+    ),
+    (
+        "json",
+        b'[{"role":"user","content":[{"type":"x"}]},{"role":"user","content":"a"',
+        "invalid JSON: Input data was truncated",
+        "$",
+    ),
+    (
+        "json",
+        b'[{"role":"user","content":"a","k":"\xff"}]',
+        "invalid JSON: Invalid UTF-8 encoded string",
+        "$",
+    ),
+    (
+        "msgpack",
+        b"\x92" + _mp_message(b"\x91\x81\xa4type\xa1x") + _mp_message(b"\xc1"),
+        "invalid MessagePack: MessagePack data is malformed: invalid opcode '\\xc1' (byte 48)",
+        "$",
+    ),
+    (
+        "msgpack",
+        b"\x91\x83\xa4role\xa4user\xa7content\xa1a\xa1k\xc1",
+        "invalid MessagePack: MessagePack data is malformed: invalid opcode '\\xc1' (byte 24)",
+        "$",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fmt", "data", "message", "path"), _MALFORMED_ON_SLOW_PATHS)
+def test_malformed_input_beside_unknown_data_is_reported_as_msgspec_says(
+    fmt: str, data: bytes, message: str, path: str
+) -> None:
+    """Malformed bytes met on the lossless and element-by-element paths (beside unknown blocks
+    and keys) raise DecodeError with msgspec's own text for those bytes, and where."""
+    codec = wire.json if fmt == "json" else wire.msgpack
+    with pytest.raises(wire.DecodeError) as info:
+        codec.decode(data)
+    assert (info.value.message, info.value.path) == (message, path)
