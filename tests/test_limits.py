@@ -371,3 +371,44 @@ def test_large_real_msgpack_passes_the_density_check() -> None:
     finally:
         tracemalloc.stop()
     assert (len(result), peak < 64 * len(data)) == (15000, True)
+
+
+def _deep_input(levels: int) -> bytes:
+    return (
+        b'[{"role":"user","content":[{"type":"tool_use","id":"t","name":"f","input":{"v":'
+        + b"[" * levels
+        + b"1"
+        + b"]" * levels
+        + b"}}]}]"
+    )
+
+
+_TOO_DEEP = "invalid JSON: nesting deeper than max_depth=2000 or the interpreter's recursion limit"
+
+
+@pytest.mark.parametrize("levels", [2030, 2200])
+def test_a_max_depth_past_the_recursion_limit_is_held_exactly(levels: int) -> None:
+    """With ``max_depth`` above the interpreter's recursion limit (decoded with headroom on
+    CPython 3.11), 1980 levels decode and more than 2000 are refused naming the first level
+    past the limit, whether the headroom decode finished (2030) or ran out too (2200)."""
+    limits = wire.Limits(max_depth=2000)
+    assert len(wire.json.decode(_deep_input(1980), limits=limits)) == 1
+    with pytest.raises(wire.DecodeError) as info:
+        wire.json.decode(_deep_input(levels), limits=limits)
+    assert (info.value.message, info.value.path) == (
+        _TOO_DEEP,
+        "$[0].content[0].input.v" + "[0]" * 1995,
+    )
+
+
+def test_the_forced_312_path_refuses_at_the_guard_naming_the_root(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On the CPython 3.12+ path (forced here), msgspec's own guard stopping the decode is
+    refused at once with the limit's text, at ``$`` (no headroom retry)."""
+    from minagent.wire import _codec
+
+    monkeypatch.setattr(_codec, "_GUARD_BEFORE_3_12", False)
+    with pytest.raises(wire.DecodeError) as info:
+        wire.json.decode(_deep_input(1980), limits=wire.Limits(max_depth=2000))
+    assert (info.value.message, info.value.path) == (_TOO_DEEP, "$")
