@@ -275,3 +275,60 @@ def test_lazy_names_of_the_stream_package_load_on_first_use(
     with pytest.raises(AttributeError) as info:
         stream.no_such_thing  # noqa: B018
     assert str(info.value) == "module 'minagent.wire.stream' has no attribute 'no_such_thing'"
+
+
+def test_a_frame_over_the_header_limit_is_refused_naming_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A message whose encoding is longer than a 4-byte header can state is refused before
+    anything is written, naming its index; exactly the limit is fine (limit lowered here)."""
+    from minagent.wire.stream import _frames
+
+    msgs = [wire.Message("user", "a"), wire.Message("user", "a" * 40), wire.Message("user", "b")]
+    sizes = [len(wire.msgpack.encode(m)) for m in msgs]
+    monkeypatch.setattr(_frames, "_MAX_LENGTH", sizes[0])  # the first exactly at the limit
+    with pytest.raises(wire.EncodeError) as info:
+        stream.encode_frames(msgs)
+    assert (info.value.message, info.value.frame) == (f"a frame holds at most {sizes[0]} bytes", 1)
+    monkeypatch.setattr(_frames, "_MAX_LENGTH", sizes[1])
+    assert list(stream.read_frames(io.BytesIO(stream.encode_frames(msgs)))) == msgs
+
+
+def test_frame_decoder_limits_type_and_numbering() -> None:
+    """A frame of exactly ``max_frame`` bytes is read; lazy reading takes Messages only (the
+    refusal says so); after each bad frame the numbering goes on, so each error names its own
+    frame."""
+    good = stream.encode_frames([wire.Message("user", "a")])
+    bad = struct.pack(">I", 1) + b"\xc1"
+    size = len(good) - 4
+    decoder = stream.FrameDecoder(limits=wire.Limits(max_frame=size))
+    assert decoder.feed(good * 3) == [wire.Message("user", "a")] * 3
+    with pytest.raises(TypeError) as lazy:
+        stream.FrameDecoder(type=wire.ModelResponse, lazy=True)
+    assert str(lazy.value) == "lazy=True reads Messages only"
+    decoder = stream.FrameDecoder()
+    got: list[object] = []
+    frames: list[int | None] = []
+    data = good + good + bad + good + good + bad + good
+    got += decoder.feed(data)
+    for _ in range(4):
+        try:
+            got += decoder.feed()
+        except wire.DecodeError as err:
+            frames.append(err.frame)
+    assert frames == [2, 5]
+    assert len(got) == 5
+
+
+def test_read_frames_reads_in_chunk_size_pieces() -> None:
+    """read_frames asks the file for ``chunk_size`` bytes at a time."""
+    sizes: list[int] = []
+
+    class Recording(io.BytesIO):
+        def read(self, size: int | None = -1) -> bytes:
+            sizes.append(-1 if size is None else size)
+            return super().read(size)
+
+    msgs = [wire.Message("user", "a")] * 3
+    assert list(stream.read_frames(Recording(stream.encode_frames(msgs)), chunk_size=5)) == msgs
+    assert set(sizes) == {5}
