@@ -306,18 +306,18 @@ def test_frame_decoder_limits_type_and_numbering() -> None:
     with pytest.raises(TypeError) as lazy:
         stream.FrameDecoder(type=wire.ModelResponse, lazy=True)
     assert str(lazy.value) == "lazy=True reads Messages only"
-    decoder = stream.FrameDecoder()
-    got: list[object] = []
-    frames: list[int | None] = []
-    data = good + good + bad + good + good + bad + good
-    got += decoder.feed(data)
-    for _ in range(4):
-        try:
-            got += decoder.feed()
-        except wire.DecodeError as err:
-            frames.append(err.frame)
-    assert frames == [2, 5]
-    assert len(got) == 5
+    for lazy in (False, True):
+        decoder = stream.FrameDecoder(lazy=lazy)
+        got: list[object] = []
+        frames: list[int | None] = []
+        data = good + good + bad + good + good + bad + good
+        got += decoder.feed(data)
+        for _ in range(4):
+            try:
+                got += decoder.feed()
+            except wire.DecodeError as err:
+                frames.append(err.frame)
+        assert (frames, len(got)) == ([2, 5], 5), lazy
 
 
 def test_read_frames_reads_in_chunk_size_pieces() -> None:
