@@ -76,19 +76,37 @@ def test_max_depth_is_exact_on_fast_and_lossless_paths(fmt: Any, extra: dict[str
             assert info.value.path == "$.content[0].input.v" + "[0]" * 8
 
 
-def test_max_depth_is_exact_on_the_msgpack_timestamp_path() -> None:
-    """The timestamp reader enforces max_depth itself, counting the same way."""
-    stamp = msgspec.msgpack.Ext(-1, b"\x00\x00\x00\x01")
-    for value_depth, ok in ((8, True), (9, False)):
-        value: Any = stamp
+_STAMP = msgspec.msgpack.Ext(-1, b"\x00\x00\x00\x01")
+_ODD = {"role": "user", "content": "hi", "x_unknown": 1}  # sends a list down the lossless path
+
+
+@pytest.mark.parametrize("leaf", [_STAMP, 7], ids=["timestamp-reader", "msgspec"])
+@pytest.mark.parametrize("in_list", [False, True], ids=["message", "list-element"])
+def test_max_depth_is_exact_on_the_msgpack_timestamp_path(leaf: Any, in_list: bool) -> None:
+    """The timestamp reader enforces max_depth itself, counting as msgspec's path does: a tool
+    input at exactly the limit decodes, one level more is refused with the codec's text, the
+    user's max_depth and the exact container (as for a plain leaf), also for an element of a
+    list the lossless path reads one by one (it said ``max_depth=12`` for a limit of 13, at
+    ``$[1]``)."""
+    limit = 13 if in_list else 12
+    for value_depth, ok in ((7, True), (8, False)):  # {"k": [[...leaf]]}: the input at depth 4
+        value: Any = leaf
         for _ in range(value_depth):
             value = [value]
-        data = msgspec.msgpack.encode(tool_message(value))
+        message = tool_message({"k": value})
+        data = msgspec.msgpack.encode([_ODD, message] if in_list else message)
+        tp = list[Message] if in_list else Message
         if ok:
-            assert wire.msgpack.decode(data, type=Message, limits=Limits(max_depth=12))
-        else:
-            with pytest.raises(wire.DecodeError, match="max_depth=12"):
-                wire.msgpack.decode(data, type=Message, limits=Limits(max_depth=12))
+            decoded = wire.msgpack.decode(data, type=tp, limits=Limits(max_depth=limit))
+            assert (decoded[1] if in_list else decoded).content[0].input["v"]["k"] == value
+            continue
+        with pytest.raises(wire.DecodeError) as info:
+            wire.msgpack.decode(data, type=tp, limits=Limits(max_depth=limit))
+        assert (info.value.message, info.value.path) == (
+            f"invalid MessagePack: nesting deeper than max_depth={limit} "
+            "or the interpreter's recursion limit",
+            ("$[1]" if in_list else "$") + ".content[0].input.v.k" + "[0]" * 7,
+        )
 
 
 @pytest.mark.parametrize("tp", TYPES)
@@ -412,3 +430,53 @@ def test_the_forced_312_path_refuses_at_the_guard_naming_the_root(
     with pytest.raises(wire.DecodeError) as info:
         wire.json.decode(_deep_input(1980), limits=wire.Limits(max_depth=2000))
     assert (info.value.message, info.value.path) == (_TOO_DEEP, "$")
+
+
+_HOLDERS = {
+    "unknown-block": (b'{"type":"x","v":', "$[1].content[0].v[0]"),
+    "tool-input": (
+        b'{"type":"tool_use","id":"a","name":"b","input":{"v":',
+        "$[1].content[0].input.v[0]",
+    ),
+}
+
+
+def _refused_at(holder: str, levels: int) -> str:
+    """How ``[odd message, message whose block holds `levels` nested arrays]`` fares with the
+    default limits: "ok", "walk" (refused past max_depth inside the element by the depth walk)
+    or the path msgspec's recursion guard was reported at. The block is unknown (the element
+    is read through the lossless builder) or a tool_use (read strictly, in a chunk)."""
+    start, walked = _HOLDERS[holder]
+    data = (
+        b'[{"role":"user","content":"hi","x_unknown":1},{"role":"user","content":['
+        + start
+        + b"[" * levels
+        + b"]" * levels
+        + b"}" * start.count(b"{")
+        + b"]}]"
+    )
+    try:
+        wire.json.decode(data)
+    except wire.DecodeError as err:
+        assert err.message == (
+            "invalid JSON: nesting deeper than max_depth=1000 or the interpreter's recursion limit"
+        )
+        assert err.path is not None
+        return "walk" if err.path.startswith(walked) else err.path
+    return "ok"
+
+
+@pytest.mark.parametrize("holder", list(_HOLDERS))
+def test_the_guard_met_in_one_element_names_that_element(py312: bool, holder: str) -> None:
+    """Just below the nesting at which splitting the list into elements hits the recursion
+    guard (refused at ``$``), decoding the element itself is what hits it (it runs a few
+    frames deeper): refused at ``$[1]``, on either depth path, whether the element is read
+    strictly in a chunk or through the lossless builder."""
+    lo, hi = 500, 20_000  # a nesting refused at "$" just past one that is not, by bisection
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if _refused_at(holder, mid) == "$":
+            hi = mid
+        else:
+            lo = mid + 1
+    assert "$[1]" in [_refused_at(holder, levels) for levels in range(lo - 12, lo)]

@@ -197,7 +197,6 @@ def test_the_timestamp_reader_reads_every_width(data: bytes) -> None:
          "invalid MessagePack: timestamp nanoseconds 1000000000 out of range"),
         (b"\xc7\x0c\xff" + (10**9).to_bytes(4, "big") + b"\x00" * 8,
          "invalid MessagePack: timestamp nanoseconds 1000000000 out of range"),
-        (b"\x91\x91\x91\xc0", "invalid MessagePack: nesting deeper than max_depth=2"),
     ],
 )  # fmt: skip
 def test_the_timestamp_reader_refuses_with_exact_texts(data: bytes, message: str) -> None:
@@ -205,6 +204,36 @@ def test_the_timestamp_reader_refuses_with_exact_texts(data: bytes, message: str
     with pytest.raises(DecodeError) as info:
         _mpreader.read_msgpack(data, 2)
     assert (info.value.message, info.value.path) == (message, "$")
+
+
+@pytest.mark.parametrize(
+    ("value", "max_depth", "path"),
+    [
+        ([[[None]]], 2, "$[0][0]"),
+        ({"a": [1, {"b": [[]]}]}, 3, "$.a[1].b"),
+        ({"a": [1, {"b": [[]]}]}, 4, "$.a[1].b[0]"),
+        ({1: [[]]}, 2, "$.1[0]"),
+        ([0, 1, [2, [3]]], 2, "$[2][1]"),
+    ],
+)
+def test_the_timestamp_reader_names_the_container_past_max_depth(
+    value: Any, max_depth: int, path: str
+) -> None:
+    """Nesting past ``max_depth`` raises TooDeep with the path of the first container past it,
+    keys written as the depth walk writes them (the codec words the error)."""
+    data = msgspec.msgpack.encode(value)
+    with pytest.raises(_mpreader.TooDeep) as info:
+        _mpreader.read_msgpack(data, max_depth)
+    assert info.value.path == path
+    assert _mpreader.read_msgpack(data, 5) == value  # every value here nests 5 deep at most
+
+
+def test_a_container_as_a_map_key_past_max_depth_stays_at_its_map() -> None:
+    """A container read as a map key (refused as a key anyway) past the limit is named by the
+    map's own path."""
+    with pytest.raises(_mpreader.TooDeep) as info:
+        _mpreader.read_msgpack(b"\x91\x81\x91\x01\x02", 2)
+    assert info.value.path == "$[0]"
 
 
 def test_the_timestamp_reader_keeps_valid_timestamps_as_they_came() -> None:
@@ -217,3 +246,24 @@ def test_the_timestamp_reader_keeps_valid_timestamps_as_they_came() -> None:
     ]
     data = msgspec.msgpack.encode([msgspec.msgpack.Ext(-1, s) for s in stamps])
     assert _mpreader.read_msgpack(data, 2) == [msgspec.msgpack.Ext(-1, s) for s in stamps]
+
+
+@pytest.mark.parametrize(
+    ("in_list", "path"), [(False, "$"), (True, "$[1]")], ids=["message", "list-element"]
+)
+def test_a_bad_timestamp_is_refused_at_its_message(in_list: bool, path: str) -> None:
+    """A timestamp breaking the spec, in a lone message or in an element the lossless path reads
+    one by one, is the reader's DecodeError, at the message (the reader knows byte offsets,
+    not paths)."""
+    from minagent import wire
+
+    bad = msgspec.msgpack.Ext(-1, b"\x00\x00\x01")
+    message = {"role": "user", "content": [{"type": "x", "v": [bad]}]}
+    odd = {"role": "user", "content": "hi", "x_unknown": 1}
+    data = msgspec.msgpack.encode([odd, message] if in_list else message)
+    with pytest.raises(DecodeError) as info:
+        wire.msgpack.decode(data, type=list[wire.Message] if in_list else wire.Message)
+    assert (info.value.message, info.value.path) == (
+        "invalid MessagePack: a timestamp (ext type -1) holds 4, 8 or 12 bytes, not 3",
+        path,
+    )

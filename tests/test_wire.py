@@ -79,6 +79,52 @@ def test_decode_accepts_bytes_bytearray_memoryview() -> None:
         assert fmt.decode(memoryview(data)) == expected
 
 
+def test_max_size_counts_the_bytes_of_a_memoryview_of_any_format() -> None:
+    """A memoryview of 8-byte items is measured in bytes (its ``nbytes``), not in items."""
+    data = wire.json.encode([wire.Message("user", "abcdefg")])
+    data += b" " * (-len(data) % 8)
+    view = memoryview(data).cast("Q")
+    assert wire.json.decode(view, limits=wire.Limits(max_size=len(data))) == [
+        wire.Message("user", "abcdefg")
+    ]
+    with pytest.raises(wire.DecodeError) as info:
+        wire.json.decode(view, limits=wire.Limits(max_size=len(data) - 1))
+    assert info.value.message == (
+        f"JSON input of {len(data)} bytes is over the limit max_size={len(data) - 1}"
+    )
+
+
+@pytest.mark.parametrize("fmt", [wire.json, wire.msgpack], ids=["json", "msgpack"])
+def test_decode_of_a_non_buffer_says_what_it_takes(fmt: Any) -> None:
+    """A list passed as data is a TypeError naming the accepted types and what it got."""
+    with pytest.raises(TypeError) as info:
+        fmt.decode([1, 2])
+    assert str(info.value) == (
+        "data must be bytes, bytearray or memoryview: a bytes-like object is required, not 'list'"
+    )
+
+
+@pytest.mark.parametrize(
+    ("tp", "data", "path"),
+    [
+        (wire.Message, b'{"role":"user","content":[{"type":"x","v":1e400}]}', "$.content[0].v"),
+        (
+            wire.ModelResponse,
+            b'{"message":{"role":"user","content":[{"type":"x","v":[2,-1e400]}]}}',
+            "$.message.content[0].v[1]",
+        ),
+    ],
+)
+def test_a_number_out_of_range_in_unknown_data_of_one_object_is_located(
+    tp: Any, data: bytes, path: str
+) -> None:
+    """1e400 in an unknown block of a lone Message or ModelResponse (the lossless path of a
+    non-list type) is a ValidationError at its exact path."""
+    with pytest.raises(wire.ValidationError) as info:
+        wire.json.decode(data, type=tp)
+    assert (info.value.message, info.value.path) == ("Number out of range", path)
+
+
 def test_decode_types() -> None:
     """type= selects Message, list[Message], ModelResponse or list[ModelResponse]."""
     one = b'{"role":"user","content":"hi"}'

@@ -211,7 +211,9 @@ class Codec:
     ``enc_hook`` is msgspec's hook for our own types; ``refused`` names the values the format
     cannot hold, checked while lowering unknown data (None: none beyond msgspec's own);
     ``unencodable`` locates the value behind an encoder error; ``special`` is a schema-less
-    reader for the inputs the generic decoder would change (a predicate and the reader).
+    reader for the inputs the generic decoder would change (a predicate and the reader, which
+    is given the nesting left and raises WireError for malformed input, `_mpreader.TooDeep` for
+    nesting past it).
     """
 
     def __init__(
@@ -333,7 +335,7 @@ class Codec:
             text = "a \\u escape is a lone surrogate (not valid Unicode), or the input is truncated"
         return DecodeError(f"invalid {self.name}: {text}", path=path)
 
-    def _generic(self, data: Any, limits: Limits, path: str = "$") -> Any:
+    def _generic(self, data: Any, path: str) -> Any:
         try:
             return self._any.decode(data)
         except msgspec.ValidationError as err:  # valid syntax, a value we cannot hold (1e400)
@@ -366,11 +368,13 @@ class Codec:
         needs that: a timestamp fails every type it could meet there."""
         special = self._special
         if special is None or not special[0](memoryview(data)):
-            return self._generic(data, limits, path)
+            return self._generic(data, path)
         try:
             return special[1](data, limits.max_depth - nested)
+        except _mpreader.TooDeep as deep:
+            raise self._too_deep(limits, path + deep.path[1:]) from None
         except WireError as err:
-            raise (err.under(path) if nested else err) from None
+            raise err.under(path) from None
 
     def _decode_slow(self, data: Any, tp: Any, limits: Limits, first_bad: int | None) -> Any:
         def again() -> Any:

@@ -4,7 +4,8 @@ MessagePack timestamps (ext type -1) get their own reader: msgspec turns them in
 whatever ``ext_hook`` says, which drops nanoseconds and fails outside years 1-9999. So
 `may_hold_timestamp` looks for a timestamp header in the bytes (one ``memchr`` for ``0xff``
 first), and only such input goes through `read_msgpack`, a small pure-Python reader that keeps
-each timestamp as ``Ext(-1, data)``, exactly as it came, and enforces the nesting limit itself.
+each timestamp as ``Ext(-1, data)``, exactly as it came, and enforces the nesting limit itself
+(`TooDeep` names the container past it; the codec words the error as for every other input).
 """
 
 from __future__ import annotations
@@ -18,7 +19,14 @@ from msgspec.msgpack import Ext
 
 from .errors import DecodeError
 
-__all__ = ["DENSE_FROM", "check_density", "may_hold_timestamp", "python_cost", "read_msgpack"]
+__all__ = [
+    "DENSE_FROM",
+    "TooDeep",
+    "check_density",
+    "may_hold_timestamp",
+    "python_cost",
+    "read_msgpack",
+]
 
 _TIMESTAMP_TYPE = 0xFF  # ext type -1
 _FIXEXT = range(0xD4, 0xD9)
@@ -157,7 +165,7 @@ class _Reader:
                         f"only {remaining} bytes remain"
                     )
                 if len(stack) >= self.max_depth:
-                    raise _TooDeep
+                    raise TooDeep(_path(stack))
                 if value:
                     stack.append([{} if kind == "map" else [], value, _NO_KEY])
                     continue
@@ -189,24 +197,37 @@ class _Reader:
 _NO_KEY = object()
 
 
-class _TooDeep(Exception):
-    """Internal: the reader met more nesting than allowed."""
+def _path(stack: list[list[Any]]) -> str:
+    """The path of the item read next, inside the open containers ``stack`` (keys written as
+    `_values.children` writes them, so the path is the one the depth walk would give)."""
+    steps = ["$"]
+    for container, _, key in stack:
+        if type(container) is list:
+            steps.append(f"[{len(container)}]")
+        elif key is not _NO_KEY:  # reading a value (a container as a key stays at its map)
+            steps.append(f".{key}")
+    return "".join(steps)
+
+
+class TooDeep(Exception):
+    """The reader met a container nested deeper than its ``max_depth``, at ``path`` (from
+    ``$``: the input it was given)."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self.path = path
 
 
 def read_msgpack(data: bytes | bytearray | memoryview, max_depth: int) -> Any:
     """Decode one MessagePack object into Python values, keeping timestamps as ``Ext(-1, data)``.
 
     Values come out as msgspec's generic decoder gives them (``bin`` as ``bytes``, other ext
-    types as `Ext`). Raises `DecodeError` for malformed input, a timestamp that breaks the spec,
-    or nesting deeper than ``max_depth``. Length prefixes are checked against the bytes left
-    before anything is allocated.
+    types as `Ext`). Raises `DecodeError` for malformed input or a timestamp that breaks the
+    spec, and `TooDeep` for nesting deeper than ``max_depth``. Length prefixes are checked
+    against the bytes left before anything is allocated.
     """
     try:
         return _Reader(bytes(data), max_depth).read()
-    except _TooDeep:
-        raise DecodeError(
-            f"invalid MessagePack: nesting deeper than max_depth={max_depth}", path="$"
-        ) from None
     except ValueError as err:
         raise DecodeError(f"invalid MessagePack: {err}", path="$") from None
 
