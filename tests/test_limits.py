@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from minagent import wire
-from minagent.wire import Limits, Message, ModelResponse, _codec, _mpreader
+from minagent.wire import Limits, Message, ModelResponse, _codec, _depth, _mpreader
 from minagent.wire.limits import DEFAULT
 
 TYPES = [Message, list[Message], ModelResponse, list[ModelResponse]]
@@ -76,36 +76,37 @@ def test_max_depth_is_exact_on_fast_and_lossless_paths(fmt: Any, extra: dict[str
             assert info.value.path == "$.content[0].input.v" + "[0]" * 8
 
 
-_STAMP = msgspec.msgpack.Ext(-1, b"\x00\x00\x00\x01")
 _ODD = {"role": "user", "content": "hi", "x_unknown": 1}  # sends a list down the lossless path
 
 
-@pytest.mark.parametrize("leaf", [_STAMP, 7], ids=["timestamp-reader", "msgspec"])
+@pytest.mark.parametrize("leaf", [b"\xd6\xff\x00\x00\x00\x01", b"\x07"], ids=["timestamp", "int"])
 @pytest.mark.parametrize("in_list", [False, True], ids=["message", "list-element"])
-def test_max_depth_is_exact_on_the_msgpack_timestamp_path(leaf: Any, in_list: bool) -> None:
+@pytest.mark.parametrize("limit", [12, DEFAULT.max_depth], ids=["small", "default"])
+def test_max_depth_is_exact_on_the_msgpack_timestamp_path(
+    leaf: bytes, in_list: bool, limit: int
+) -> None:
     """The timestamp reader enforces max_depth itself, counting as msgspec's path does: a tool
     input at exactly the limit decodes, one level more is refused with the codec's text, the
     user's max_depth and the exact container (as for a plain leaf), also for an element of a
     list the lossless path reads one by one (it said ``max_depth=12`` for a limit of 13, at
-    ``$[1]``)."""
-    limit = 13 if in_list else 12
-    for value_depth, ok in ((7, True), (8, False)):  # {"k": [[...leaf]]}: the input at depth 4
-        value: Any = leaf
-        for _ in range(value_depth):
-            value = [value]
-        message = tool_message({"k": value})
-        data = msgspec.msgpack.encode([_ODD, message] if in_list else message)
-        tp = list[Message] if in_list else Message
-        if ok:
+    ``$[1]``), and with the default limits, where no walk over the result follows."""
+    message = tool_message({"k": None})  # None: the last byte, replaced by the nested arrays
+    prefix = msgspec.msgpack.encode([_ODD, message] if in_list else message)[:-1]
+    tp = list[Message] if in_list else Message
+    fits = limit - 5 - in_list  # arrays below {"k": ...}, which sits at depth 5 in a message
+    for levels in (fits, fits + 1):
+        data = prefix + b"\x91" * levels + leaf
+        if levels == fits:
             decoded = wire.msgpack.decode(data, type=tp, limits=Limits(max_depth=limit))
-            assert (decoded[1] if in_list else decoded).content[0].input["v"]["k"] == value
+            value = (decoded[1] if in_list else decoded).content[0].input["v"]["k"]
+            assert _depth.nesting(value) == levels
             continue
         with pytest.raises(wire.DecodeError) as info:
             wire.msgpack.decode(data, type=tp, limits=Limits(max_depth=limit))
         assert (info.value.message, info.value.path) == (
             f"invalid MessagePack: nesting deeper than max_depth={limit} "
             "or the interpreter's recursion limit",
-            ("$[1]" if in_list else "$") + ".content[0].input.v.k" + "[0]" * 7,
+            ("$[1]" if in_list else "$") + ".content[0].input.v.k" + "[0]" * (levels - 1),
         )
 
 

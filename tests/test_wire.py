@@ -466,6 +466,38 @@ def test_encode_refusals_name_the_value_and_its_path() -> None:
         )
 
 
+_MISPLACED = wire.Extra({"z": 1})
+
+
+def _misplaced_cases() -> list[tuple[Any, str]]:
+    msg = wire.json.decode(b'{"role":"user","content":[{"type":"new"}],"k":1}', type=wire.Message)
+    tool = wire.ToolUseBlock(id="t", name="f", input={"a": [1, {"k": _MISPLACED}], "b": _MISPLACED})
+    return [
+        (wire.Message("user", [tool]), "$.content[0].input.a[1].k"),
+        ([msg, wire.Message("user", [tool])], "$[1].content[0].input.a[1].k"),
+        (msgspec.structs.replace(msg, extra=wire.Extra({"k": _MISPLACED})), "$.k"),
+        (wire.Message("user", _MISPLACED), "$.content"),  # type: ignore[arg-type]
+        (wire.ModelResponse(wire.Message("user", "a"), usage={"n": _MISPLACED}), "$.usage.n"),
+    ]
+
+
+@pytest.mark.parametrize("fmt", [wire.json, wire.msgpack], ids=["json", "msgpack"])
+@pytest.mark.parametrize("case", range(5))
+def test_an_extra_where_no_object_spreads_it_is_refused_at_its_path(fmt: Any, case: int) -> None:
+    """An `Extra` put in a tool input, inside another Extra, as content or in usage has no
+    object to spread into: EncodeError naming the first (the private _NeedsLossless got out),
+    fast or canonical, lone or in a list."""
+    obj, path = _misplaced_cases()[case]
+    for canonical in (False, True):
+        with pytest.raises(wire.EncodeError) as info:
+            fmt.encode(obj, canonical=canonical)
+        assert (info.value.message, info.value.path) == (
+            f"cannot write {'JSON' if fmt is wire.json else 'MessagePack'}: an Extra is written "
+            "only as the unknown keys of a message, block or source (use a dict for a value)",
+            path,
+        )
+
+
 def test_canonical_holds_on_the_deep_and_lazy_encode_paths() -> None:
     """Canonical JSON sorts keys also when the value nests nearly ``max_depth`` deep (encoded
     with recursion headroom) and when the list holds lazy messages."""

@@ -456,7 +456,14 @@ class Codec:
                 return _lossless.lower_located(item, f"$[{i}]", problem)
 
             return _fallback.encode_list(obj, encoder.encode, lowered, _NeedsLossless, self._text)
-        except (TypeError, ValueError, OverflowError, RecursionError, NotImplementedError) as err:
+        except (
+            TypeError,
+            ValueError,
+            OverflowError,
+            RecursionError,
+            NotImplementedError,
+            _NeedsLossless,  # an Extra lowering leaves: one the caller put where none belongs
+        ) as err:
             if (
                 type(err) is RecursionError
                 and _GUARD_BEFORE_3_12
@@ -472,6 +479,12 @@ class Codec:
             return err
         if isinstance(err, RecursionError):
             return EncodeError(f"cannot write {self.name}: nesting too deep")
+        if isinstance(err, _NeedsLossless):
+            return EncodeError(
+                f"cannot write {self.name}: an Extra is written only as the unknown keys of a "
+                "message, block or source (use a dict for a value)",
+                path=_values.misplaced_extra(obj),
+            )
         found = _values.find(obj, self._unencodable)
         if found is not None:
             return EncodeError(f"cannot write {self.name}: {found[1]}", path=found[0])

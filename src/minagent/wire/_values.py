@@ -35,6 +35,7 @@ __all__ = [
     "find_nonfinite",
     "holds_json_unsafe",
     "json_problem",
+    "misplaced_extra",
     "msgpack_problem",
     "wrap",
 ]
@@ -128,6 +129,20 @@ def find(value: Any, problem: Problem, path: str = "$") -> tuple[str, str] | Non
         if reason is not None:
             return where, reason
         stack.extend(reversed(list(children(item, where))))
+    return None
+
+
+def misplaced_extra(value: Any, path: str = "$") -> str | None:
+    """Path of the first `Extra` that is not a Struct's own unknown keys (its ``extra``, an
+    unknown block's or source's data), or None. An Extra anywhere else (a tool input, inside
+    another Extra) has no object to spread into, so no format can write it."""
+    stack = [(path, value, False)]
+    while stack:
+        where, item, own = stack.pop()
+        if type(item) is Extra and not own:
+            return where
+        pairs = reversed(list(children(item, where)))  # depth-first, in document order
+        stack.extend((at, child, at == where) for at, child in pairs)  # spread: a Struct's own
     return None
 
 

@@ -15,6 +15,8 @@ class Extra(Mapping[str, Any]):
     :class:`~minagent.wire.UnknownBlock` (``.data``). Encoders write its keys back next to the
     known ones, exactly as they were. It is deliberately not a ``dict``: msgspec cannot encode it
     by itself, which is how the encoders notice, for free, that an object needs the lossless path.
+    Anywhere else (a tool input, a value inside another Extra) it has no object to spread into,
+    and the encoders refuse it with an EncodeError naming its path: use a ``dict`` there.
     """
 
     __slots__ = ("_data",)
