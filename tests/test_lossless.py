@@ -187,26 +187,72 @@ def test_to_reference_refuses_unknown_data() -> None:
         assert err.value.path == path
 
 
+_TOOL = {"type": "tool_use", "id": "a", "name": "f"}
+
+
 @pytest.mark.parametrize(
-    "value,path",
+    ("value", "message", "path"),
     [
-        ([_message({"type": "tool_use", "name": "f", "input": {}})], "$[0].content[0]"),
-        ([_message({"type": "text", "text": 3, "cache_control": {}})], "$[0].content[0].text"),
-        ([{"role": "developer", "content": "x", "id": "m"}], "$[0].role"),
+        ([_message({"type": "tool_use", "name": "f", "input": {}})],
+         "Object missing required field `id`", "$[0].content[0]"),
+        ([_message({"type": "text", "text": 3, "cache_control": {}})],
+         "Expected `str`, got `int`", "$[0].content[0].text"),
+        ([{"role": "developer", "content": "x", "id": "m"}],
+         "Invalid enum value 'developer'", "$[0].role"),
         ([_message({"type": "thinking", "thinking": "x", "signature": None})],
-         "$[0].content[0].signature"),
-        ([_message({"type": "image", "source": {"media_type": "x"}})], "$[0].content[0].source"),
-        ([_message({"type": "image"})], "$[0].content[0]"),
-        ([_message({"no_type": 1})], "$[0].content[0]"),
-        ([{"role": "user", "content": "x"}, {"content": "y", "id": 1}], "$[1]"),
+         "Expected `str`, got `null`", "$[0].content[0].signature"),
+        ([_message({"type": "image", "source": {"media_type": "x"}})],
+         "Object missing required field `type`", "$[0].content[0].source"),
+        ([_message({"type": "image", "source": {"type": 5}})],
+         "Expected `str`, got `int`", "$[0].content[0].source.type"),
+        ([_message({"type": "image", "source": 5})],
+         "Expected `object`, got `int`", "$[0].content[0].source"),
+        ([_message({"type": "image"})],
+         "Object missing required field `source`", "$[0].content[0]"),
+        ([_message({"no_type": 1})], "Object missing required field `type`", "$[0].content[0]"),
+        ([_message({"type": 5})], "Expected `str`, got `int`", "$[0].content[0].type"),
+        ([_message(5)], "Expected `object`, got `int`", "$[0].content[0]"),  # type: ignore[arg-type]
+        ([{"role": "user", "content": "x"}, {"content": "y", "id": 1}],
+         "Object missing required field `role`", "$[1]"),
+        ([{"role": "user", "content": "x", "k": 1}, 5], "Expected `object`, got `int`", "$[1]"),
+        ([_message({**_TOOL, "input": [1]})],
+         "Expected `object`, got `array`", "$[0].content[0].input"),
+        ([_message({**_TOOL, "input": {}, "x": 1}), {"role": 5, "content": "x", "k": 1}],
+         "Expected `str`, got `int`", "$[1].role"),
+        ({"role": "user", "content": "x", "k": 1}, "Expected `array`, got `object`", "$"),
     ],
 )  # fmt: skip
-def test_malformed_known_shapes_are_errors_not_unknown_data(value: Any, path: str) -> None:
-    """A broken known block, a missing field or an unknown role is a ValidationError with a path."""
+def test_malformed_known_shapes_are_errors_not_unknown_data(
+    value: Any, message: str, path: str
+) -> None:
+    """A broken known block or source, a missing field, an unknown role, a value where an object
+    or array belongs: a ValidationError with msgspec's text and the exact path, on the lossless
+    path (unknown keys beside it) as on the strict one, in both formats."""
     for fmt, data in ((wire.json, _json(value)), (wire.msgpack, msgspec.msgpack.encode(value))):
         with pytest.raises(wire.ValidationError) as err:
             fmt.decode(data)
-        assert err.value.path == path
+        assert (err.value.message, err.value.path) == (message, path)
+
+
+@pytest.mark.parametrize(
+    ("value", "message", "path"),
+    [
+        ([{"role": "user", "content": "x", "k": 1}, msgspec.msgpack.Ext(5, b"x")],
+         "Expected `object`, got `ext`", "$[1]"),
+        ([{"role": "user", "content": "x", "k": 1}, b"\x00"],
+         "Expected `object`, got `bytes`", "$[1]"),
+        ([_message({**_TOOL, "input": {1: 2}})],
+         "Expected `str` object keys, got 1", "$[0].content[0].input"),
+    ],
+)  # fmt: skip
+def test_malformed_msgpack_only_shapes_name_the_type_as_msgspec_does(
+    value: Any, message: str, path: str
+) -> None:
+    """Values only MessagePack has (an ext, bin, a non-string key) where the protocol wants an
+    object: msgspec's own wording (``ext``, not the class name ``Ext``) and the exact path."""
+    with pytest.raises(wire.ValidationError) as err:
+        wire.msgpack.decode(msgspec.msgpack.encode(value))
+    assert (err.value.message, err.value.path) == (message, path)
 
 
 def test_extra_that_collides_with_a_field_is_refused_on_encode() -> None:
@@ -214,7 +260,10 @@ def test_extra_that_collides_with_a_field_is_refused_on_encode() -> None:
     msg = wire.Message("user", [wire.TextBlock("a", extra=wire.Extra(text="b"))])
     with pytest.raises(wire.EncodeError) as err:
         wire.json.encode([msg])
-    assert err.value.path == "$[0].content[0].text"
+    assert (err.value.message, err.value.path) == (
+        "extra key 'text' collides with a field of TextBlock",
+        "$[0].content[0].text",
+    )
 
 
 def test_unknown_block_construction_is_checked() -> None:

@@ -38,6 +38,7 @@ _JSON_NAMES = {
     bool: "bool",
     type(None): "null",
     bytes: "bytes",
+    msgspec.msgpack.Ext: "ext",
 }
 
 
