@@ -261,7 +261,7 @@ def test_extra_that_collides_with_a_field_is_refused_on_encode() -> None:
     with pytest.raises(wire.EncodeError) as err:
         wire.json.encode([msg])
     assert (err.value.message, err.value.path) == (
-        "extra key 'text' collides with a field of TextBlock",
+        "cannot write JSON: extra key 'text' collides with a field of TextBlock",
         "$[0].content[0].text",
     )
 
@@ -439,3 +439,34 @@ def test_the_lossless_builder_knows_each_class_layout(
     for key, struct in types.items():
         (only,) = msgspec.structs.fields(struct)
         assert (only.encode_name, only.type) == (key, fields[key])
+
+
+_BIN = (
+    "cannot write JSON: binary data (MessagePack bin) cannot be written as JSON inside generic data"
+)
+
+
+@pytest.mark.parametrize(
+    ("block", "path"),
+    [
+        ({"type": "text", "text": "a", "citations": [{"k": b"\x00", "d": [[[[[[[[[1]]]]]]]]]}]},
+         "$[0].content[0].citations[0].k"),
+        ({**_TOOL, "input": {"d": [[[[[[[[[1]]]]]]]]], "k": b"\x00"}},
+         "$[0].content[0].input.k"),
+        ({**_TOOL, "input": {}, "x": [[[[[[[[[1]]]]]]]]], "k": b"\x00"},
+         "$[0].content[0].k"),
+    ],
+)  # fmt: skip
+def test_a_json_field_holding_bin_and_deep_values_is_kept_whole(
+    block: dict[str, Any], path: str
+) -> None:
+    """A JSON-valued field, list (text citations) or object (a tool input), or unknown keys,
+    holding MessagePack bin and nesting deeper than the typed levels stay typed: MessagePack
+    writes them back byte for byte, JSON refuses the bin at its path."""
+    data = msgspec.msgpack.encode([_message(block)])
+    decoded = wire.msgpack.decode(data)
+    assert type(decoded[0].content[0]) is not wire.UnknownBlock
+    assert wire.msgpack.encode(decoded) == data
+    with pytest.raises(wire.EncodeError) as err:
+        wire.json.encode(decoded)
+    assert (err.value.message, err.value.path) == (_BIN, path)

@@ -443,16 +443,15 @@ def test_headroom_is_taken_once_per_thread() -> None:
 
 
 def test_encode_refusals_name_the_value_and_its_path() -> None:
-    """A tuple key in a tool input is refused by JSON (object keys must be strings); a
-    MessagePack-only value in a message's unknown keys is refused naming that key, canonical or
-    not."""
+    """A tuple key in a tool input is refused by JSON naming the key; a MessagePack-only value in
+    a message's unknown keys is refused naming that key, canonical or not."""
     import msgspec
 
     block = wire.ToolUseBlock(id="t", name="f", input={"x": {(1, 2): 1}})
     with pytest.raises(wire.EncodeError) as keys:
         wire.json.encode([wire.Message("assistant", [block])])
     assert (keys.value.message, keys.value.path) == (
-        "cannot write JSON: object keys must be strings",
+        "cannot write JSON: object key (1, 2) is not a string (JSON keys are strings)",
         "$[0].content[0].input.x",
     )
     msg = wire.json.decode(b'{"role":"user","content":"a","k":1}', type=wire.Message)
@@ -461,9 +460,38 @@ def test_encode_refusals_name_the_value_and_its_path() -> None:
         with pytest.raises(wire.EncodeError) as info:
             wire.json.encode(bad, canonical=canonical)
         assert (info.value.message, info.value.path) == (
-            "binary data (MessagePack bin) cannot be written as JSON inside generic data",
+            "cannot write JSON: binary data (MessagePack bin) cannot be written as JSON inside "
+            "generic data",
             "$.k",
         )
+
+
+class _Opaque:
+    """A value neither format can write."""
+
+    def __repr__(self) -> str:
+        return "<opaque>"
+
+
+@pytest.mark.parametrize(
+    ("value", "message", "path"),
+    [
+        ({1: _Opaque()}, "values of type _Opaque are not supported", "$.content[0].input.x.1"),
+        ({_Opaque(): 1}, "object key <opaque>: values of type _Opaque are not supported",
+         "$.content[0].input.x"),
+        ({"a": 1, 2**64: 1}, "object key 18446744073709551616: integer 18446744073709551616 does "
+         "not fit in 64 bits (MessagePack's range)", "$.content[0].input.x"),
+    ],
+)  # fmt: skip
+def test_msgpack_refuses_what_it_cannot_write_not_non_string_keys(
+    value: Any, message: str, path: str
+) -> None:
+    """MessagePack keys need not be strings: the refusal names the value or key it cannot write
+    (an int key beside an unsupported value was blamed as "object keys must be strings")."""
+    block = wire.ToolUseBlock(id="t", name="f", input={"x": value})
+    with pytest.raises(wire.EncodeError) as info:
+        wire.msgpack.encode(wire.Message("assistant", [block]))
+    assert (info.value.message, info.value.path) == ("cannot write MessagePack: " + message, path)
 
 
 _MISPLACED = wire.Extra({"z": 1})

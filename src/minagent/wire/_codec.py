@@ -475,8 +475,8 @@ class Codec:
             raise self._encode_error(obj, err) from None
 
     def _encode_error(self, obj: Any, err: BaseException) -> EncodeError:
-        if isinstance(err, EncodeError):
-            return err
+        if isinstance(err, EncodeError):  # the lossless path refused a value while lowering
+            return EncodeError(f"cannot write {self.name}: {err.message}", path=err.path)
         if isinstance(err, RecursionError):
             return EncodeError(f"cannot write {self.name}: nesting too deep")
         if isinstance(err, _NeedsLossless):
@@ -492,7 +492,8 @@ class Codec:
 
 
 def _unencodable(value: Any) -> str | None:
-    """Leaf values msgspec refuses in either format (used to locate an encoder error)."""
+    """Leaf values (and object keys) msgspec refuses in either format (used to locate an
+    encoder error; JSON's own rules come first, in `_unencodable_json`)."""
     reason = _values.msgpack_problem(value)
     if reason is not None:
         return reason
@@ -502,8 +503,11 @@ def _unencodable(value: Any) -> str | None:
         except UnicodeEncodeError:
             return "text holds a lone surrogate (not valid Unicode)"
         return None
-    if isinstance(value, dict) and any(not isinstance(k, str) for k in value):
-        return "object keys must be strings"
+    if isinstance(value, dict):  # MessagePack keys may be any value it can write
+        for key in value:
+            problem = _unencodable(key)
+            if problem is not None:
+                return f"object key {key!r}: {problem}"
     if not isinstance(value, _SUPPORTED):
         return f"values of type {type(value).__name__} are not supported"
     return None
@@ -529,11 +533,7 @@ _SUPPORTED = (
 
 
 def _unencodable_json(value: Any) -> str | None:
-    if type(value) is MsgpackOnly:
-        return _values.json_problem(value)
-    if isinstance(value, msgspec.msgpack.Ext):
-        return f"MessagePack ext (type {value.code}) cannot be written as JSON"
-    return _unencodable(value)
+    return _values.json_problem(value) or _unencodable(value)
 
 
 def _type_repr(tp: Any) -> str:
