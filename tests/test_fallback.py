@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import msgspec
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -38,9 +39,10 @@ def test_any_mix_decodes_and_encodes_like_one_message_at_a_time(kinds: list[int]
         assert fmt.encode(decoded) == data
 
 
-@given(st.sampled_from([0, 1, 2, 15, 16, 17, 65_535, 65_536, 65_537]) | st.integers(0, 300))
-def test_join_array_frames_any_count(n: int) -> None:
-    """join_array frames n encoded elements as one well-formed array in both formats."""
+_EDGES = [0, 1, 2, 15, 16, 17, 32_767, 32_768, 65_535, 65_536, 65_537]
+
+
+def _frames_as_one_array(n: int) -> None:
     items = list(range(min(n, 40))) + [0] * max(0, n - 40)
     assert (
         msgspec.json.decode(_fallback.join_array([msgspec.json.encode(i) for i in items], True))
@@ -52,3 +54,16 @@ def test_join_array_frames_any_count(n: int) -> None:
         )
         == items
     )
+
+
+@pytest.mark.parametrize("n", _EDGES)
+def test_join_array_frames_every_header_edge(n: int) -> None:
+    """Every count at the edge of a MessagePack array header (1, 3 or 5 bytes; a signed 16-bit
+    count would fail from 32,768 on) is framed as one well-formed array in both formats."""
+    _frames_as_one_array(n)
+
+
+@given(st.integers(0, 300))
+def test_join_array_frames_any_count(n: int) -> None:
+    """join_array frames n encoded elements as one well-formed array in both formats."""
+    _frames_as_one_array(n)
