@@ -106,9 +106,8 @@ def _object(cls: type[Struct], obj: dict[str, Any], path: str | None) -> Any:
     try:
         result = msgspec.convert(obj, cls)
     except msgspec.ValidationError as err:
-        raise relocate(
-            err, path or "$", obj, functools.partial(msgspec.convert, type=cls)
-        ) from None
+        # No ``[...]`` step to name here: every dict-valued field is a JSON field, set aside.
+        raise relocate(err, path or "$") from None
     if aside:
         for key, value in aside.items():
             setattr(result, _ATTRS[cls][key], value)
