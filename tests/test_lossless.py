@@ -217,6 +217,10 @@ _TOOL = {"type": "tool_use", "id": "a", "name": "f"}
         ([{"role": "user", "content": "x", "k": 1}, 5], "Expected `object`, got `int`", "$[1]"),
         ([_message({**_TOOL, "input": [1]})],
          "Expected `object`, got `array`", "$[0].content[0].input"),
+        ([_message({"type": "text", "text": "a", "citations": [5], "x": 1})],
+         "Expected `object`, got `int`", "$[0].content[0].citations[0]"),
+        ([_message({"type": "text", "text": "a", "citations": {"a": 1}, "x": 1})],
+         "Expected `array | null`, got `object`", "$[0].content[0].citations"),
         ([_message({**_TOOL, "input": {}, "x": 1}), {"role": 5, "content": "x", "k": 1}],
          "Expected `str`, got `int`", "$[1].role"),
         ({"role": "user", "content": "x", "k": 1}, "Expected `array`, got `object`", "$"),
@@ -264,6 +268,42 @@ def test_extra_that_collides_with_a_field_is_refused_on_encode() -> None:
         "cannot write JSON: extra key 'text' collides with a field of TextBlock",
         "$[0].content[0].text",
     )
+
+
+@pytest.mark.parametrize("fmt", [wire.json, wire.msgpack], ids=["json", "msgpack"])
+def test_unknown_data_set_after_construction_is_checked_on_encode(fmt: Any) -> None:
+    """Unknown data assigned after construction (Structs are mutable) is checked when written:
+    an unknown block whose type is not a string, extra keys that are not strings."""
+    name = "JSON" if fmt is wire.json else "MessagePack"
+    block = wire.UnknownBlock(wire.Extra({"type": "future"}))
+    block.data = wire.Extra({"type": 5})
+    message = wire.Message("user", "a")
+    message.extra = wire.Extra({1: 2})
+    for obj, text, path in (
+        ([wire.Message("user", [block])], "an unknown block or source needs a string 'type'",
+         "$[0].content[0]"),
+        (message, "extra keys must be strings, got 1", "$"),
+    ):  # fmt: skip
+        with pytest.raises(wire.EncodeError) as err:
+            fmt.encode(obj)
+        assert (err.value.message, err.value.path) == (f"cannot write {name}: {text}", path)
+
+
+def test_a_text_tool_result_beside_unknown_data_is_written_back() -> None:
+    """Lowering a message for its unknown block walks past a tool result whose content is
+    text (not a Struct): the message is written back byte for byte."""
+    value = [
+        _message(
+            {"type": "tool_result", "tool_use_id": "t", "content": "42"},
+            {"type": "future", "n": 1},
+        )
+    ]
+    for fmt, data in ((wire.json, _json(value)), (wire.msgpack, msgspec.msgpack.encode(value))):
+        decoded = fmt.decode(data)
+        assert type(decoded[0].content[1]) is wire.UnknownBlock
+        assert fmt.encode(decoded) == (
+            data if fmt is wire.msgpack else json.dumps(value, separators=(",", ":")).encode()
+        )
 
 
 def test_unknown_block_construction_is_checked() -> None:
@@ -470,3 +510,19 @@ def test_a_json_field_holding_bin_and_deep_values_is_kept_whole(
     with pytest.raises(wire.EncodeError) as err:
         wire.json.encode(decoded)
     assert (err.value.message, err.value.path) == (_BIN, path)
+
+
+def test_an_unknown_source_is_kept_whole_in_both_formats() -> None:
+    """An image source of a type no catalog names becomes an UnknownSource holding every key,
+    and is written back byte for byte."""
+    source = {"type": "future_source", "uri": "s3://b/k", "n": [1, {"deep": None}]}
+    value = [_message({"type": "image", "source": source})]
+    expected = [
+        wire.Message("assistant", [wire.ImageBlock(source=wire.UnknownSource(wire.Extra(source)))])
+    ]
+    for fmt, data in ((wire.json, _json(value)), (wire.msgpack, msgspec.msgpack.encode(value))):
+        decoded = fmt.decode(data)
+        assert decoded == expected
+        assert dict(decoded[0].content[0].source.data) == source
+        compact = json.dumps(value, separators=(",", ":")).encode()
+        assert fmt.encode(decoded) == (data if fmt is wire.msgpack else compact)

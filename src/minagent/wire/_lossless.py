@@ -289,8 +289,8 @@ def _checked(value: Any, path: str | None, problem: Problem | None) -> Any:
     """``value`` itself, after making sure ``problem`` finds nothing in it (EncodeError if so)."""
     if problem is not None and _values.holds_json_unsafe(value):
         found = _values.find(value, problem, path or "$")
-        if found is not None:
-            raise EncodeError(found[1], path=found[0] if path is not None else None)
+        if found is not None:  # without a path, `lower_located` runs again to name the place
+            raise EncodeError(found[1], path=found[0])
     return value
 
 
@@ -336,7 +336,7 @@ def _lower_struct(obj: Any, path: str | None, problem: Problem | None) -> dict[s
     return out
 
 
-def lower(obj: Any, path: str | None = "$", problem: Problem | None = None) -> Any:
+def lower(obj: Any, path: str | None, problem: Problem | None) -> Any:
     """Return ``obj`` with every Struct that carries unknown data turned into a plain dict.
 
     ``problem`` (for JSON: `_values.json_problem`) is checked on the unknown data spread back in,
