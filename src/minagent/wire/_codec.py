@@ -282,18 +282,14 @@ class Codec:
         except _Recursion as deep:
             if not _GUARD_BEFORE_3_12:
                 raise self._too_deep(limits, deep.path) from None
-        # The guard counts the caller's frames too: try again with room for max_depth levels,
-        # then hold the result to max_depth exactly.
+        # The guard counts the caller's frames too: try again with room for max_depth levels.
+        # The limit is then above max_depth, so `_decode_once` holds the result to it itself.
         try:
-            result = _with_headroom(
+            return _with_headroom(
                 limits.max_depth + 64, self._decode_once, decoder, data, tp, limits
             )
         except (_Recursion, RecursionError) as deep:
             raise self._too_deep(limits, getattr(deep, "path", "$")) from None
-        where = _depth.too_deep(result, limits.max_depth)
-        if where is not None:
-            raise self._too_deep(limits, where)
-        return result
 
     def _decode_once(self, decoder: Any, data: Any, tp: Any, limits: Limits) -> Any:
         within = guard_covers(limits)
