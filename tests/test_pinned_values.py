@@ -3,6 +3,7 @@ holds, the accepted-types message, file readers' limits and read failures."""
 
 from __future__ import annotations
 
+import datetime
 import errno
 import io
 import os
@@ -178,12 +179,19 @@ def _tool_message(value: Any) -> wire.Message:
 
 
 def test_integers_at_the_64_bit_edges() -> None:
-    """-2**63 and 2**64 - 1 are written by both formats; one beyond either end is refused by
-    MessagePack (naming the value and its path) and written exactly by JSON."""
+    """-2**63 and 2**64 - 1 are written by both formats (and not blamed for another value's
+    refusal); one beyond either end is refused by MessagePack (naming the value and its path)
+    and written exactly by JSON."""
     for edge in (-(2**63), 2**64 - 1):
         for fmt in (wire.json, wire.msgpack):
             data = fmt.encode([_tool_message(edge)])
             assert fmt.decode(data)[0].content[0].input == {"v": edge}
+        with pytest.raises(wire.EncodeError) as info:  # the edge is not what is refused
+            wire.msgpack.encode([_tool_message([edge, object()])])
+        assert (info.value.message, info.value.path) == (
+            "cannot write MessagePack: values of type object are not supported",
+            "$[0].content[0].input.v[1]",
+        )
     for beyond in (-(2**63) - 1, 2**64):
         with pytest.raises(wire.EncodeError) as info:
             wire.msgpack.encode([_tool_message([1.5, beyond])])
@@ -326,3 +334,35 @@ def test_a_bad_frame_after_good_ones_keeps_the_limits_for_each_frame() -> None:
     with pytest.raises(wire.DecodeError) as info:
         decoder.feed(b"")
     assert (info.value.frame, info.value.path) == (1, "$.content[0].input.v" + "[0]" * 8)
+
+
+def _with_extra(**keys: Any) -> wire.Message:
+    message = wire.Message("user", "a")
+    message.extra = wire.Extra(keys)
+    return message
+
+
+@pytest.mark.parametrize(
+    ("obj", "reason", "path"),
+    [
+        (_tool_message(wire.MsgpackOnly(5)),
+         "a MessagePack-only value cannot be written as JSON", "$.content[0].input.v"),
+        (_with_extra(when=datetime.datetime(2020, 1, 1)),
+         "a MessagePack timestamp cannot be written as JSON", "$.when"),
+        (_with_extra(k=(1, b"\x00")),
+         "binary data (MessagePack bin) cannot be written as JSON inside generic data", "$.k[1]"),
+        (_with_extra(k=(1, _tool_message(float("inf")))),
+         "inf cannot be written as JSON", "$.k[1].content[0].input.v"),
+        ([wire.Message("user", [
+            wire.ImageBlock(source=wire.Base64Source(media_type="image/png", data=b"\x89PNG")),
+            wire.ToolUseBlock("t", "f", {"k": object()})])],
+         "values of type object are not supported", "$[0].content[1].input.k"),
+    ],
+)  # fmt: skip
+def test_json_refusals_of_values_set_by_hand(obj: Any, reason: str, path: str) -> None:
+    """Values a caller sets by hand: a MessagePack-only wrapper of a JSON value, a datetime or a
+    tuple holding bin or a Struct with infinity in unknown keys, an unsupported value after a
+    base64 image (its bytes are typed, never blamed): refused at their path."""
+    with pytest.raises(wire.EncodeError) as info:
+        wire.json.encode(obj)
+    assert (info.value.message, info.value.path) == ("cannot write JSON: " + reason, path)

@@ -506,14 +506,15 @@ def _misplaced_cases() -> list[tuple[Any, str]]:
         (msgspec.structs.replace(msg, extra=wire.Extra({"k": _MISPLACED})), "$.k"),
         (wire.Message("user", _MISPLACED), "$.content"),  # type: ignore[arg-type]
         (wire.ModelResponse(wire.Message("user", "a"), usage={"n": _MISPLACED}), "$.usage.n"),
+        (_MISPLACED, "$"),
     ]
 
 
 @pytest.mark.parametrize("fmt", [wire.json, wire.msgpack], ids=["json", "msgpack"])
-@pytest.mark.parametrize("case", range(5))
+@pytest.mark.parametrize("case", range(6))
 def test_an_extra_where_no_object_spreads_it_is_refused_at_its_path(fmt: Any, case: int) -> None:
-    """An `Extra` put in a tool input, inside another Extra, as content or in usage has no
-    object to spread into: EncodeError naming the first (the private _NeedsLossless got out),
+    """An `Extra` put in a tool input, inside another Extra, as content, in usage or alone has
+    no object to spread into: EncodeError naming the first (the private _NeedsLossless got out),
     fast or canonical, lone or in a list."""
     obj, path = _misplaced_cases()[case]
     for canonical in (False, True):

@@ -168,7 +168,7 @@ def wrap(container: dict[str, Any] | list[Any]) -> None:
                 stack.append(value)
 
 
-def find_nonfinite(value: Any, path: str = "$") -> str | None:
+def find_nonfinite(value: Any, path: str) -> str | None:
     """Path of the first NaN or infinity in plain decoded JSON values (dicts, lists, leaves), or
     None. Paths are built only for the one found, so a million keys cost one quick pass."""
     keys: list[Any] = []
