@@ -377,6 +377,34 @@ def test_dense_msgpack_is_refused_before_decoding(item: bytes, name: str) -> Non
     assert info.value.frame == 0
 
 
+def _dense_input(items: bytes, size: int, per: int = 1) -> bytes:
+    """A message whose tool input is one array of ``items`` (``per`` MessagePack items)
+    repeated to about ``size`` bytes."""
+    count = size // len(items)
+    head = msgspec.msgpack.encode(tool_message(0))[:-1]
+    return head + struct.pack(">BI", 0xDD, count * per) + items * count
+
+
+def test_dense_input_passed_as_a_memoryview_of_any_format_is_refused() -> None:
+    """The density check measures a memoryview in bytes and reads it as bytes: a dense input
+    handed over as a view of 8-byte items is refused as the bytes are."""
+    data = _dense_input(b"\x80", 3 << 20)
+    data += b"\xc0" * (-len(data) % 8)  # trailing bytes: refused before they matter
+    for view in (memoryview(data), memoryview(data).cast("Q")):
+        with pytest.raises(wire.DecodeError, match="more than 60x their size in memory"):
+            wire.msgpack.decode(view, type=Message)
+
+
+def test_dense_windows_alone_do_not_refuse_an_affordable_input() -> None:
+    """An input whose windows look dense (every other byte an empty array) but whose objects
+    take about 36x its size passes the density check and decodes."""
+    data = _dense_input(b"\x90\x00", _mpreader.DENSE_FROM + (64 << 10), per=2)
+    decoded = wire.msgpack.decode(data, type=Message)
+    items = decoded.content[0].input["v"]
+    assert len(items) == (_mpreader.DENSE_FROM + (64 << 10))
+    assert items[:4] == [[], 0, [], 0]
+
+
 def test_large_real_msgpack_passes_the_density_check() -> None:
     """A 1.7 MB real transcript (over the size the check starts at) decodes, under 64x."""
     from minagent.bench import corpus

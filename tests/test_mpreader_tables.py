@@ -336,3 +336,36 @@ def test_an_oversized_timestamp_right_after_its_length_byte_is_refused() -> None
         "invalid MessagePack: a timestamp (ext type -1) holds 4, 8 or 12 bytes, not 255",
         "$",
     )
+
+
+def test_python_cost_reads_every_length_prefixed_header() -> None:
+    """Ext 8/16/32 (a type byte after the length), array 16/32 and map 16 headers: each item is
+    costed once and the walk resumes at the next item, so the total is exact."""
+    keys = {str(i): 0 for i in range(16)}  # "0".."9" cost nothing (one character), "10".. 51
+    items = [
+        msgspec.msgpack.Ext(5, b"x" * 19 + b"\xa5"),  # a fixstr header if misread
+        msgspec.msgpack.Ext(5, b"x" * 299 + b"\xa5"),
+        msgspec.msgpack.Ext(5, b"x" * 69_999 + b"\xa5"),
+        list(range(16)),
+        keys,
+        [0] * 65_536,
+        "é" * 20,
+    ]
+    data = msgspec.msgpack.encode(items)
+    assert data[:2] == b"\x97\xc7"  # fixarray of 7, then ext 8
+    _, costs = _mpreader._fixed()
+    expected = costs[0x97]
+    expected += (33 + 20) + (33 + 300) + (33 + 70_000)  # ext 8, ext 16, ext 32
+    expected += 56 + 8 * 16  # array 16 of cached ints
+    expected += _mpreader._map_cost(16) + 6 * (49 + 2)  # map 16: six two-character keys
+    expected += 56 + 8 * 65_536  # array 32
+    expected += 33 + 40  # str 8
+    assert _mpreader.python_cost(data, 10**9) == expected
+
+
+def test_python_cost_goes_on_while_the_total_is_exactly_the_limit() -> None:
+    """The walk stops only once the total is past ``stop``: at exactly ``stop`` the next item
+    is still counted."""
+    data = msgspec.msgpack.encode([[], []])
+    _, costs = _mpreader._fixed()
+    assert _mpreader.python_cost(data, costs[0x92]) == costs[0x92] + costs[0x90]
