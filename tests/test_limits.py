@@ -377,6 +377,35 @@ def test_dense_msgpack_is_refused_before_decoding(item: bytes, name: str) -> Non
     assert info.value.frame == 0
 
 
+@pytest.mark.parametrize("bad", [False, True], ids=["valid", "bad-third"])
+def test_a_list_too_deep_to_split_is_read_whole_by_the_timestamp_reader(bad: bool) -> None:
+    """A MessagePack list whose second message nests just under max_depth with a timestamp:
+    splitting it into elements meets the recursion guard, so the exact reader reads it whole
+    and each message is built from that; a bad third message is named at its path."""
+    stamp = b"\xd6\xff\x00\x00\x00\x01"
+    levels = DEFAULT.max_depth - 10
+    deep = msgspec.msgpack.encode({"role": "user", "content": [{"type": "x", "v": None}]})
+    third = {"role": 5 if bad else "user", "content": "x"}
+    data = (
+        b"\x93"
+        + msgspec.msgpack.encode(_ODD)
+        + deep[:-1]
+        + b"\x91" * levels
+        + stamp
+        + msgspec.msgpack.encode(third)
+    )
+    if bad:
+        with pytest.raises(wire.ValidationError) as info:
+            wire.msgpack.decode(data)
+        assert (info.value.message, info.value.path) == ("Expected `str`, got `int`", "$[2].role")
+        return
+    decoded = wire.msgpack.decode(data)
+    assert [m.role for m in decoded] == ["user", "user", "user"]
+    value = decoded[1].content[0].data["v"]
+    assert _depth.nesting(value) == levels
+    assert wire.msgpack.encode(decoded) == data
+
+
 def _dense_input(items: bytes, size: int, per: int = 1) -> bytes:
     """A message whose tool input is one array of ``items`` (``per`` MessagePack items)
     repeated to about ``size`` bytes."""
