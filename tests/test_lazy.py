@@ -485,7 +485,8 @@ def test_shape_refuses_a_bad_routing_field_but_not_bad_content() -> None:
 
 def test_invalid_utf8_is_named_by_message() -> None:
     """Invalid UTF-8 (which the scan does not check) raises a DecodeError naming the message,
-    on a routing read too when the messages are short (their heads decode the text)."""
+    on a routing read too when the messages are short (their heads decode the text), and in
+    an eager decode (it said ``$``)."""
     data = b'[{"role":"user","content":"ok"},{"role":"user","content":"\xff"}]'
     lazy = wire.json.decode_lazy(data)
     assert lazy[0].role == "user"
@@ -495,7 +496,10 @@ def test_invalid_utf8_is_named_by_message() -> None:
         assert err.value.path == "$[1]"
     with pytest.raises(DecodeError) as eager:
         wire.json.decode(data)
-    assert eager.value.path == "$"
+    assert (eager.value.message, eager.value.path) == (
+        "invalid JSON: Invalid UTF-8 encoded string",
+        "$[1]",
+    )
 
 
 def test_validate_is_checked() -> None:

@@ -560,7 +560,7 @@ _MALFORMED_ON_SLOW_PATHS = [
         "json",
         b'[{"role":"user","content":"a\xff"},{"role":"user","content":[{"type":"x"}]}]',
         "invalid JSON: Invalid UTF-8 encoded string",
-        "$",
+        "$[0]",
     ),
     (
         "json",
@@ -572,7 +572,19 @@ _MALFORMED_ON_SLOW_PATHS = [
         "json",
         b'[{"role":"user","content":"a","k":"\xff"}]',
         "invalid JSON: Invalid UTF-8 encoded string",
-        "$",
+        "$[0]",
+    ),
+    (
+        "json",
+        b'[{"role":"user","content":"a"},{"role":5,"content":"\xff"}]',
+        "invalid JSON: Invalid UTF-8 encoded string",
+        "$[1]",
+    ),
+    (
+        "msgpack",
+        b"\x92" + _mp_message(b"\xa1a") + b"\x82\xa4role\x05\xa7content\xa1\xff",
+        "invalid MessagePack: Invalid UTF-8 encoded string",
+        "$[1]",
     ),
     (
         "msgpack",
@@ -593,8 +605,10 @@ _MALFORMED_ON_SLOW_PATHS = [
 def test_malformed_input_beside_unknown_data_is_reported_as_msgspec_says(
     fmt: str, data: bytes, message: str, path: str
 ) -> None:
-    """Malformed bytes met on the lossless and element-by-element paths (beside unknown blocks
-    and keys) raise DecodeError with msgspec's own text for those bytes, and where."""
+    """Malformed bytes met on the fast, lossless and element-by-element paths (beside unknown
+    blocks, keys and shape errors) raise DecodeError with msgspec's own text for those bytes;
+    bad UTF-8 inside an element is named at that element whichever path met it (a shape error
+    or the fast path first said ``$``)."""
     codec = wire.json if fmt == "json" else wire.msgpack
     with pytest.raises(wire.DecodeError) as info:
         codec.decode(data)

@@ -301,7 +301,7 @@ class Codec:
         except msgspec.ValidationError as err:
             result = self._decode_slow(data, tp, limits, _fallback.first_index(err))
         except MALFORMED as err:
-            raise self.decode_error(err, data) from None
+            raise self._malformed(err, data, tp) from None
         except RecursionError:
             raise _Recursion("$") from None
         except TypeError as err:  # wrong argument type, e.g. a list instead of bytes
@@ -318,6 +318,31 @@ class Codec:
             "or the interpreter's recursion limit",
             path=path,
         )
+
+    def _malformed(self, err: Exception, data: Any, tp: Any) -> DecodeError:
+        """Our error for a strict decode refusing malformed ``data``: at the element of a list
+        that holds the fault when the list splits into elements (bad UTF-8 inside a string,
+        which the split does not check), else at ``$``."""
+        if tp in (list[Message], list[ModelResponse]):
+            try:
+                raws = self._raw_list.decode(data)
+            except (*MALFORMED, RecursionError):
+                pass
+            else:
+                found = self._malformed_element(raws, 0, len(raws))
+                if found is not None:
+                    return found
+        return self.decode_error(err, data)
+
+    def _malformed_element(self, raws: list[Any], start: int, stop: int) -> DecodeError | None:
+        """Our error for the first of ``raws[start:stop]`` msgspec refuses as malformed, at
+        ``$[i]``; None if each of them decodes."""
+        for i in range(start, stop):
+            try:
+                self._any.decode(raws[i])
+            except MALFORMED as inner:
+                return self.decode_error(inner, raws[i], f"$[{i}]")
+        return None
 
     def decode_error(self, err: Exception, data: Any, path: str = "$") -> DecodeError:
         """Our error for msgspec's refusal of malformed ``data`` (any msgspec version)."""
@@ -337,11 +362,11 @@ class Codec:
         except msgspec.ValidationError as err:  # valid syntax, a value we cannot hold (1e400)
             raise self._locate(err, data, path) from None
         except MALFORMED as err:
-            raise self.decode_error(err, data) from None
+            raise self.decode_error(err, data, path) from None
         except RecursionError:
             raise _Recursion(path) from None
         except TypeError as err:  # msgspec < 0.23: an unhashable map key (an ext, an array)
-            raise self.decode_error(err, data) from None
+            raise self.decode_error(err, data, path) from None
 
     def _locate(self, err: msgspec.ValidationError, data: Any, path: str) -> ValidationError:
         """Our error for a value msgspec cannot hold, with object keys in its path (msgspec
@@ -404,12 +429,8 @@ class Codec:
                 if isinstance(err, msgspec.ValidationError):
                     raise
                 # The split only tokenises; UTF-8 is checked here. Name the element.
-                for i in range(start, stop):
-                    try:
-                        self._any.decode(raws[i])
-                    except MALFORMED as inner:
-                        raise self.decode_error(inner, raws[i], f"$[{i}]") from None
-                raise self.decode_error(err, framed) from None
+                found = self._malformed_element(raws, start, stop)
+                raise (found or self.decode_error(err, framed)) from None
             except RecursionError:
                 raise _Recursion(f"$[{start}]") from None
 
