@@ -417,7 +417,7 @@ def _dense_input(items: bytes, size: int, per: int = 1) -> bytes:
 def test_dense_input_passed_as_a_memoryview_of_any_format_is_refused() -> None:
     """The density check measures a memoryview in bytes and reads it as bytes: a dense input
     handed over as a view of 8-byte items is refused as the bytes are."""
-    data = _dense_input(b"\x80", 3 << 20)
+    data = _dense_input(b"\x80", _mpreader.DENSE_FROM + (64 << 10))
     data += b"\xc0" * (-len(data) % 8)  # trailing bytes: refused before they matter
     for view in (memoryview(data), memoryview(data).cast("Q")):
         with pytest.raises(wire.DecodeError, match="more than 60x their size in memory"):
