@@ -594,3 +594,46 @@ def test_a_growing_too_long_line_fails_the_decoder_without_buffering_more() -> N
             decoder.feed(b"y" * 1000 + b"\n")
         assert again.value is first.value
     assert (decoder.offset, decoder.pending) == (0, 76)
+
+
+def test_line_readers_say_which_types_they_take() -> None:
+    """A type other than Message / ModelResponse, or lazy reading of responses, is a TypeError
+    whose text says what is accepted."""
+    from minagent.wire.stream import LineDecoder
+
+    with pytest.raises(TypeError) as bad_type:
+        LineDecoder(type=int)
+    assert str(bad_type.value) == "type must be Message or ModelResponse; got <class 'int'>"
+    with pytest.raises(TypeError) as lazy:
+        LineDecoder(type=wire.ModelResponse, lazy=True)
+    assert str(lazy.value) == "lazy=True reads Messages only"
+
+
+@pytest.mark.parametrize("lazy", [False, True], ids=["eager", "lazy"])
+def test_a_line_just_over_max_line_after_a_short_one_is_refused(lazy: bool) -> None:
+    """A span longer than ``max_line`` is measured line by line from each line's first byte: a
+    second line one byte over the limit is refused (after the good line is handed out) with
+    its number and offset, eagerly and lazily."""
+    from minagent.wire.stream import LineDecoder
+
+    first = b'{"role":"user","content":"a"}\n'
+    second = b'{"role":"user","content":"' + b"x" * 20 + b'"}'
+    limit = len(second) - 1
+    decoder = LineDecoder(limits=Limits(max_line=limit), lazy=lazy)
+    assert [m.content for m in decoder.feed(first + second + b"\n")] == ["a"]  # good lines first
+    with pytest.raises(LineTooLongError) as info:
+        decoder.feed(b"")
+    assert (info.value.line, info.value.offset, info.value.limit) == (2, len(first), limit)
+
+
+def test_lazy_lines_stay_lazy_in_a_span_longer_than_max_line() -> None:
+    """Lazy reading hands out LazyMessage objects also when the bytes fed at once are longer
+    than ``max_line`` (each line within it)."""
+    from minagent.wire.lazy import LazyMessage
+    from minagent.wire.stream import LineDecoder
+
+    line = b'{"role":"user","content":"hello"}\n'
+    decoder = LineDecoder(limits=Limits(max_line=len(line)), lazy=True)
+    items = decoder.feed(line * 3)
+    assert [type(item) for item in items] == [LazyMessage] * 3
+    assert [item.content for item in items] == ["hello"] * 3

@@ -137,9 +137,8 @@ class _Span:
         check = batch_check(self.type, self.limits)
         with memoryview(buf) as view:
             while start < end:
+                # A batch ends at the first newline past ``batch`` bytes (``end - 1`` is one).
                 stop = end if end - start <= batch else buf.find(b"\n", start + batch - 1, end) + 1
-                if stop == 0:
-                    stop = end
                 lines = buf.count(b"\n", start, stop)
                 items = None
                 if check is not None and self._short(buf, start, stop):
