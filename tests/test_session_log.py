@@ -70,6 +70,17 @@ def test_model_responses(tmp_path: Path) -> None:
         assert log.read() == responses
 
 
+def test_a_torn_tail_after_megabytes_of_lines_is_numbered_exactly(tmp_path: Path) -> None:
+    """The torn tail's line number counts every line before it, read in 1 MiB blocks: a log of
+    2,600 lines (about 2.6 MB) and a torn last line reports line 2,601."""
+    whole = wire.json.encode_lines([wire.Message("user", "x" * 1000)] * 2600)
+    assert len(whole) > 2 << 20
+    path = tmp_path / "big.jsonl"
+    path.write_bytes(whole + b'{"role":"us')
+    with SessionLog(path) as log:
+        assert log.tail == TornTail(len(whole), b'{"role":"us', 2601, "no trailing newline", 11)
+
+
 @pytest.mark.parametrize("cut", [1, 17, -1])
 def test_torn_tail_is_reported_and_repaired(tmp_path: Path, cut: int) -> None:
     """A last line without newline is reported (bytes, offset, line) and repair cuts exactly it."""
