@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from minagent import wire
 from minagent.wire import _mpreader
 from minagent.wire.errors import DecodeError
 
@@ -256,8 +257,6 @@ def test_a_bad_timestamp_is_refused_at_its_message(in_list: bool, path: str) -> 
     """A timestamp breaking the spec, in a lone message or in an element the lossless path reads
     one by one, is the reader's DecodeError, at the message (the reader knows byte offsets,
     not paths)."""
-    from minagent import wire
-
     bad = msgspec.msgpack.Ext(-1, b"\x00\x00\x01")
     message = {"role": "user", "content": [{"type": "x", "v": [bad]}]}
     odd = {"role": "user", "content": "hi", "x_unknown": 1}
@@ -300,8 +299,6 @@ def test_a_timestamp_at_the_very_start_is_seen(data: bytes) -> None:
     """A timestamp whose header starts the input is found (the lookback reaches byte 0): as a
     whole input it is an ext where a message belongs, named as msgspec names it (not the
     ``datetime`` msgspec's own reader would have made of it)."""
-    from minagent import wire
-
     assert _mpreader.may_hold_timestamp(memoryview(data))
     with pytest.raises(wire.ValidationError) as info:
         wire.msgpack.decode(data, type=wire.Message)
@@ -312,8 +309,6 @@ def test_a_timestamp_after_other_0xff_bytes_is_kept_exactly() -> None:
     """0xff bytes that are not a timestamp's type (the int -1, 255 as uint 8, in bin) before a
     timestamp with nanoseconds: the input still goes through the exact reader and the
     timestamp comes back byte for byte (msgspec's datetime would drop the nanoseconds)."""
-    from minagent import wire
-
     stamp = msgspec.msgpack.Ext(-1, _STAMP_12)
     block = {"type": "x", "a": -1, "b": 255, "c": b"\xff\xff", "t": stamp}
     data = msgspec.msgpack.encode({"role": "user", "content": [block], "k": 1})
@@ -326,8 +321,6 @@ def test_a_timestamp_after_other_0xff_bytes_is_kept_exactly() -> None:
 def test_an_oversized_timestamp_right_after_its_length_byte_is_refused() -> None:
     """An ext 8 of type -1 and length 255 (its length byte is 0xff too): the exact reader
     refuses it as a timestamp of the wrong size."""
-    from minagent import wire
-
     data = msgspec.msgpack.encode({"role": "user", "content": [{"type": "x", "t": None}]})
     data = data[:-1] + b"\xc7\xff\xff" + b"\x00" * 255
     with pytest.raises(DecodeError) as info:

@@ -51,6 +51,7 @@ _LONE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 DECODABLE: tuple[Any, ...] = (list[Message], Message, ModelResponse, list[ModelResponse])
 """The types ``decode`` accepts for ``type=``."""
+_LISTS = (list[Message], list[ModelResponse])
 
 
 class _NeedsLossless(Exception):
@@ -323,7 +324,7 @@ class Codec:
         """Our error for a strict decode refusing malformed ``data``: at the element of a list
         that holds the fault when the list splits into elements (bad UTF-8 inside a string,
         which the split does not check), else at ``$``."""
-        if tp in (list[Message], list[ModelResponse]):
+        if tp in _LISTS:
             try:
                 raws = self._raw_list.decode(data)
             except (*MALFORMED, RecursionError):
@@ -401,7 +402,7 @@ class Codec:
         def again() -> Any:
             return self._value(data, limits)
 
-        if tp not in (list[Message], list[ModelResponse]):
+        if tp not in _LISTS:
             return _lossless.build(tp, again(), copy=again)
         try:
             raws = self._raw_list.decode(data)
