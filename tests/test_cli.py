@@ -166,13 +166,14 @@ def test_convert_writes_exactly_what_the_library_writes(tmp_path: Path) -> None:
 
 
 def test_convert_reads_stdin_and_writes_stdout_with_from_and_to() -> None:
-    """'-' is stdin / stdout; --from / --to name the formats; nothing else goes to stdout."""
+    """'-' is stdin / stdout; --from / --to name the formats; nothing else goes to stdout but
+    the records (and the newline that ends a JSON document)."""
     data = _corpus("tool-heavy", 40)
     proc = run_cli("convert", "--from", "json", "--to", "jsonl", "-", "-", stdin=data)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == wire.json.encode_lines(wire.json.decode(data))
     back = run_cli("convert", "--from", "jsonl", "--to", "json", "-", "-", stdin=proc.stdout)
-    assert back.stdout == data
+    assert back.stdout == data + b"\n"  # JSON on stdout ends its line
 
 
 def test_convert_model_responses_round_trip(tmp_path: Path) -> None:
@@ -236,7 +237,11 @@ def test_convert_refuses_what_json_cannot_hold(tmp_path: Path) -> None:
         (["validate", "missing.jsonl"], "no such file: missing.jsonl"),
         (["stats", "in.txt"], "cannot tell the format"),
         (["stats", "--format", "yaml", "in.json"], "invalid choice: 'yaml'"),
-        (["schema", "--bogus"], "unrecognized arguments: --bogus"),
+        (["schema", "--bogus"], "usage: minagent schema"),
+        (["stats", "in.json", "in.txt"], "usage: minagent stats"),
+        (["stats", "in.json", "in.txt"], "minagent stats: error: unrecognized arguments: in.txt"),
+        (["convert", "in.json", "o.json", "x"], "minagent convert: error: unrecognized arguments"),
+        (["validate", "--bogus", "in.json"], "usage: minagent validate"),
     ],
 )
 def test_bad_usage_of_the_data_commands_exits_2(
@@ -355,7 +360,8 @@ def test_large_files_stream_in_constant_memory(tmp_path: Path) -> None:
 def test_validate_reports_every_bad_record_then_a_summary(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Every bad record of every file: file, line, JSON path, error; the summary comes last."""
+    """Every bad record of every file: file, line, JSON path, error; the summary comes last and
+    counts the blank line (line 3 of a.jsonl) it skipped."""
     (tmp_path / "a.jsonl").write_bytes(BAD_LINES)
     (tmp_path / "b.json").write_bytes(BAD_ARRAY)
     (tmp_path / "good.json").write_bytes(_corpus("rich", 30))
@@ -369,7 +375,7 @@ def test_validate_reports_every_bad_record_then_a_summary(
         "(byte 4)",
         "b.json: line 2: $[1].content[0]: ValidationError: Object missing required field `text`",
         "b.json: line 3: $[3].role: ValidationError: Invalid enum value 'x'",
-        "FAILED: 3 files, 39 records, 5 bad",
+        "FAILED: 3 files, 39 records, 5 bad, 1 blank line skipped",
     ]
     assert proc.stderr == ""
 
@@ -383,12 +389,14 @@ def test_validate_json_report(tmp_path: Path) -> None:
         "ok": False,
         "records": 4,
         "bad": 2,
+        "blank_lines": 0,
         "files": [
             {
                 "file": str(tmp_path / "b.json"),
                 "format": "json",
                 "records": 4,
                 "bad": 2,
+                "blank_lines": 0,
                 "fatal": None,
                 "ok": False,
                 "errors": [
@@ -472,6 +480,7 @@ def test_stats_json_counts_exactly(tmp_path: Path) -> None:
         "file": str(path),
         "format": "jsonl",
         "records": 4,
+        "blank_lines": 0,
         "model_responses": 0,
         "roles": {"system": 1, "user": 1, "assistant": 1, "tool": 1},
         "blocks": {"(string content)": 2, "text": 2, "tool_use": 3, "server_tool_use": 1},
@@ -677,7 +686,8 @@ def test_stats_tables_without_rich_exit_1_naming_the_extra(
     proc = run_cli_text("stats", str(path))
     assert proc.returncode == 1
     assert proc.stderr == (
-        "minagent stats: the tables need rich (pip install 'minagent[cli]'); or use --format json\n"
+        "minagent stats: the tables need rich (pip install 'minagent-wire[cli]'); "
+        "or use --format json\n"
     )
     proc = run_cli_text("stats", "--format", "json", str(path))
     assert proc.returncode == 0

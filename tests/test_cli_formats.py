@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from minagent import cli, wire
-from minagent.cli._formats import FORMATS, ArraySplitter
+from minagent.cli._formats import FORMATS, ArraySplitter, ReadNotes
 from minagent.wire.errors import WireError
 from tests.budget import scaled
 
@@ -51,12 +51,14 @@ class Trickle:
         return chunk
 
 
-def _read(fmt: str, data: bytes, sizes: list[int]) -> list[Any]:
+def _read(fmt: str, data: bytes, sizes: list[int], blank: int = 0) -> list[Any]:
     errors: list[WireError] = []
     out: list[Any] = []
-    for batch in FORMATS[fmt].read(Trickle(data, sizes), None, errors.append):  # type: ignore[arg-type]
+    notes = ReadNotes()
+    for batch in FORMATS[fmt].read(Trickle(data, sizes), None, errors.append, notes):  # type: ignore[arg-type]
         out += batch
     assert errors == []
+    assert notes.blank_lines == blank
     return out
 
 
@@ -97,6 +99,40 @@ def test_every_format_reads_the_same_records_whatever_the_chunks(
     from minagent.wire.stream import encode_frames
 
     assert _read("msgpack", encode_frames(conv), sizes) == conv
+
+
+@settings(max_examples=scaled(80), deadline=None)
+@given(
+    transcripts,
+    st.lists(st.sampled_from([b"", b" ", b"\t\r", b"  \t"]), max_size=12),
+    st.lists(st.integers(0, 12), max_size=12),
+    st.sampled_from([b"", b"  ", b"\r"]),
+    st.booleans(),
+    st.lists(st.integers(1, 40), min_size=1, max_size=8),
+)
+def test_jsonl_blank_lines_are_counted_exactly_whatever_the_chunks(
+    conv: list[wire.Message],
+    blanks: list[bytes],
+    where: list[int],
+    tail: bytes,
+    bad: bool,
+    sizes: list[int],
+) -> None:
+    """Blank (empty or white-space) lines between the records, before the first, after the
+    last and after the last newline are skipped and counted one each, for any chunking; also
+    when a bad record sends the batch down the record-by-record path."""
+    lines = [wire.json.encode(m) for m in conv] + ([b'{"role":"robot"}'] if bad else [])
+    for blank, at in zip(blanks, where, strict=False):
+        lines.insert(min(at, len(lines)), blank)
+    data = b"".join(line + b"\n" for line in lines) + tail
+    errors: list[WireError] = []
+    notes = ReadNotes()
+    out: list[Any] = []
+    for batch in FORMATS["jsonl"].read(Trickle(data, sizes), None, errors.append, notes):  # type: ignore[arg-type]
+        out += batch
+    assert out == conv
+    assert [e.line for e in errors] == ([lines.index(b'{"role":"robot"}') + 1] if bad else [])
+    assert notes.blank_lines == len(blanks[: len(where)]) + (tail != b"")
 
 
 BROKEN = {

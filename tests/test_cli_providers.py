@@ -75,7 +75,7 @@ def test_a_transcript_becomes_a_request_body(tmp_path: Path) -> None:
     path.write_bytes(wire.json.encode_lines(messages))
     proc = _convert("--to", "anthropic-request", str(path), "-")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == anthropic.encode_request(messages)
+    assert proc.stdout == anthropic.encode_request(messages) + b"\n"  # JSON on stdout: a line
     assert anthropic.decode_request(proc.stdout).messages == messages
 
 

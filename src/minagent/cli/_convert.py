@@ -13,8 +13,21 @@ from typing import Any, BinaryIO
 from .. import wire
 from ..providers import Request
 from ..wire.errors import WireError
-from ._common import EXIT_ERROR, EXIT_OK, STDIO, Subparsers, UsageError, open_input, open_output
-from ._formats import FORMATS, Format, WriteOptions, format_for
+from ._common import (
+    DIST,
+    EXIT_ERROR,
+    EXIT_OK,
+    STDIO,
+    Output,
+    Subparsers,
+    UsageError,
+    command,
+    open_input,
+    open_output,
+    plural,
+    strict,
+)
+from ._formats import FORMATS, Format, ReadNotes, WriteOptions, format_for
 
 __all__ = ["add_convert", "progress_reader"]
 
@@ -30,14 +43,21 @@ def add_convert(sub: Subparsers) -> None:
     )
     p = sub.add_parser(
         "convert",
-        help="convert between JSON, JSON Lines and framed MessagePack",
+        help="convert between JSON, JSON Lines, framed MessagePack and provider bodies "
+        "(Anthropic, OpenAI Chat and Responses, Gemini)",
         description="Convert a file of messages between formats, streaming in constant memory.\n"
         "Formats come from the file extensions or from --from / --to; '-' is stdin / stdout.\n"
         "Nothing is dropped: a record the target cannot hold stops the conversion (exit 1)\n"
-        "and no partial OUT file is left.",
+        "and OUT is left as it was. Blank lines of a JSON Lines input are skipped and counted.\n"
+        "\n"
+        "OUT is never damaged: a file is written beside it and renamed into place at the end\n"
+        "(an existing file keeps its mode, a new one gets 0666 less the umask; a symlink is\n"
+        "written through to its target); FIFOs, devices, /dev/stdout and '-' are written\n"
+        "directly. IN and OUT may be the same file. JSON on stdout ends with a newline.",
         epilog=f"formats:\n{formats}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    strict(p)
     p.add_argument("input", metavar="IN", help="input file ('-': stdin)")
     p.add_argument("output", metavar="OUT", help="output file ('-': stdout)")
     p.add_argument("--from", dest="source", choices=list(FORMATS), help="input format")
@@ -105,7 +125,7 @@ def progress_reader(file: BinaryIO, name: str, show: bool) -> Iterator[BinaryIO]
         )
     except ImportError:
         print(
-            "minagent: no progress bar without rich (pip install 'minagent[cli]')",
+            f"minagent convert: no progress bar without rich (pip install '{DIST}[cli]')",
             file=sys.stderr,
         )
         yield file
@@ -126,9 +146,16 @@ def progress_reader(file: BinaryIO, name: str, show: bool) -> Iterator[BinaryIO]
         yield _Counting(file, lambda n: bar.advance(task, n))  # type: ignore[misc]
 
 
+@command
 def _convert(args: argparse.Namespace) -> int:
     source = format_for(args.input, args.source, "input")
     target = format_for(args.output, args.target, "output")
+    output = Output(args.output)
+    if output.same_file(args.input) and (output.fd is not None or output.direct):
+        raise UsageError(
+            f"{args.input} is also OUT, and OUT ({args.output}) is written in place: "
+            "convert to another file"
+        )
     tp = _TYPES[args.type]
     if args.canonical and not target.streams:
         raise UsageError(
@@ -148,28 +175,37 @@ def _convert(args: argparse.Namespace) -> int:
     def stop(err: WireError) -> None:
         raise err
 
+    def note(text: str) -> None:
+        print(f"minagent convert: {text}", file=sys.stderr)
+
+    notes = ReadNotes()
+    newline = output.fd is not None and (target.name == "json" or not target.streams)
     count = 0
     try:
         with (
             open_input(args.input) as raw,
             progress_reader(raw, args.input, show) as file,
-            open_output(args.output) as out,
+            open_output(output, report=note) as out,
         ):
             writer = target.writer(out, options)
-            for batch in source.read(file, tp, stop):
+            for batch in source.read(file, tp, stop, notes):
                 batch = _messages_only(batch, target, args.messages_only)
                 writer.write(batch, count)
                 count += len(batch)
             writer.close()
+            if newline:
+                out.write(b"\n")
     except WireError as err:
         errors.append(err)
     for item in options.dropped:
-        print(f"minagent convert: dropped {item.what} (at {item.path})", file=sys.stderr)
+        note(f"dropped {item.what} (at {item.path})")
     if errors:
-        print(f"minagent convert: {args.input}: {errors[0]}", file=sys.stderr)
+        note(f"{args.input}: {errors[0]}")
         return EXIT_ERROR
-    records = f"{count:,} record{'' if count == 1 else 's'}"
-    print(f"minagent convert: {records}, {source.name} -> {target.name}", file=sys.stderr)
+    records = plural(count, "record")
+    if notes.blank_lines:
+        records += f" ({notes.describe()})"
+    note(f"{records}, {source.name} -> {target.name}")
     return EXIT_OK
 
 

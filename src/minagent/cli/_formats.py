@@ -8,6 +8,7 @@ protocol itself stream; provider bodies (one request or response per file) plug 
 Readers call ``on_error`` for each record that does not decode (with the error located: line,
 frame, ``$[i]`` path) and go on with the next one; they raise a `WireError` only when the file's
 structure is broken so that no further record can be found (a truncated frame, a missing ``]``).
+What they skip that is not a record (blank lines in JSON Lines) they count in `ReadNotes`.
 """
 
 from __future__ import annotations
@@ -33,13 +34,14 @@ from ..wire.stream import (
     TruncatedError,
     encode_frames,
 )
-from ._common import UsageError
+from ._common import UsageError, plural
 
 __all__ = [
     "FORMATS",
     "PROVIDER_ADAPTERS",
     "Format",
     "OnError",
+    "ReadNotes",
     "WriteOptions",
     "Writer",
     "format_for",
@@ -57,6 +59,18 @@ MAX_RECORD = 64 * 1024 * 1024
 
 OnError = Callable[[WireError], None]
 """Called with each record that does not decode, located; may raise to stop reading."""
+
+
+@dataclasses.dataclass
+class ReadNotes:
+    """What a reader skipped that is not a record, for the commands to report."""
+
+    blank_lines: int = 0
+    """Blank (empty or whitespace-only) lines of a JSON Lines file: no record, no error."""
+
+    def describe(self) -> str:
+        """``"1 blank line skipped"``, or ``""`` when nothing was skipped."""
+        return f"{plural(self.blank_lines, 'blank line')} skipped" if self.blank_lines else ""
 
 
 class Writer(Protocol):
@@ -91,8 +105,9 @@ class Format:
     """File name endings that select it (none for provider bodies: name them with --from/--to)."""
     summary: str
     """One line for ``--help``."""
-    read: Callable[[BinaryIO, Any, OnError], Iterator[list[Any]]]
-    """``read(file, type, on_error)``: batches of records; ``type`` None means detect it."""
+    read: Callable[[BinaryIO, Any, OnError, ReadNotes], Iterator[list[Any]]]
+    """``read(file, type, on_error, notes)``: batches of records; ``type`` None means detect
+    it; what is skipped is counted in ``notes``."""
     writer: Callable[[BinaryIO, WriteOptions], Writer]
     """``writer(file, options)``."""
     streams: bool = True
@@ -108,9 +123,12 @@ def kind_of(obj: Any) -> Any:
 
 
 def _detect(raw: bytes, decode: Callable[[bytes], Any]) -> Any:
+    """The record type of the first record ``raw``: `kind_of` its untyped decode; Message when
+    it does not decode (nested too deep for the interpreter included): then the typed decode
+    that follows reports the error, located, as a `WireError`."""
     try:
         return kind_of(decode(raw))
-    except (msgspec.DecodeError, ValueError):
+    except (msgspec.DecodeError, ValueError, RecursionError):
         return wire.Message
 
 
@@ -127,7 +145,9 @@ def _relocate(err: WireError, index: int, *, line: int | None = None) -> WireErr
 _BLANK = b" \t\r"
 
 
-def _read_jsonl(file: BinaryIO, tp: Any, on_error: OnError) -> Iterator[list[Any]]:
+def _read_jsonl(
+    file: BinaryIO, tp: Any, on_error: OnError, notes: ReadNotes
+) -> Iterator[list[Any]]:
     carry = b""
     line = 1
     while True:
@@ -147,23 +167,36 @@ def _read_jsonl(file: BinaryIO, tp: Any, on_error: OnError) -> Iterator[list[Any
         if tp is None:
             first = next((t for t in part.split(b"\n") if t.strip(_BLANK)), None)
             tp = None if first is None else _detect(first, msgspec.json.decode)
+        lines = part.count(b"\n")
         if tp is not None:
-            yield _decode_lines(part, line, tp, on_error)
-        line += part.count(b"\n")
+            yield _decode_lines(part, line, tp, on_error, notes)
+        else:  # blank lines only so far
+            notes.blank_lines += lines
+        line += lines
     if carry.strip(_BLANK):
         tp = _detect(carry, msgspec.json.decode) if tp is None else tp
-        yield _decode_lines(carry, line, tp, on_error)
+        yield _decode_lines(carry, line, tp, on_error, notes)
+    elif carry:
+        notes.blank_lines += 1  # whitespace after the last newline
 
 
-def _decode_lines(part: bytes, line: int, tp: Any, on_error: OnError) -> list[Any]:
+def _decode_lines(
+    part: bytes, line: int, tp: Any, on_error: OnError, notes: ReadNotes
+) -> list[Any]:
+    lines = part.count(b"\n") + (not part.endswith(b"\n"))
     try:
         items: list[Any] = wire.json.decode_lines(part, type=tp)
+        notes.blank_lines += lines - len(items)  # decode_lines skips exactly the blank ones
         return items
     except WireError:
         pass
     out = []
-    for number, text in enumerate(part.split(b"\n"), line):
+    texts = part.split(b"\n")
+    if part.endswith(b"\n"):
+        texts.pop()  # after the last newline: not a line
+    for number, text in enumerate(texts, line):
         if not text.strip(_BLANK):
+            notes.blank_lines += 1
             continue
         try:
             out.append(wire.json.decode(text, type=tp))
@@ -328,7 +361,7 @@ class ArraySplitter:
             )
 
 
-def _read_json(file: BinaryIO, tp: Any, on_error: OnError) -> Iterator[list[Any]]:
+def _read_json(file: BinaryIO, tp: Any, on_error: OnError, notes: ReadNotes) -> Iterator[list[Any]]:
     splitter = ArraySplitter()
     batch: list[tuple[int, bytes]] = []
     size = 0
@@ -409,7 +442,9 @@ _HEADER = struct.Struct(">I")
 _ARRAY32 = struct.Struct(">BI")
 
 
-def _read_frames(file: BinaryIO, tp: Any, on_error: OnError) -> Iterator[list[Any]]:
+def _read_frames(
+    file: BinaryIO, tp: Any, on_error: OnError, notes: ReadNotes
+) -> Iterator[list[Any]]:
     buf = bytearray()
     frame = 0
     offset = 0
@@ -526,8 +561,8 @@ class _BodyWriter:
         else:
             if len(items) != 1 or not isinstance(items[0], wire.ModelResponse):
                 raise UsageError(
-                    f"a response body holds exactly one ModelResponse; the input has "
-                    f"{len(items)} records"
+                    "a response body holds exactly one ModelResponse; the input has "
+                    + plural(len(items), "record")
                 )
             body = self._adapter.encode_response(items[0], **self._policy)
         self._out.write(body)
@@ -537,10 +572,14 @@ def _provider_formats(prefix: str, module: str) -> list[Format]:
     def adapter() -> Any:
         return importlib.import_module(f"..providers.{module}", __package__)
 
-    def read_request(file: BinaryIO, tp: Any, on_error: OnError) -> Iterator[list[Any]]:
+    def read_request(
+        file: BinaryIO, tp: Any, on_error: OnError, notes: ReadNotes
+    ) -> Iterator[list[Any]]:
         yield [adapter().decode_request(file.read())]
 
-    def read_response(file: BinaryIO, tp: Any, on_error: OnError) -> Iterator[list[Any]]:
+    def read_response(
+        file: BinaryIO, tp: Any, on_error: OnError, notes: ReadNotes
+    ) -> Iterator[list[Any]]:
         yield [adapter().decode_response(file.read())]
 
     return [

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from ..wire.schema import json_schema
-from ._common import EXIT_OK, Subparsers, open_output
+from ._common import EXIT_OK, Subparsers, command, open_output, strict
 
 __all__ = ["add_schema"]
 
@@ -24,11 +25,17 @@ def add_schema(sub: Subparsers) -> None:
         "-o", "--output", default="-", metavar="FILE", help="write to FILE (default: stdout)"
     )
     p.add_argument("--compact", action="store_true", help="no indentation")
+    strict(p)
     p.set_defaults(handler=_schema)
 
 
+@command
 def _schema(args: argparse.Namespace) -> int:
     text = json.dumps(json_schema(), indent=None if args.compact else 2, ensure_ascii=False)
-    with open_output(args.output) as out:
+
+    def note(line: str) -> None:
+        print(f"minagent schema: {line}", file=sys.stderr)
+
+    with open_output(args.output, report=note) as out:
         out.write(text.encode() + b"\n")
     return EXIT_OK

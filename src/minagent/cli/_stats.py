@@ -11,8 +11,8 @@ from typing import Any
 from .. import wire
 from ..wire.errors import WireError
 from ..wire.stream import encode_frames
-from ._common import EXIT_ERROR, EXIT_OK, Subparsers, open_input
-from ._formats import FORMATS, format_for
+from ._common import DIST, EXIT_ERROR, EXIT_OK, Subparsers, command, open_input, plural, strict
+from ._formats import FORMATS, ReadNotes, format_for
 
 __all__ = ["Stats", "add_stats"]
 
@@ -26,8 +26,10 @@ def add_stats(sub: Subparsers) -> None:
         help="count messages, blocks, tool calls, bytes and usage in a file",
         description="Messages by role, content blocks by type (unknown types by name), tool "
         "calls by tool name, the size as a JSON transcript and as framed MessagePack, and "
-        "usage totals for ModelResponses. Streams: constant memory.",
+        "usage totals for ModelResponses. Blank lines of a JSON Lines file are skipped and "
+        "counted. Streams: constant memory.",
     )
+    strict(p)
     p.add_argument("file", metavar="FILE", help="file to read ('-': stdin)")
     p.add_argument("--from", dest="source", choices=list(FORMATS), help="input format")
     p.add_argument("--type", choices=list(_TYPES), default="auto", help="record type")
@@ -36,7 +38,7 @@ def add_stats(sub: Subparsers) -> None:
         dest="report",
         choices=["text", "json"],
         default="text",
-        help="text: tables (needs rich: pip install 'minagent[cli]'); json: one document",
+        help=f"text: tables (needs rich: pip install '{DIST}[cli]'); json: one document",
     )
     p.set_defaults(handler=_stats)
 
@@ -55,6 +57,7 @@ class Stats:
         self.usage: Counter[str] = Counter()
         self.json_bytes: int | None = 2  # "[" and "]"
         self.msgpack_bytes = 0
+        self.notes = ReadNotes()
 
     def add(self, batch: list[Any]) -> None:
         """Count one batch of decoded records."""
@@ -92,6 +95,7 @@ class Stats:
         """The counters as one JSON-ready dict."""
         return {
             "records": self.records,
+            "blank_lines": self.notes.blank_lines,
             "model_responses": self.responses,
             "roles": dict(self.roles.most_common()),
             "blocks": dict(self.blocks.most_common()),
@@ -103,6 +107,7 @@ class Stats:
         }
 
 
+@command
 def _stats(args: argparse.Namespace) -> int:
     fmt = format_for(args.file, args.source, "input")
     if args.report == "text":
@@ -110,7 +115,7 @@ def _stats(args: argparse.Namespace) -> int:
             import rich  # noqa: F401
         except ImportError:
             print(
-                "minagent stats: the tables need rich (pip install 'minagent[cli]'); "
+                f"minagent stats: the tables need rich (pip install '{DIST}[cli]'); "
                 "or use --format json",
                 file=sys.stderr,
             )
@@ -122,7 +127,7 @@ def _stats(args: argparse.Namespace) -> int:
 
     with open_input(args.file) as file:
         try:
-            for batch in fmt.read(file, _TYPES[args.type], stop):
+            for batch in fmt.read(file, _TYPES[args.type], stop, stats.notes):
                 stats.add(batch)
         except WireError as err:
             print(
@@ -143,9 +148,11 @@ def _print_tables(name: str, fmt: str, stats: Stats) -> None:
     from rich.table import Table
 
     console = Console(highlight=False)
-    what = f"{stats.records:,} records"
+    what = plural(stats.records, "record")
     if stats.responses:
-        what += f" ({stats.responses:,} ModelResponses)"
+        what += f" ({plural(stats.responses, 'ModelResponse')})"
+    if stats.notes.blank_lines:
+        what += f" ({stats.notes.describe()})"
     console.print(f"{name} ({fmt}): {what}", soft_wrap=True)
 
     def table(header: str, rows: list[tuple[str, str]], value: str = "count") -> None:

@@ -9,8 +9,18 @@ from typing import Any
 
 from .. import wire
 from ..wire.errors import WireError
-from ._common import EXIT_ERROR, EXIT_OK, STDIO, Subparsers, UsageError, open_input
-from ._formats import FORMATS, format_for
+from ._common import (
+    EXIT_ERROR,
+    EXIT_OK,
+    STDIO,
+    Subparsers,
+    UsageError,
+    command,
+    open_input,
+    plural,
+    strict,
+)
+from ._formats import FORMATS, ReadNotes, format_for
 
 __all__ = ["add_validate"]
 
@@ -24,8 +34,10 @@ def add_validate(sub: Subparsers) -> None:
         help="check every record of one or more files",
         description="Decode every record of each FILE and report every one that is bad (file, "
         "line or frame, JSON path, what was wrong), not only the first; a summary line comes "
-        "last. Exit 0 if all are good, 1 if any is bad.",
+        "last. Blank lines of JSON Lines files are skipped and counted. Exit 0 if all are "
+        "good, 1 if any is bad.",
     )
+    strict(p)
     p.add_argument("files", metavar="FILE", nargs="+", help="files to check ('-': stdin)")
     p.add_argument("--from", dest="source", choices=list(FORMATS), help="format of every FILE")
     p.add_argument("--type", choices=list(_TYPES), default="auto", help="record type")
@@ -81,9 +93,10 @@ def _check(name: str, fmt_name: str | None, tp: Any, text: bool) -> dict[str, An
 
     fatal: WireError | None = None
     good = 0
+    notes = ReadNotes()
     with open_input(name) as file:
         try:
-            for batch in fmt.read(file, tp, on_error):
+            for batch in fmt.read(file, tp, on_error, notes):
                 good += len(batch)
         except WireError as err:
             fatal = err
@@ -94,12 +107,14 @@ def _check(name: str, fmt_name: str | None, tp: Any, text: bool) -> dict[str, An
         "format": fmt.name,
         "records": good + bad,
         "bad": bad,
+        "blank_lines": notes.blank_lines,
         "errors": problems,
         "fatal": None if fatal is None else _problem(fatal),
         "ok": not bad and fatal is None,
     }
 
 
+@command
 def _validate(args: argparse.Namespace) -> int:
     tp = _TYPES[args.type]
     for name in args.files:  # usage errors first, before any output
@@ -110,14 +125,22 @@ def _validate(args: argparse.Namespace) -> int:
     results = [_check(name, args.source, tp, text) for name in args.files]
     records = sum(r["records"] for r in results)
     bad = sum(r["bad"] for r in results)
+    blank = ReadNotes(sum(r["blank_lines"] for r in results))
     broken = [r["file"] for r in results if r["fatal"] is not None]
     ok = all(r["ok"] for r in results)
     if not text:
-        doc = {"ok": ok, "files": results, "records": records, "bad": bad}
+        doc = {
+            "ok": ok,
+            "files": results,
+            "records": records,
+            "bad": bad,
+            "blank_lines": blank.blank_lines,
+        }
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
-        files = f"{len(results)} file{'s' if len(results) != 1 else ''}"
-        summary = f"{files}, {records:,} records, {bad:,} bad"
+        summary = f"{plural(len(results), 'file')}, {plural(records, 'record')}, {bad:,} bad"
+        if blank.blank_lines:
+            summary += f", {blank.describe()}"
         if broken:
             summary += f", {len(broken)} unreadable to the end ({', '.join(broken)})"
         print(("ok: " if ok else "FAILED: ") + summary)
