@@ -148,3 +148,16 @@ def mutation(session: nox.Session) -> None:
     examples = {"MINAGENT_EXAMPLES": os.environ.get("MINAGENT_EXAMPLES", "10")}
     session.run("mutmut", "run", "--max-children", "2", *session.posargs, env=examples)
     session.run("mutmut", "export-cicd-stats")
+
+
+@nox.session(default=False)
+def docs(session: nox.Session) -> None:
+    """Build the documentation site (mkdocs.yml: mkdocs-material, the API reference from the
+    docstrings by mkdocstrings) into build/site/ in strict mode: a broken link, anchor or
+    reference, or a public name missing from the API reference, fails the build. Part of the
+    README's test command."""
+    session.install(*EXTRAS["docs"])
+    session.run(
+        "mkdocs", "build", "--strict", "--clean", *session.posargs,
+        env={"NO_MKDOCS_2_WARNING": "1"},
+    )  # fmt: skip

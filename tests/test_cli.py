@@ -601,45 +601,42 @@ def test_bench_plot_without_matplotlib_exits_1(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib: ImportError
     proc = run_cli_text("bench", "--quick", "--plot", "x.png")
     assert proc.returncode == 1
-    assert proc.stderr == "minagent bench: --plot needs matplotlib (pip install minagent[plot])\n"
+    assert (
+        proc.stderr
+        == "minagent bench: --plot needs matplotlib (pip install 'minagent-wire[plot]')\n"
+    )
     assert proc.stdout == ""
 
 
 # --- the README's tour ------------------------------------------------------------------------
 
-TOUR_FILES = {
-    "session.jsonl": (
-        b'{"role":"system","content":"You add numbers."}\n'
-        b'{"role":"user","content":"1 + 2?"}\n'
-        b'{"role":"assistant","content":[{"type":"thinking","thinking":"Use the tool.",'
-        b'"signature":"c2ln"},{"type":"tool_use","id":"call_1","name":"add",'
-        b'"input":{"a":1,"b":2}}]}\n'
-        b'{"role":"tool","content":"3","tool_call_id":"call_1"}\n'
-        b'{"role":"assistant","content":[{"type":"text","text":"3."},'
-        b'{"type":"x_future_block","payload":[]}]}\n'
-    ),
-    "crashed.jsonl": (
-        b'{"role":"user","content":"hi"}\n'
-        b'{"role":"robot","content":"beep"}\n'
-        b'{"role":"assistant","content":[{"type":"tool_use","id":"c","name":"add"}]}\n'
-        b'{"role":"user","content":"still th'
-    ),
-}
+ROOT = Path(__file__).resolve().parents[1]
+TOUR = ROOT / "examples" / "cli"
+"""The files the command-line tours of the README and docs/cli.md run on."""
 
 
-def test_the_readme_cli_tour_shows_real_output(tmp_path: Path) -> None:
-    """Each `$ minagent ...` line of the README's console block, run in order on the tour's
-    files, prints exactly the lines shown under it (stdout and stderr); bench shows none."""
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"```console\n(.*?)```", readme, re.S)
-    assert block is not None
-    steps: list[tuple[str, list[str]]] = []
-    for line in block.group(1).splitlines():
-        if line.startswith("$ "):
-            steps.append((line[2:].split("  #")[0].strip(), []))
-        else:
-            steps[-1][1].append(line)
-    assert [cmd.split()[1] for cmd, _ in steps] == [
+def _console_blocks() -> list[tuple[str, list[tuple[str, list[str]]]]]:
+    """Every ```console block of README.md and docs/: (where, [(command, lines shown)])."""
+    found = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        for match in re.finditer(r"```console\n(.*?)```", text, re.S):
+            steps: list[tuple[str, list[str]]] = []
+            for line in match.group(1).splitlines():
+                if line.startswith("$ "):
+                    steps.append((line[2:].split("  #")[0].strip(), []))
+                else:
+                    steps[-1][1].append(line)
+            where = f"{page.relative_to(ROOT)}:{text.count(chr(10), 0, match.start()) + 1}"
+            found.append((where, steps))
+    return found
+
+
+def test_the_tours_are_found() -> None:
+    """The README's tour shows each subcommand, in this order, and docs/cli.md has its own."""
+    blocks = dict(_console_blocks())
+    readme = next(steps for where, steps in blocks.items() if where.startswith("README.md"))
+    assert [cmd.split()[1] for cmd, _ in readme] == [
         "convert",
         "convert",
         "validate",
@@ -647,11 +644,26 @@ def test_the_readme_cli_tour_shows_real_output(tmp_path: Path) -> None:
         "schema",
         "bench",
     ]
-    for name, data in TOUR_FILES.items():
-        (tmp_path / name).write_bytes(data)
+    assert readme[-1] == ("minagent bench --quick", [])
+    assert [where.split(":")[0] for where in blocks] == ["README.md", "docs/cli.md"]
+
+
+@pytest.mark.parametrize(
+    ("where", "steps"), _console_blocks(), ids=[w for w, _ in _console_blocks()]
+)
+def test_a_cli_tour_shows_real_output(
+    tmp_path: Path, where: str, steps: list[tuple[str, list[str]]]
+) -> None:
+    """Each `$ minagent ...` line of a console block, run in order in a copy of examples/cli/,
+    prints exactly the lines shown under it (stdout and stderr, as a terminal shows them);
+    `minagent bench` is not run (its figures are the machine's)."""
+    for path in TOUR.iterdir():
+        (tmp_path / path.name).write_bytes(path.read_bytes())
     minagent = f"{sys.executable} -m minagent.cli"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    for command, shown in steps[:-1]:
+    for command, shown in steps:
+        if command.startswith("minagent bench"):
+            continue
         proc = subprocess.run(
             ["bash", "-c", command.replace("minagent ", f"{minagent} ", 1)],
             stdout=subprocess.PIPE,
@@ -661,8 +673,7 @@ def test_the_readme_cli_tour_shows_real_output(tmp_path: Path) -> None:
             env=env,
             timeout=60,
         )
-        assert proc.stdout.splitlines() == shown, command
-    assert steps[-1] == ("minagent bench --quick", [])
+        assert proc.stdout.splitlines() == shown, (where, command)
 
 
 def test_the_codec_and_the_command_start_without_the_optional_libraries() -> None:

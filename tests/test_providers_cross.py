@@ -53,7 +53,7 @@ def test_thinking_into_chat_completions_is_refused_with_its_path() -> None:
         openai_chat.encode_request(req)
     assert info.value.path == "$.messages[1].content[0]"
     assert info.value.message == (
-        "the target format cannot hold a thinking block in a assistant message"
+        "the target format cannot hold a thinking block in an assistant message"
     )
 
 
@@ -69,7 +69,7 @@ def test_drop_policy_drops_and_reports_each_item() -> None:
         Dropped(
             "$.messages[0].content[0].cache_control", "the key 'cache_control' on a text block"
         ),
-        Dropped("$.messages[2].content[0]", "a thinking block in a assistant message"),
+        Dropped("$.messages[2].content[0]", "a thinking block in an assistant message"),
     ]
     assert json.loads(out) == {
         "model": "claude",

@@ -171,7 +171,7 @@ def write_json(run: Run, settings: dict[str, Any], path: Path) -> None:
 def plot(run: Run, path: Path) -> None:
     """Save a chart: speed-up bars for one size, throughput (MB/s) against size for several.
 
-    Raises ImportError when matplotlib is not installed (``pip install minagent[plot]``).
+    Raises ImportError when matplotlib is not installed (``pip install 'minagent-wire[plot]'``).
     """
     import matplotlib
 

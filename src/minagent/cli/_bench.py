@@ -91,7 +91,7 @@ def add_bench(sub: Subparsers) -> None:
         "--plot",
         type=Path,
         metavar="FILE.png",
-        help="also draw a chart (needs matplotlib: pip install minagent[plot])",
+        help="also draw a chart (needs matplotlib: pip install 'minagent-wire[plot]')",
     )
     p.set_defaults(handler=_bench)
 
@@ -110,7 +110,7 @@ def _bench(args: argparse.Namespace) -> int:
             import matplotlib  # noqa: F401
         except ImportError:
             print(
-                "minagent bench: --plot needs matplotlib (pip install minagent[plot])",
+                "minagent bench: --plot needs matplotlib (pip install 'minagent-wire[plot]')",
                 file=sys.stderr,
             )
             return EXIT_ERROR

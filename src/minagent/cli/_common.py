@@ -32,8 +32,14 @@ __all__ = [
     "strict",
 ]
 
-EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
-"""Exit statuses: success, invalid data (or a failed run), bad usage."""
+EXIT_OK = 0
+"""Exit status: success."""
+
+EXIT_ERROR = 1
+"""Exit status: invalid data (a bad record, one the target cannot hold), or a failed run."""
+
+EXIT_USAGE = 2
+"""Exit status: bad usage (an unknown option or format, a missing file or directory)."""
 
 EXIT_PIPE = 128 + 13
 """Exit status when stdout was closed by its reader (``| head``): the shell's status for a

@@ -757,8 +757,13 @@ def _encode_part(block: ContentBlock, path: str, policy: Unsupported, role: str)
             file: dict[str, Any] = {"file_data": data_url(source)}
             _keys_ok(block, _DOCUMENT_KEYS, path, policy, file)
             return {"type": "file", "file": file}
-    policy.report(path, f"a {_kind(block)} block in a {role} message")
+    policy.report(path, f"{_a(_kind(block))} block in {_a(str(role))} message")
     return None
+
+
+def _a(word: str) -> str:
+    """``word`` with its indefinite article: "an assistant", "a user"."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
 
 
 def _kind(block: Any) -> str:
