@@ -11,7 +11,7 @@ import re
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, TypeAlias
 
@@ -73,8 +73,8 @@ def strict(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     usage (``minagent stats a b`` would show ``usage: minagent [-h] ...``)."""
     parse_known = parser.parse_known_args
 
-    def parse_known_args(  # type: ignore[no-untyped-def]
-        args=None, namespace=None
+    def parse_known_args(
+        args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
         parsed, extra = parse_known(args, namespace)
         if extra:
@@ -204,7 +204,7 @@ def remove_stale_parts(target: Path) -> list[Path]:
     """Delete the temporary files a killed run left beside ``target`` (``SIGKILL`` cannot be
     caught): ours by name, owned by this user and written by a process that no longer runs.
     Returns what was removed."""
-    removed = []
+    removed: list[Path] = []
     try:
         entries = list(os.scandir(target.parent))
     except OSError:
