@@ -155,18 +155,67 @@ def test_a_fifo_output_is_written_directly_and_stays_a_fifo(tmp_path: Path) -> N
     assert _parts(tmp_path) == []
 
 
-def test_a_device_output_is_written_directly(tmp_path: Path) -> None:
-    """OUT /dev/null (a character device): written, still a device, nothing created in /dev."""
+def _char_device(tmp_path: Path) -> Path:
+    """A private node of the null device (1:3) in ``tmp_path``: a real character device that
+    no one else writes, and that an old CLI renaming onto it would not take from the machine."""
+    node = tmp_path / "null.msgpack"
+    try:
+        os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    except PermissionError:
+        pytest.skip("mknod refused (not root): no private character device")
+    return node
+
+
+LINK_TARGETS = {
+    "/dev/stdout": "/proc/self/fd/1",
+    "/dev/stderr": "/proc/self/fd/2",
+    "/dev/fd": "/proc/self/fd",
+}
+DEV_ENTRIES = ("/dev/null", *LINK_TARGETS)
+
+
+@pytest.fixture
+def dev_guard() -> Iterator[None]:
+    """Fails the test if it changed an entry of /dev, after putting the entry back: a CLI that
+    renames onto /dev/stdout (as before issue 29) must fail this test without leaving the
+    machine without /dev/stdout or /dev/null."""
+    before = {name: os.lstat(name) for name in DEV_ENTRIES}
+    listing = sorted(os.listdir("/dev"))
+    yield
+    damaged = []
+    for name, was in before.items():
+        now = os.lstat(name)
+        if (now.st_mode, now.st_ino, now.st_rdev) == (was.st_mode, was.st_ino, was.st_rdev):
+            continue
+        damaged.append(name)
+        os.unlink(name)
+        if stat.S_ISLNK(was.st_mode):
+            os.symlink(LINK_TARGETS[name], name)
+        else:
+            os.mknod(name, stat.S_IMODE(was.st_mode) | stat.S_IFCHR, was.st_rdev)
+    created = sorted(set(os.listdir("/dev")) - set(listing))
+    for name in created:
+        if name.endswith(".part"):
+            os.unlink(f"/dev/{name}")
+    assert (damaged, created) == ([], [])
+
+
+def test_a_device_output_is_written_directly(tmp_path: Path, dev_guard: None) -> None:
+    """OUT a character device: written (the null device takes it), still the same device
+    node afterwards, no temporary file beside it."""
     (tmp_path / "in.jsonl").write_bytes(LINES)
-    before = sorted(os.listdir("/dev"))
-    proc = run_cli("convert", "--to", "msgpack", str(tmp_path / "in.jsonl"), "/dev/null")
+    node = _char_device(tmp_path)
+    inode = node.lstat().st_ino
+    proc = run_cli("convert", str(tmp_path / "in.jsonl"), str(node))
     assert proc.returncode == 0, proc.stderr
-    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
-    assert sorted(os.listdir("/dev")) == before
+    assert stat.S_ISCHR(node.lstat().st_mode) and node.lstat().st_ino == inode
+    assert _parts(tmp_path) == []
 
 
 @pytest.mark.parametrize("name", ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", "-"])
-def test_dev_stdout_appends_to_what_stdout_already_holds(tmp_path: Path, name: str) -> None:
+def test_dev_stdout_appends_to_what_stdout_already_holds(
+    tmp_path: Path, name: str, dev_guard: None
+) -> None:
     """stdout redirected (``>>``) to a file, OUT /dev/stdout (or -): the records follow what the
     file held, nothing is truncated or renamed; the file keeps its inode."""
     (tmp_path / "in.jsonl").write_bytes(LINES)
@@ -206,7 +255,7 @@ def test_converting_a_file_onto_itself_is_safe_and_keeps_its_mode(tmp_path: Path
     assert (tmp_path / "l.jsonl").is_symlink()
 
 
-def test_converting_onto_itself_through_stdout_is_refused(tmp_path: Path) -> None:
+def test_converting_onto_itself_through_stdout_is_refused(tmp_path: Path, dev_guard: None) -> None:
     """stdout opened on IN itself (``1<>a.jsonl``) and OUT /dev/stdout: written in place it
     would destroy IN while reading it, so it is refused with exit 2 and IN is untouched."""
     path = tmp_path / "a.jsonl"
