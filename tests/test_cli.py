@@ -98,14 +98,23 @@ def test_no_command_prints_help_and_exits_2(capsys: pytest.CaptureFixture[str]) 
     assert "bench" in capsys.readouterr().err
 
 
-def test_help_describes_the_bench_options(capsys: pytest.CaptureFixture[str]) -> None:
-    """`minagent bench --help` documents every option."""
+def test_help_describes_the_bench_options(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`minagent bench --help` documents every option, and says truthfully which families run
+    by default ('providers' does not)."""
+    monkeypatch.setenv("COLUMNS", "400")  # argparse wraps at the terminal's width, even at '-'
     with pytest.raises(SystemExit) as exit_info:
         cli.main(["bench", "--help"])
     assert exit_info.value.code == 0
     text = capsys.readouterr().out
     for option in ("--family", "--size", "--format", "--repeat", "--quick", "--json", "--plot"):
         assert option in text
+    said = " ".join(text.split())
+    assert (
+        "(repeatable; default: tool-heavy, text-heavy, multilingual, rich, anthropic, "
+        "anthropic-1in100); 'providers', not in the default, times the provider adapters"
+    ) in said
 
 
 # --- helpers ----------------------------------------------------------------------------------

@@ -57,7 +57,9 @@ def add_bench(sub: Subparsers) -> None:
         "--family",
         action="append",
         choices=[*FAMILIES, "providers"],
-        help="corpus family (repeatable; default: all); 'providers' times the provider adapters",
+        help="corpus family (repeatable; default: "
+        + ", ".join(FAMILIES)
+        + "); 'providers', not in the default, times the provider adapters",
     )
     p.add_argument(
         "--size",
