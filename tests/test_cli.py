@@ -729,3 +729,44 @@ def test_every_provider_adapter_is_a_convert_format() -> None:
     assert sorted(PROVIDER_ADAPTERS.values()) == modules
     for prefix in PROVIDER_ADAPTERS:
         assert {f"{prefix}-request", f"{prefix}-response"} <= set(cli_formats.FORMATS)
+
+
+# --- blank lines, counts, help ------------------------------------------------------------------
+
+
+def test_blank_lines_are_counted_by_every_command(tmp_path: Path) -> None:
+    """A JSON Lines file of 1 record and 2 blank lines (one of spaces, one after the last
+    newline): convert, validate and stats each say so, in the singular and plural as due."""
+    path = tmp_path / "one.jsonl"
+    path.write_bytes(b'{"role":"user","content":"hi"}\n   \n\n')
+    proc = run_cli_text("convert", str(path), str(tmp_path / "one.msgpack"))
+    assert proc.stderr == "minagent convert: 1 record (2 blank lines skipped), jsonl -> msgpack\n"
+    proc = run_cli_text("validate", str(path))
+    assert proc.stdout == "ok: 1 file, 1 record, 0 bad, 2 blank lines skipped\n"
+    proc = run_cli_text("stats", str(path))
+    assert proc.stdout.splitlines()[0] == f"{path} (jsonl): 1 record (2 blank lines skipped)"
+    proc = run_cli_text("stats", "--format", "json", str(path))
+    assert json.loads(proc.stdout)["blank_lines"] == 2
+    response = wire.ModelResponse(
+        message=wire.Message(role="assistant", content="x"), stop_reason="end_turn", usage={}
+    )
+    path.write_bytes(wire.json.encode_lines([response]) + b"\n")
+    proc = run_cli_text("stats", str(path))
+    assert proc.stdout.splitlines()[0] == (
+        f"{path} (jsonl): 1 record (1 ModelResponse; 1 blank line skipped)"
+    )
+
+
+def test_top_level_help_names_every_kind_of_convert_format(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`minagent --help` says convert handles provider bodies too, not only the three formats
+    of the protocol."""
+    monkeypatch.setenv("COLUMNS", "400")
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.strip().startswith("convert"))
+    assert " ".join(line.split()) == (
+        "convert convert between JSON, JSON Lines, framed MessagePack and provider bodies "
+        "(Anthropic, OpenAI Chat and Responses, Gemini)"
+    )

@@ -148,11 +148,9 @@ def _print_tables(name: str, fmt: str, stats: Stats) -> None:
     from rich.table import Table
 
     console = Console(highlight=False)
-    what = plural(stats.records, "record")
-    if stats.responses:
-        what += f" ({plural(stats.responses, 'ModelResponse')})"
-    if stats.notes.blank_lines:
-        what += f" ({stats.notes.describe()})"
+    notes = [plural(stats.responses, "ModelResponse")] if stats.responses else []
+    notes += [stats.notes.describe()] if stats.notes.blank_lines else []
+    what = plural(stats.records, "record") + (f" ({'; '.join(notes)})" if notes else "")
     console.print(f"{name} ({fmt}): {what}", soft_wrap=True)
 
     def table(header: str, rows: list[tuple[str, str]], value: str = "count") -> None:
