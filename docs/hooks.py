@@ -3,7 +3,8 @@ notes, license) into the site as pages, and make every page's links work in the 
 
 Links are written for the repository (GitHub renders them from where the file lies): in the site
 a link to another included file goes to its page, a link into docs/ to that page, a link to any
-other file of the repository becomes its name in code (the site does not hold the source tree).
+other file of the repository becomes its name in code (the site does not hold the source tree),
+and a link to nothing is left as it is, for mkdocs to report (strict mode fails on it).
 Fence options the example tests read (``test="skip"``) are removed before rendering.
 """
 
@@ -87,6 +88,8 @@ def _rewrite(text: str, source: str, src_uri: str) -> str:
         if site is not None:
             return f"{bang}[{label}]({site})"
         repo = posixpath.normpath(posixpath.join(posixpath.dirname(source), target))
+        if not (ROOT / repo.partition("#")[0]).exists():
+            return match.group(0)  # broken: left for mkdocs to report (strict: an error)
         if label.strip("`") == target or label.strip("`") == repo:
             return f"`{repo}`"
         return f"{label} (`{repo}` in the repository)"
