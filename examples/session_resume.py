@@ -26,9 +26,9 @@ with path.open("ab") as f:
 with SessionLog(path) as log:
     if log.tail is not None:
         print(f"repairing: {len(log.tail.data)} bytes cut at byte offset {log.tail.offset}")
-        #> repairing: 33 bytes cut at byte offset 123
+        # > repairing: 33 bytes cut at byte offset 123
         log.repair()
     history = log.read()
     print(f"resumed with {len(history)} messages; last: {history[-1].text!r}")
-    #> resumed with 3 messages; last: '4'
+    # > resumed with 3 messages; last: '4'
     log.append(wire.Message(role="user", content="And 3 + 3?"))

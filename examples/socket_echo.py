@@ -21,7 +21,7 @@ async def main() -> None:
     writer.write_eof()
     echoed = [m async for m in receive(reader)]
     print(f"sent {len(messages)}, got back {len(echoed)}, equal: {echoed == messages}")
-    #> sent 1000, got back 1000, equal: True
+    # > sent 1000, got back 1000, equal: True
     writer.close()
     server.close()
     await server.wait_closed()

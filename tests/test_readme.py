@@ -71,13 +71,21 @@ def test_docs_example_prints_what_it_says(
     _check(example, eval_example)
 
 
+_DOUBLE, _SINGLE = '"' * 3, "'" * 3
+_OUTPUT_BLOCK = re.compile(rf"^( *print\(.*\)\n)( *){_DOUBLE}\n(.*?)\n\2{_DOUBLE}$", re.M | re.S)
+
+
 @pytest.mark.parametrize("script", sorted((ROOT / "examples").glob("*.py")), ids=lambda p: p.name)
 def test_example_script_prints_what_it_says(
     script: Path, eval_example: EvalExample, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Each examples/*.py runs on its own and prints what its ``#>`` lines say (it has some)."""
-    source = script.read_text(encoding="utf-8")
-    assert "\n#> " in source or "    #> " in source, f"{script.name} checks no printed value"
+    """Each examples/*.py runs on its own and prints what its output comments say (it has
+    some). The scripts are formatted by ruff, which writes pytest-examples' ``#>`` as ``# >``
+    and the triple single quotes around a long output (after its print) as triple double
+    quotes: both are read back as pytest-examples writes them."""
+    source = re.sub(r"^( *)# > ", r"\1#> ", script.read_text(encoding="utf-8"), flags=re.M)
+    source = _OUTPUT_BLOCK.sub(rf"\1\2{_SINGLE}\n\3\n\2{_SINGLE}", source)
+    assert re.search(r"^ *#> ", source, re.M), f"{script.name} checks no printed value"
     monkeypatch.chdir(tmp_path)
     _check(CodeExample.create(source, path=script), eval_example)
 
