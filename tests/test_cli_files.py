@@ -5,7 +5,9 @@ that used to end in a traceback. Real files, links, FIFOs and processes througho
 from __future__ import annotations
 
 import os
+import re
 import signal
+import socket
 import stat
 import subprocess
 import sys
@@ -30,6 +32,7 @@ MESSAGES = [
     wire.Message(role="tool", content="3", tool_call_id="c1"),
 ]
 LINES = wire.json.encode_lines(MESSAGES)
+HOST = re.sub(r"[^A-Za-z0-9_]", "_", socket.gethostname())
 FRAMES = encode_frames(MESSAGES)
 
 
@@ -275,7 +278,7 @@ def test_converting_onto_itself_through_stdout_is_refused(tmp_path: Path, dev_gu
 
 
 def test_a_killed_runs_temporary_file_is_found_and_removed_by_the_next_run(tmp_path: Path) -> None:
-    """SIGKILL during a conversion leaves ``.OUT.minagent-PID-*.part`` (nothing can catch it);
+    """SIGKILL during a conversion leaves ``.OUT.minagent-HOST-PID-*.part`` (nothing can catch it);
     the next run writing OUT removes it, says so on stderr, and leaves no file of its own."""
     out = tmp_path / "o.msgpack"
     proc = subprocess.Popen(
@@ -293,7 +296,7 @@ def test_a_killed_runs_temporary_file_is_found_and_removed_by_the_next_run(tmp_p
     proc.wait(timeout=60)
     proc.stdin.close()
     left = _parts(tmp_path)
-    assert left == [f".o.msgpack.minagent-{proc.pid}-{left[0].rsplit('-', 1)[1]}"]
+    assert left == [f".o.msgpack.minagent-{HOST}-{proc.pid}-{left[0].rsplit('-', 1)[1]}"]
     (tmp_path / "in.jsonl").write_bytes(LINES)
     again = run_cli("convert", str(tmp_path / "in.jsonl"), str(out))
     assert again.returncode == 0
@@ -305,15 +308,16 @@ def test_a_killed_runs_temporary_file_is_found_and_removed_by_the_next_run(tmp_p
 
 
 def test_a_running_writers_temporary_file_is_left_alone(tmp_path: Path) -> None:
-    """Only files of processes that no longer run are removed: not a live writer's, not another
-    OUT's, not a file that merely looks similar."""
+    """Only files of processes that no longer run on this machine are removed: not a live
+    writer's, not another machine's, not another OUT's, not a file that merely looks similar."""
     target = tmp_path / "o.json"
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                           capture_output=True, text=True, check=True)  # fmt: skip
     names = {
-        f".o.json.minagent-{os.getpid()}-abc.part": True,  # this process: alive
-        f".o.json.minagent-{dead.stdout.strip()}-abc.part": False,  # exited
-        f".other.json.minagent-{dead.stdout.strip()}-abc.part": True,  # another OUT
+        f".o.json.minagent-{HOST}-{os.getpid()}-abc.part": True,  # this process: alive
+        f".o.json.minagent-{HOST}-{dead.stdout.strip()}-abc.part": False,  # exited
+        f".o.json.minagent-{HOST}x-{dead.stdout.strip()}-abc.part": True,  # another machine
+        f".other.json.minagent-{HOST}-{dead.stdout.strip()}-abc.part": True,  # another OUT
         ".o.json.abc.part": True,  # not ours by name
     }
     for name in names:

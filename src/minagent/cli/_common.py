@@ -8,6 +8,7 @@ import contextlib
 import functools
 import os
 import re
+import socket
 import stat
 import sys
 import tempfile
@@ -137,8 +138,10 @@ def open_input(name: str) -> Iterator[BinaryIO]:
 
 _FD_PATH = re.compile(r"/(?:dev/fd|proc/self/fd)/(\d+)")
 _STD_NAMES = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
-_PART = re.compile(r"\.(?P<name>.+)\.minagent-(?P<pid>\d+)-[^.]*\.part")
-"""A temporary file of ours: ``.OUT.minagent-PID-RANDOM.part`` beside OUT."""
+_HOST = re.sub(r"[^A-Za-z0-9_]", "_", socket.gethostname()) or "host"
+"""This machine's name, as it appears in the names of our temporary files."""
+_PART = re.compile(r"\.(?P<name>.+)\.minagent-(?P<host>[A-Za-z0-9_]+)-(?P<pid>\d+)-[^.]*\.part")
+"""A temporary file of ours: ``.OUT.minagent-HOST-PID-RANDOM.part`` beside OUT."""
 
 
 class Output:
@@ -202,8 +205,9 @@ def _umask() -> int:
 
 def remove_stale_parts(target: Path) -> list[Path]:
     """Delete the temporary files a killed run left beside ``target`` (``SIGKILL`` cannot be
-    caught): ours by name, owned by this user and written by a process that no longer runs.
-    Returns what was removed."""
+    caught): ours by name, owned by this user and written on this machine by a process that no
+    longer runs (a folder shared with other machines keeps their files). Returns what was
+    removed."""
     removed: list[Path] = []
     try:
         entries = list(os.scandir(target.parent))
@@ -211,7 +215,7 @@ def remove_stale_parts(target: Path) -> list[Path]:
         return removed
     for entry in entries:
         match = _PART.fullmatch(entry.name)
-        if match is None or match.group("name") != target.name:
+        if match is None or (match.group("name"), match.group("host")) != (target.name, _HOST):
             continue
         pid = int(match.group("pid"))
         try:
@@ -240,7 +244,7 @@ def open_output(
     - ``-``, ``/dev/stdout``, ``/dev/fd/N``: the open descriptor, written where it stands.
     - A FIFO, a device, anything that is not a regular file: opened and written in place.
     - A regular file (new or existing, or a symlink's target): written under a temporary name
-      beside it, ``.OUT.minagent-PID-RANDOM.part``, flushed to disk and renamed into place only
+      beside it, ``.OUT.minagent-HOST-PID-RANDOM.part``, flushed to disk and renamed into place only
       when the block ends without an exception, so a failed run leaves OUT as it was. The new
       file keeps the mode (and, when allowed, the owner) of the file it replaces; a new file gets
       0666 less the umask, as ``open()`` would give it. Temporary files that a killed run left
@@ -275,7 +279,7 @@ def open_output(
     except FileNotFoundError:
         existing = None
     fd, tmp = tempfile.mkstemp(
-        prefix=f".{target.name}.minagent-{os.getpid()}-", suffix=".part", dir=target.parent
+        prefix=f".{target.name}.minagent-{_HOST}-{os.getpid()}-", suffix=".part", dir=target.parent
     )
     try:
         with os.fdopen(fd, "wb") as file:
