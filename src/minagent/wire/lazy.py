@@ -772,3 +772,12 @@ def holds_lazy(obj: Any) -> bool:
     if type(obj) is LazyMessages or type(obj) is LazyMessage:
         return True
     return type(obj) is list and any(type(m) is LazyMessage for m in obj)
+
+
+def _register() -> None:
+    from ._codec import _LAZY_TYPES  # the codec writes these types through `encode` above
+
+    _LAZY_TYPES.update((LazyMessage, LazyMessages))
+
+
+_register()
