@@ -20,6 +20,7 @@ What a lazy decode checks, and does not check, is in docs/lazy.md.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterator, Sequence
 from functools import partial
 from itertools import compress, count, repeat
@@ -169,6 +170,7 @@ class _Source:
         "given",
         "heads",
         "limits",
+        "lock",
         "messages",
         "places",
         "raws",
@@ -185,6 +187,9 @@ class _Source:
         self.heads: list[AnyHead | None] | None = None
         self.calls: list[Calls | None] | None = None
         self.chunk = _FIRST_CHUNK
+        self.lock = threading.RLock()
+        """Held while messages are decoded, so that threads sharing this decode never decode
+        one message twice (each message object is handed out once, and never replaced)."""
         self.places: tuple[str, list[int]] | None = None
         """For messages one per line or frame: ``"line"`` or ``"frame"``, and the number of each
         message's (lines 1-based, frames 0-based, as the stream errors count them)."""
@@ -195,12 +200,15 @@ class _Source:
         """Message ``i``, decoded by the eager codec (with the messages after it, in a chunk)."""
         found = self.messages[i]
         if found is None:
-            self._decode_from(i)
+            with self.lock:  # another thread may be decoding it right now
+                if self.messages[i] is None:
+                    self._decode_from(i)
             found = self.messages[i]
             assert found is not None
         return found
 
     def _decode_from(self, i: int) -> None:
+        """Decode message ``i`` and the undecoded ones after it, in a chunk (hold `lock`)."""
         messages = self.messages
         stop = min(len(messages), i + self.chunk)
         for j in range(i + 1, stop):
@@ -220,16 +228,17 @@ class _Source:
                 if bad == 0 or (bad is None and stop == i + 1):
                     raise _moved(err, i, self.places) from None
                 stop = i + (bad if bad is not None else 1)  # decode the good run before it
-        messages[i:stop] = decoded
+        messages[i:stop] = decoded  # all None: `stop` is the first decoded one, under the lock
 
     def decode_all(self) -> None:
         """Decode every message not decoded yet, in order (raising at the first bad one)."""
         i, n = 0, len(self.messages)
-        self.chunk = _MAX_CHUNK
-        while i < n:
-            if self.messages[i] is None:
-                self._decode_from(i)
-            i += 1
+        with self.lock:
+            self.chunk = _MAX_CHUNK
+            while i < n:
+                if self.messages[i] is None:
+                    self._decode_from(i)
+                i += 1
 
     # --- routing fields -------------------------------------------------------------------------
 
@@ -241,6 +250,13 @@ class _Source:
         return heads[i]
 
     def _load_heads(self) -> list[AnyHead | None]:
+        with self.lock:
+            if self.heads is None or self.calls is None:
+                self._read_heads()
+            assert self.heads is not None
+            return self.heads
+
+    def _read_heads(self) -> None:
         n = len(self.raws)
         short = int(n > 0 and len(self.data) < SHORT * n)
         dec = _decoders(self.codec)
@@ -255,9 +271,8 @@ class _Source:
                     heads.append(one.decode(raw))
                 except (*MALFORMED, RecursionError):
                     heads.append(None)  # only the full decode can read it (or say why not)
-        self.heads = heads
         self.calls = self._short_calls(heads) if short else self._raw_calls(heads)
-        return heads
+        self.heads = heads  # last: a reader seeing heads finds calls too
 
     @staticmethod
     def _short_calls(heads: list[AnyHead | None]) -> list[Calls | None]:
@@ -509,7 +524,11 @@ class LazyMessages(Sequence[LazyMessage | Message]):
         items = self._items
         if items is None:
             src = self._src
-            items = self._items = list(map(LazyMessage, repeat(src, len(src.raws)), count()))
+            with src.lock:  # built once: a replacement made in one list is never lost
+                items = self._items
+                if items is None:
+                    items = list(map(LazyMessage, repeat(src, len(src.raws)), count()))
+                    self._items = items
         return items
 
     @property
