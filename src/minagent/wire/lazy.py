@@ -781,6 +781,8 @@ def encode(codec: Codec, obj: Any, canonical: bool) -> bytes:
         return codec.encode(part, canonical)
     if type(obj) is LazyMessages:
         parts = obj.parts(codec, canonical)
+        if parts is obj._src.raws:  # nothing read or replaced: the input's messages, reframed
+            return join_array(parts, codec.text)  # (no NaN in bytes a decoder accepted)
     else:
         parts = [m.part(codec, canonical) if type(m) is LazyMessage else m for m in obj]
     return codec.encode(parts, canonical)
