@@ -22,9 +22,8 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterator, Sequence
-from functools import partial
 from itertools import compress, count, repeat
-from operator import attrgetter, is_, itemgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 import msgspec
@@ -82,15 +81,37 @@ class _ShortHead(Struct, gc=False):
 
 AnyHead = _Head | _ShortHead
 
-SHORT = 384
-"""Average bytes per message under which routing decodes heads with their text (`_ShortHead`)."""
+LONG = 4096
+"""Average bytes per message from which routing skips the text of every message (`_Head`)."""
+
+_HIGH = bytes(range(0x80, 0x100))
+_SAMPLES, _SAMPLE = 8, 1024
+
+
+def _decodes_text(data: bytes, n: int) -> bool:
+    """Whether routing should decode the messages' heads with their text (`_ShortHead`, one
+    pass) rather than skip it (`_Head`, then a second pass over the block lists).
+
+    Decoding text costs little more than skipping it while it is ASCII (or mostly: MessagePack
+    headers and binary data are bytes >= 0x80 too), and much more when it is mostly non-ASCII
+    (UTF-8 of CJK text becomes a wide str). Measured on the corpus: decoding wins at 0-24% of
+    bytes >= 0x80 on every family, and loses 2-3x at 75% (multilingual). Judged on up to eight
+    evenly spread windows of 1 KiB; long messages (`LONG`) are skipped whatever their script."""
+    size = len(data)
+    if n == 0 or size >= LONG * n:
+        return False
+    if size <= _SAMPLES * _SAMPLE:
+        sample = data
+    else:
+        step = (size - _SAMPLE) // (_SAMPLES - 1)
+        sample = b"".join([data[at : at + _SAMPLE] for at in range(0, size - _SAMPLE + 1, step)])
+    return 2 * len(sample.translate(None, _HIGH)) > len(sample)
 
 _CONTENT = attrgetter("content")
 _TYPE = attrgetter("type")
 _IS_STR = str.__instancecheck__
 _FIRST = itemgetter(0)
 _VIEW: Any = memoryview
-_IS_NONE = partial(is_, None)
 _LISTS = bytes(1 if b == ord("L") else 0 for b in range(256))
 _NO_CALLS: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 Calls = tuple[tuple[str, ...], tuple[str, ...]]
@@ -258,7 +279,7 @@ class _Source:
 
     def _read_heads(self) -> None:
         n = len(self.raws)
-        short = int(n > 0 and len(self.data) < SHORT * n)
+        short = int(_decodes_text(self.data, n))
         dec = _decoders(self.codec)
         heads: list[AnyHead | None]
         try:
@@ -279,7 +300,7 @@ class _Source:
         """The calls of every message, from short heads (whose blocks are decoded already)."""
         n = len(heads)
         out: list[Calls | None] = [_NO_CALLS] * n
-        if any(map(_IS_NONE, heads)):
+        if None in heads:  # identity first; a Struct compared with None is not equal at once
             for i, head in enumerate(heads):
                 if head is None:
                     out[i] = None
@@ -313,7 +334,7 @@ class _Source:
         n = len(heads)
         out: list[Calls | None] = [_NO_CALLS] * n
         present: Sequence[int] = range(n)
-        if any(map(_IS_NONE, heads)):  # identity: a Struct's == would compare fields
+        if None in heads:  # identity first; a Struct compared with None is not equal at once
             present = [i for i in range(n) if heads[i] is not None]
             for i in range(n):
                 if heads[i] is None:
@@ -345,22 +366,21 @@ class _Source:
 
 
 def _calls(blocks: list[_BlockHead]) -> Calls | None:
-    """The ids and names of the ``tool_use`` blocks, or None if a block is not readable here."""
-    tags = list(map(_TYPE, blocks))
-    if "tool_use" not in tags:
-        return _NO_CALLS if all(map(_IS_STR, tags)) else None
+    """The ids and names of the ``tool_use`` blocks, or None if a block is not readable here
+    (a plain loop: twice as fast on the corpus as mapping over the tags first)."""
     ids: list[str] = []
     names: list[str] = []
     for block in blocks:
         tag = block.type
-        if type(tag) is not str:
-            return None
         if tag == "tool_use":
-            if type(block.id) is not str or type(block.name) is not str:
+            id_, name = block.id, block.name
+            if type(id_) is not str or type(name) is not str:
                 return None
-            ids.append(block.id)
-            names.append(block.name)
-    return (tuple(ids), tuple(names))
+            ids.append(id_)
+            names.append(name)
+        elif type(tag) is not str:
+            return None
+    return (tuple(ids), tuple(names)) if ids else _NO_CALLS
 
 
 class LazyMessage(Struct, gc=False, eq=False, repr_omit_defaults=False):
