@@ -833,3 +833,53 @@ def test_threads_editing_disjoint_messages_lose_nothing(fmt: Any) -> None:
     back = fmt.decode(fmt.encode(lz))
     assert [m.content for m in back] == [f"edited {i}" for i in range(n)]
     assert all(lz[i].message is seen[i] for i in range(n))  # type: ignore[union-attr]
+
+
+# --- MessagePack in one pass ---------------------------------------------------------------------
+
+
+def test_msgpack_untouched_is_the_input_itself_when_its_header_is_the_shortest() -> None:
+    """An untouched MessagePack decode writes back the very input bytes, without a scan of the
+    messages; an input whose array header is longer than needed (array 32 for 2 items) is
+    written with the shortest header and the same message bytes."""
+    msgs = [Message("user", "a"), Message("assistant", "b")]
+    data = wire.msgpack.encode(msgs)
+    lazy = wire.msgpack.decode_lazy(data)
+    assert [m.role for m in lazy] == ["user", "assistant"]  # type: ignore[union-attr]
+    assert wire.msgpack.encode(lazy) is data
+    assert lazy._src._raws is None  # routing and writing back never split the messages
+    body = data[1:]
+    padded = b"\xdd\x00\x00\x00\x02" + body
+    again = wire.msgpack.decode_lazy(padded)
+    assert wire.msgpack.encode(again) == data
+    assert [bytes(m.raw) for m in again] == [wire.msgpack.encode(m) for m in msgs]  # type: ignore[union-attr]
+
+
+def test_msgpack_one_pass_falls_back_to_the_scan_for_a_bad_head() -> None:
+    """A message whose role is not one of the four is not read by the one-pass heads: the decode
+    still succeeds (syntax only), the good messages route, and the bad one raises the eager
+    error at its path when read."""
+    data = msgspec.msgpack.encode(
+        [{"role": "user", "content": "a"}, {"role": "robot", "content": "b"}]
+    )
+    lazy = wire.msgpack.decode_lazy(data)
+    assert lazy[0].role == "user"  # type: ignore[union-attr]
+    with pytest.raises(ValidationError) as err:
+        lazy[1].role  # type: ignore[union-attr]  # noqa: B018
+    assert err.value.path == "$[1].role"
+    assert wire.msgpack.encode(lazy) == data
+
+
+@pytest.mark.parametrize("touch", [0, 1, 2])
+def test_msgpack_touched_after_one_pass_writes_the_others_as_their_bytes(touch: int) -> None:
+    """After a one-pass decode, touching message ``touch`` (its bytes found by a scan then) writes
+    it from its objects and the other two as their original bytes."""
+    msgs = [Message("user", "a"), Message("assistant", "b"), Message("user", "c")]
+    lazy = wire.msgpack.decode_lazy(wire.msgpack.encode(msgs))
+    item = lazy[touch]
+    assert isinstance(item, LazyMessage)
+    item.message.content = "changed"
+    out = wire.msgpack.decode(wire.msgpack.encode(lazy))
+    expected = [m.content for m in msgs]
+    expected[touch] = "changed"
+    assert [m.content for m in out] == expected

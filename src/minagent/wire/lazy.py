@@ -49,6 +49,8 @@ of every message (``"shape"``), or everything the eager decoder checks (``True``
 _INDEX = re.compile(r"^\$\[(\d+)\]")
 _MAX_CHUNK = 4096
 _FIRST_CHUNK = 32
+_WHOLE = 1 << 16
+"""Inputs up to this many bytes are decoded whole when their first message is read."""
 
 
 class _BlockHead(Struct, gc=False):
@@ -190,19 +192,29 @@ class _Source:
         "data",
         "given",
         "heads",
+        "_raws",
         "limits",
         "lock",
         "messages",
+        "n",
         "places",
-        "raws",
+        "short",
+        "verbatim",
     )
 
-    def __init__(self, codec: Codec, data: bytes, raws: list[Raw], limits: Limits) -> None:
+    def __init__(
+        self, codec: Codec, data: bytes, raws: list[Raw] | None, limits: Limits, n: int = 0
+    ) -> None:
         self.codec = codec
         self.data = data
-        self.raws = raws
+        self._raws = raws
         self.limits = limits
-        n = len(raws)
+        self.n = n = len(raws) if raws is not None else n
+        """The number of messages."""
+        self.short = 0
+        """Whether the heads were (or will be) decoded with their text (`_decodes_text`)."""
+        self.verbatim = False
+        """Whether ``data`` is exactly what encoding the untouched messages writes."""
         self.messages: list[Message | None] = [None] * n
         self.given = bytearray(n)  # 1 once a message's decoded objects were handed out
         self.heads: list[AnyHead | None] | None = None
@@ -214,6 +226,24 @@ class _Source:
         self.places: tuple[str, list[int]] | None = None
         """For messages one per line or frame: ``"line"`` or ``"frame"``, and the number of each
         message's (lines 1-based, frames 0-based, as the stream errors count them)."""
+
+    @property
+    def raws(self) -> list[Raw]:
+        """Each message's bytes (found by a scan of ``data`` on first use, if the decode did
+        not need one)."""
+        raws = self._raws
+        if raws is None:
+            with self.lock:
+                raws = self._raws
+                if raws is None:
+                    raws = self._raws = _scan(_decoders(self.codec).raws, self.data, self.limits)
+        return raws
+
+    def untouched(self) -> bytes:
+        """What encoding every message untouched, in this format, writes."""
+        if self.verbatim:
+            return self.data
+        return join_array(self.raws, self.codec.text)
 
     # --- full decode --------------------------------------------------------------------------
 
@@ -238,12 +268,19 @@ class _Source:
                 break
         self.chunk = min(self.chunk * 2, _MAX_CHUNK)
         codec, json = self.codec, self.codec.text
+        # A small input read from its first message is decoded whole, from its own bytes: no
+        # scan, no copy, one call (as eager would); the chunks are for large inputs.
+        whole = i == 0 and len(self.data) <= _WHOLE and messages.count(None) == len(messages)
         while True:
-            framed = join_array(self.raws[i:stop], json)
+            if whole:
+                framed, stop = self.data, len(messages)
+            else:
+                framed = join_array(self.raws[i:stop], json)
             try:
                 decoded = _decoders(codec).full(framed, type=list[Message], limits=self.limits)
                 break
             except WireError as err:
+                whole = False
                 match = _INDEX.match(err.path or "$")
                 bad = int(match.group(1)) if match is not None else None
                 if bad == 0 or (bad is None and stop == i + 1):
@@ -272,14 +309,16 @@ class _Source:
 
     def _load_heads(self) -> list[AnyHead | None]:
         with self.lock:
-            if self.heads is None or self.calls is None:
-                self._read_heads()
-            assert self.heads is not None
-            return self.heads
+            heads = self.heads
+            if heads is None:
+                heads = self._read_heads()
+            if self.calls is None:
+                self.calls = self._short_calls(heads) if self.short else self._raw_calls(heads)
+            self.heads = heads  # last: a reader seeing heads finds calls too
+            return heads
 
-    def _read_heads(self) -> None:
-        n = len(self.raws)
-        short = int(_decodes_text(self.data, n))
+    def _read_heads(self) -> list[AnyHead | None]:
+        self.short = short = int(_decodes_text(self.data, self.n))
         dec = _decoders(self.codec)
         heads: list[AnyHead | None]
         try:
@@ -292,8 +331,7 @@ class _Source:
                     heads.append(one.decode(raw))
                 except (*MALFORMED, RecursionError):
                     heads.append(None)  # only the full decode can read it (or say why not)
-        self.calls = self._short_calls(heads) if short else self._raw_calls(heads)
-        self.heads = heads  # last: a reader seeing heads finds calls too
+        return heads
 
     @staticmethod
     def _short_calls(heads: list[AnyHead | None]) -> list[Calls | None]:
@@ -547,7 +585,7 @@ class LazyMessages(Sequence[LazyMessage | Message]):
             with src.lock:  # built once: a replacement made in one list is never lost
                 items = self._items
                 if items is None:
-                    items = list(map(LazyMessage, repeat(src, len(src.raws)), count()))
+                    items = list(map(LazyMessage, repeat(src, src.n), count()))
                     self._items = items
         return items
 
@@ -557,7 +595,7 @@ class LazyMessages(Sequence[LazyMessage | Message]):
         return self._src.codec.name
 
     def __len__(self) -> int:
-        return len(self._src.raws)
+        return self._src.n
 
     @overload
     def __getitem__(self, index: int) -> LazyMessage | Message: ...
@@ -649,6 +687,12 @@ def decode(
         return from_parts(codec, parts, validate, limits, ("line", [first_line + i for i in keep]))
     if validate is True:
         messages = _decoders(codec).full(data, type=list[Message], limits=limits)
+    else:
+        found = _one_pass(codec, data, limits)
+        if found is not None:
+            if validate == "shape":
+                _check_shape(found)
+            return LazyMessages(found)
     try:
         raws = _scan(_decoders(codec).raws, data, limits)
     except msgspec.ValidationError:
@@ -664,6 +708,35 @@ def decode(
     elif validate == "shape":
         _check_shape(source)
     return LazyMessages(source)
+
+
+def _one_pass(codec: Codec, data: bytes, limits: Limits) -> _Source | None:
+    """A MessagePack array of messages read in one pass: the heads of every message, which
+    checks the syntax as the scan would; the scan of each message's bytes waits until they
+    are needed (not for routing, nor for writing everything back untouched: MessagePack has
+    no whitespace, so that is the input itself when its array header is the shortest). None
+    when this does not apply (JSON, whose scan also finds the spacing between messages) or
+    fails (then the scan path decides, and reports exactly what it reports)."""
+    if codec.text or not data:
+        return None
+    first = data[0]
+    if 0x90 <= first <= 0x9F:
+        n, header = first & 0x0F, 1
+    elif first == 0xDC and len(data) >= 3:
+        n, header = int.from_bytes(data[1:3], "big"), 3
+    elif first == 0xDD and len(data) >= 5:
+        n, header = int.from_bytes(data[1:5], "big"), 5
+    else:
+        return None
+    short = int(_decodes_text(data, n))
+    try:
+        heads = _decoders(codec).heads[short].decode(data)
+    except (*MALFORMED, RecursionError):
+        return None
+    source = _Source(codec, data, None, limits, len(heads))
+    source.short, source.heads = short, heads
+    source.verbatim = data[:header] == join_array([], False, n)
+    return source
 
 
 def from_parts(
@@ -786,7 +859,7 @@ def frames_span(
 def _check_shape(source: _Source) -> None:
     """Read every routing field now; a message whose head is not readable is decoded fully,
     which raises the eager decoder's error if there is one."""
-    for i in range(len(source.raws)):
+    for i in range(source.n):
         if source.head(i) is None:
             source.message(i)
         source.calls_of(i)
@@ -800,9 +873,10 @@ def encode(codec: Codec, obj: Any, canonical: bool) -> bytes:
             return bytes(part)
         return codec.encode(part, canonical)
     if type(obj) is LazyMessages:
+        src = obj._src
+        if not obj._replaced and not canonical and codec is src.codec and 1 not in src.given:
+            return src.untouched()  # the input's messages (no NaN in bytes a decoder accepted)
         parts = obj.parts(codec, canonical)
-        if parts is obj._src.raws:  # nothing read or replaced: the input's messages, reframed
-            return join_array(parts, codec.text)  # (no NaN in bytes a decoder accepted)
     else:
         parts = [m.part(codec, canonical) if type(m) is LazyMessage else m for m in obj]
     return codec.encode(parts, canonical)
