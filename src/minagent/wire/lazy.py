@@ -102,6 +102,8 @@ def _decodes_text(data: bytes, n: int) -> bool:
     size = len(data)
     if n == 0 or size >= LONG * n:
         return False
+    if data.isascii():  # word at a time: cheaper than sampling
+        return True
     if size <= _SAMPLES * _SAMPLE:
         sample = data
     else:
@@ -335,19 +337,25 @@ class _Source:
 
     @staticmethod
     def _short_calls(heads: list[AnyHead | None]) -> list[Calls | None]:
-        """The calls of every message, from short heads (whose blocks are decoded already)."""
+        """The calls of every message, from short heads (whose blocks are decoded already).
+        Their contents are dropped then: routing reads nothing else of them, and a text kept
+        alive would double what a routed decode holds."""
         n = len(heads)
         out: list[Calls | None] = [_NO_CALLS] * n
         if None in heads:  # identity first; a Struct compared with None is not equal at once
             for i, head in enumerate(heads):
                 if head is None:
                     out[i] = None
-                elif type(head.content) is list:
-                    out[i] = _calls(head.content)
+                else:
+                    if type(head.content) is list:
+                        out[i] = _calls(head.content)
+                    head.content = ""
             return out
         contents = list(map(_CONTENT, heads))
         for i in compress(range(n), map(list.__instancecheck__, contents)):
             out[i] = _calls(contents[i])
+        for head in heads:
+            head.content = ""  # type: ignore[union-attr]
         return out
 
     def calls_of(self, i: int) -> Calls:
