@@ -531,12 +531,13 @@ def test_corpus_pass_through(family: str, fmt: str) -> None:
         (b'{"type":5,"id":"a","name":"x"}', "$[1].content[1].type", "str"),
     ],
 )
-@pytest.mark.parametrize("pad", [0, 2000])
+@pytest.mark.parametrize("pad", [0, 2000, 9000])
 def test_unreadable_tool_call_raises_eager_error_on_routing_read(
     block: bytes, path: str, message: str, pad: int
 ) -> None:
     """A tool call whose id or name eager refuses is never handed out: the routing read raises
-    eager's error (short messages and long ones, whose content routing keeps raw)."""
+    eager's error (short messages and long ones: from 4 KiB a message on average, routing keeps
+    the content raw)."""
     text = b'{"type":"text","text":"' + b"x" * pad + b'"}'
     data = b'[{"role":"user"},{"role":"assistant","content":[' + text + b"," + block + b"]}]"
     lazy = wire.json.decode_lazy(data)
@@ -547,6 +548,50 @@ def test_unreadable_tool_call_raises_eager_error_on_routing_read(
         wire.json.decode(data)
     assert err.value.path == eager.value.path == path
     assert message in err.value.message
+    assert lazy._src.short == (pad < 9000)
+
+
+@pytest.mark.parametrize("short", [False, True])
+@pytest.mark.parametrize("family", ["tool-heavy", "multilingual", "rich", "anthropic"])
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_both_head_modes_route_as_eager(
+    family: str, fmt: str, short: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whichever way routing reads the heads (with their text, or skipping it and reading the
+    block lists after), every routing field equals eager's and pass-through keeps the bytes."""
+    from minagent.wire import lazy as lazy_module
+
+    monkeypatch.setattr(lazy_module, "_decodes_text", lambda data, n: short)
+    t = transcript(family, 40)
+    data = json_bytes(t) if fmt == "json" else msgpack_bytes(t)
+    codec = FORMATS[fmt]
+    lazy = codec.decode_lazy(data)
+    assert [_routing(m) for m in lazy] == [_routing(m) for m in codec.decode(data)]
+    assert lazy._src.short == short
+    assert codec.encode(lazy) == data
+
+
+@pytest.mark.parametrize(
+    ("text", "n", "short"),
+    [
+        ("plain ASCII " * 50, 2, True),
+        ("ASCII with one é " * 50, 2, True),
+        ("多言語のテキスト" * 60, 2, False),
+        ("x" * 9000, 2, False),
+        ("", 0, False),
+    ],
+)
+def test_heads_decode_text_unless_it_is_mostly_non_ascii_or_long(
+    text: str, n: int, short: bool
+) -> None:
+    """Routing decodes the heads with their text for ASCII and mostly-ASCII input, and skips it
+    for mostly non-ASCII text (sampled in windows), for messages of 4 KiB or more on average,
+    and for no messages at all."""
+    from minagent.wire import lazy as lazy_module
+
+    msgs = [Message("user", text)] * n
+    for fmt in FORMATS.values():
+        assert lazy_module._decodes_text(fmt.encode(msgs), n) is short
 
 
 def test_bench_lazy_option_prints_one_row_per_family_and_format(
