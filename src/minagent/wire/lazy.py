@@ -739,7 +739,7 @@ def _one_pass(codec: Codec, data: bytes, limits: Limits) -> _Source | None:
     short = int(_decodes_text(data, n))
     try:
         heads = _decoders(codec).heads[short].decode(data)
-    except (*MALFORMED, RecursionError):
+    except (*MALFORMED, RecursionError, TypeError):  # TypeError: msgspec < 0.23, odd map keys
         return None
     source = _Source(codec, data, None, limits, len(heads))
     source.short, source.heads = short, heads
