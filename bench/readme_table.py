@@ -104,15 +104,11 @@ def table(doc: dict[str, Any]) -> str:
     lines += [
         "",
         "Speed-ups are against the dataclass reference with stdlib `json` (`-`: the reference "
-        "cannot express the family). \"vs untyped\" is msgspec's schema-less decode time over "
-        "ours; \"vs msgspec\" is msgspec's schema-less encode of the same data over our encode "
+        'cannot express the family). "vs untyped" is msgspec\'s schema-less decode time over '
+        'ours; "vs msgspec" is msgspec\'s schema-less encode of the same data over our encode '
         "(1.00x: as fast as msgspec itself).",
     ]
-    targets = [
-        (family, found)
-        for family in TARGETS
-        if (found := _mine(results, family, 300))
-    ]
+    targets = [(family, found) for family in TARGETS if (found := _mine(results, family, 300))]
     if targets:
         lines += [
             "",

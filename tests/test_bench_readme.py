@@ -13,7 +13,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _script() -> Any:
-    spec = importlib.util.spec_from_file_location("readme_table", ROOT / "bench" / "readme_table.py")
+    spec = importlib.util.spec_from_file_location(
+        "readme_table", ROOT / "bench" / "readme_table.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -60,10 +62,19 @@ def test_a_results_document_becomes_the_exact_block() -> None:
     assert out.startswith(f"# Title\n\n{script.START}\nMeasured 2026-12-03 09:00 UTC, machine: ")
     assert out.endswith(f"{script.END}\n\nTail.\n")
     lines = out.splitlines()
-    assert "| tool-heavy | 300 | 6.00x | 13.0x | 5.50x | 20.0x | 1.50x | 1.50x | 0.90x | 1.10x |" in lines
-    assert "| tool-heavy | 6.00x (>= 5) | 13.0x (>= 14: missed) | 5.50x (>= 5) | 20.0x (>= 15) |" in lines
+    assert (
+        "| tool-heavy | 300 | 6.00x | 13.0x | 5.50x | 20.0x | 1.50x | 1.50x | 0.90x | 1.10x |"
+        in lines
+    )
+    assert (
+        "| tool-heavy | 6.00x (>= 5) | 13.0x (>= 14: missed) | 5.50x (>= 5) | 20.0x (>= 15) |"
+        in lines
+    )
     assert "| `import msgspec` | 25.0 ms | CPU of the import |" in lines
-    assert "`minagent bench --family tool-heavy --size 300 --repeat 7 --json bench/results.json`" in out
+    assert (
+        "`minagent bench --family tool-heavy --size 300 --repeat 7 --json bench/results.json`"
+        in out
+    )
     json.dumps(doc)
 
 

@@ -53,7 +53,10 @@ def test_import_wire_loads_the_types_and_no_codec() -> None:
 def test_version_and_help_load_no_codec(args: list[str]) -> None:
     """`minagent --version`, `--help` and a bare `minagent` import neither msgspec nor any
     command module."""
-    call = f"import sys\nfrom minagent import cli\ntry:\n    cli.main({args!r})\nexcept SystemExit:\n    pass"
+    call = (
+        f"import sys\nfrom minagent import cli\ntry:\n    cli.main({args!r})\n"
+        "except SystemExit:\n    pass"
+    )
     loaded = _loaded(call)
     assert "minagent.cli" in loaded
     commands = {f"minagent.cli.{module}" for module, _ in cli.COMMANDS.values()}
@@ -88,7 +91,7 @@ def test_lazy_names_resolve_and_unknown_names_fail() -> None:
     )
     assert wire.json.__name__ == "minagent.wire.json"
     assert {"json", "msgpack", "lazy", "check", "LazyMessage"} <= set(dir(wire))
-    with pytest.raises(AttributeError, match="'minagent.wire' has no attribute 'nope'"):
+    with pytest.raises(AttributeError, match=r"'minagent\.wire' has no attribute 'nope'"):
         wire.nope  # noqa: B018
     assert minagent.__version__
 

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["IMPORTS", "COMMANDS", "ImportCost", "measure", "self_times", "table"]
+__all__ = ["COMMANDS", "IMPORTS", "ImportCost", "measure", "self_times", "table"]
 
 IMPORTS = ("msgspec", "minagent.wire", "minagent.wire.json")
 """Modules whose import is timed inside a fresh interpreter."""
@@ -90,8 +90,7 @@ def measure(
         (f"import {m}", "import", lambda m=m: _import_seconds(m, env)) for m in imports
     ]
     cases += [
-        (f"python {' '.join(a)}", "command", lambda a=a: _command_seconds(a, env))
-        for a in commands
+        (f"python {' '.join(a)}", "command", lambda a=a: _command_seconds(a, env)) for a in commands
     ]
     samples: list[list[float]] = [[] for _ in cases]
     for r in range(repeat):

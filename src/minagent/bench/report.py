@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from .corpus import FAMILIES
-from .imports import ImportCost
 from .implementations import NOT_INSTALLED
+from .imports import ImportCost
 from .runner import Result, Run
 
 __all__ = ["SCHEMA_VERSION", "libraries", "plot", "summary", "table", "to_json"]

@@ -141,7 +141,9 @@ def _bench(args: argparse.Namespace) -> int:
         return EXIT_OK
     import_rounds = 3 if args.quick else 10
     if args.imports:
-        print(imports.table(imports.measure(import_rounds, progress=progress), imports.self_times()))
+        print(
+            imports.table(imports.measure(import_rounds, progress=progress), imports.self_times())
+        )
         return EXIT_OK
     result = runner.run(
         families,

@@ -111,6 +111,7 @@ def _decodes_text(data: bytes, n: int) -> bool:
         sample = b"".join([data[at : at + _SAMPLE] for at in range(0, size - _SAMPLE + 1, step)])
     return 2 * len(sample.translate(None, _HIGH)) > len(sample)
 
+
 _CONTENT = attrgetter("content")
 _TYPE = attrgetter("type")
 _IS_STR = str.__instancecheck__
@@ -188,13 +189,13 @@ class _Source:
     """The decoded state shared by the messages of one lazy decode."""
 
     __slots__ = (
+        "_raws",
         "calls",
         "chunk",
         "codec",
         "data",
         "given",
         "heads",
-        "_raws",
         "limits",
         "lock",
         "messages",
