@@ -76,7 +76,7 @@ def _mine(results: list[dict[str, Any]], family: str, size: int) -> dict[tuple[s
 def table(doc: dict[str, Any]) -> str:
     """The README block for one results document."""
     results = doc["results"]
-    versions = ", ".join(f"{k} {v}" for k, v in doc.get("libraries", {}).items())
+    versions = ", ".join(f"{k} {v}" for k, v in doc.get("libraries", {}).items() if v)
     lines = [
         f"Measured {doc.get('date', '(date not recorded)')}, machine: "
         f"{doc.get('machine', {}).get('platform', '?')}; {versions}.",
