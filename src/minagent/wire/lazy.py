@@ -51,6 +51,10 @@ _MAX_CHUNK = 4096
 _FIRST_CHUNK = 32
 _WHOLE = 1 << 16
 """Inputs up to this many bytes are decoded whole when their first message is read."""
+_DROP_FROM = 256
+"""Average bytes per message from which short heads drop their contents once the tool calls
+are read: kept alive, the text would double what a routed decode holds (text-heavy: 1,037 B
+per message instead of 308 B); below, dropping costs more time than it saves memory."""
 
 
 class _BlockHead(Struct, gc=False):
@@ -87,7 +91,7 @@ LONG = 4096
 """Average bytes per message from which routing skips the text of every message (`_Head`)."""
 
 _HIGH = bytes(range(0x80, 0x100))
-_SAMPLES, _SAMPLE = 8, 1024
+_SAMPLES, _SAMPLE = 4, 512
 
 
 def _decodes_text(data: bytes, n: int) -> bool:
@@ -97,8 +101,8 @@ def _decodes_text(data: bytes, n: int) -> bool:
     Decoding text costs little more than skipping it while it is ASCII (or mostly: MessagePack
     headers and binary data are bytes >= 0x80 too), and much more when it is mostly non-ASCII
     (UTF-8 of CJK text becomes a wide str). Measured on the corpus: decoding wins at 0-24% of
-    bytes >= 0x80 on every family, and loses 2-3x at 75% (multilingual). Judged on up to eight
-    evenly spread windows of 1 KiB; long messages (`LONG`) are skipped whatever their script."""
+    bytes >= 0x80 on every family, and loses 2-3x at 75% (multilingual). Judged on up to four
+    evenly spread windows of 512 bytes; long messages (`LONG`) are skipped whatever their script."""
     size = len(data)
     if n == 0 or size >= LONG * n:
         return False
@@ -315,8 +319,13 @@ class _Source:
             heads = self.heads
             if heads is None:
                 heads = self._read_heads()
-            if self.calls is None:
-                self.calls = self._short_calls(heads) if self.short else self._raw_calls(heads)
+            if self.calls is None and self.short:
+                self.calls = self._short_calls(heads)
+                if len(self.data) >= _DROP_FROM * self.n:
+                    for head in filter(None, heads):  # routing reads nothing else of them
+                        head.content = ""
+            elif self.calls is None:
+                self.calls = self._raw_calls(heads)
             self.heads = heads  # last: a reader seeing heads finds calls too
             return heads
 
@@ -338,25 +347,19 @@ class _Source:
 
     @staticmethod
     def _short_calls(heads: list[AnyHead | None]) -> list[Calls | None]:
-        """The calls of every message, from short heads (whose blocks are decoded already).
-        Their contents are dropped then: routing reads nothing else of them, and a text kept
-        alive would double what a routed decode holds."""
+        """The calls of every message, from short heads (whose blocks are decoded already)."""
         n = len(heads)
         out: list[Calls | None] = [_NO_CALLS] * n
         if None in heads:  # identity first; a Struct compared with None is not equal at once
             for i, head in enumerate(heads):
                 if head is None:
                     out[i] = None
-                else:
-                    if type(head.content) is list:
-                        out[i] = _calls(head.content)
-                    head.content = ""
+                elif type(head.content) is list:
+                    out[i] = _calls(head.content)
             return out
         contents = list(map(_CONTENT, heads))
         for i in compress(range(n), map(list.__instancecheck__, contents)):
             out[i] = _calls(contents[i])
-        for head in heads:
-            head.content = ""  # type: ignore[union-attr]
         return out
 
     def calls_of(self, i: int) -> Calls:
