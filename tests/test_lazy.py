@@ -531,12 +531,13 @@ def test_corpus_pass_through(family: str, fmt: str) -> None:
         (b'{"type":5,"id":"a","name":"x"}', "$[1].content[1].type", "str"),
     ],
 )
-@pytest.mark.parametrize("pad", [0, 2000])
+@pytest.mark.parametrize("pad", [0, 2000, 9000])
 def test_unreadable_tool_call_raises_eager_error_on_routing_read(
     block: bytes, path: str, message: str, pad: int
 ) -> None:
     """A tool call whose id or name eager refuses is never handed out: the routing read raises
-    eager's error (short messages and long ones, whose content routing keeps raw)."""
+    eager's error (short messages and long ones: from 4 KiB a message on average, routing keeps
+    the content raw)."""
     text = b'{"type":"text","text":"' + b"x" * pad + b'"}'
     data = b'[{"role":"user"},{"role":"assistant","content":[' + text + b"," + block + b"]}]"
     lazy = wire.json.decode_lazy(data)
@@ -547,6 +548,50 @@ def test_unreadable_tool_call_raises_eager_error_on_routing_read(
         wire.json.decode(data)
     assert err.value.path == eager.value.path == path
     assert message in err.value.message
+    assert lazy._src.short == (pad < 9000)
+
+
+@pytest.mark.parametrize("short", [False, True])
+@pytest.mark.parametrize("family", ["tool-heavy", "multilingual", "rich", "anthropic"])
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_both_head_modes_route_as_eager(
+    family: str, fmt: str, short: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whichever way routing reads the heads (with their text, or skipping it and reading the
+    block lists after), every routing field equals eager's and pass-through keeps the bytes."""
+    from minagent.wire import lazy as lazy_module
+
+    monkeypatch.setattr(lazy_module, "_decodes_text", lambda data, n: short)
+    t = transcript(family, 40)
+    data = json_bytes(t) if fmt == "json" else msgpack_bytes(t)
+    codec = FORMATS[fmt]
+    lazy = codec.decode_lazy(data)
+    assert [_routing(m) for m in lazy] == [_routing(m) for m in codec.decode(data)]
+    assert lazy._src.short == short
+    assert codec.encode(lazy) == data
+
+
+@pytest.mark.parametrize(
+    ("text", "n", "short"),
+    [
+        ("plain ASCII " * 50, 2, True),
+        ("ASCII with one é " * 50, 2, True),
+        ("多言語のテキスト" * 60, 2, False),
+        ("x" * 9000, 2, False),
+        ("", 0, False),
+    ],
+)
+def test_heads_decode_text_unless_it_is_mostly_non_ascii_or_long(
+    text: str, n: int, short: bool
+) -> None:
+    """Routing decodes the heads with their text for ASCII and mostly-ASCII input, and skips it
+    for mostly non-ASCII text (sampled in windows), for messages of 4 KiB or more on average,
+    and for no messages at all."""
+    from minagent.wire import lazy as lazy_module
+
+    msgs = [Message("user", text)] * n
+    for fmt in FORMATS.values():
+        assert lazy_module._decodes_text(fmt.encode(msgs), n) is short
 
 
 def test_bench_lazy_option_prints_one_row_per_family_and_format(
@@ -783,3 +828,103 @@ def test_deep_nesting_is_judged_as_eager_judges_it(depth: int, max_depth: int) -
     lazy = _outcome(lambda: wire.json.encode(wire.json.decode_lazy(data, limits=limits).messages()))
     assert lazy[0] == eager[0] == ("ok" if (depth, max_depth) == (995, 1000) else "DecodeError")
     assert lazy[1] == eager[1]  # the same bytes (objects this deep do not compare in Python)
+
+
+# --- threads ------------------------------------------------------------------------------------
+
+
+def _threaded_edits(lz: LazyMessages, threads: int, edit: Any) -> None:
+    """Run ``edit(lz, k, threads)`` in ``threads`` threads started together, switching
+    between them as often as the interpreter allows (so that races show)."""
+    import sys
+    import threading
+
+    barrier = threading.Barrier(threads)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+
+    def run(k: int) -> None:
+        barrier.wait()
+        edit(lz, k, threads)
+
+    workers = [threading.Thread(target=run, args=(k,)) for k in range(threads)]
+    try:
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+    finally:
+        sys.setswitchinterval(interval)
+
+
+@pytest.mark.parametrize("fmt", [wire.json, wire.msgpack], ids=["json", "msgpack"])
+def test_threads_editing_disjoint_messages_lose_nothing(fmt: Any) -> None:
+    """Eight threads set ``lz[i].message.content`` on disjoint indices of one lazy decode (4,000
+    messages, interleaved so that their first decodes race over the same chunks); every one of
+    the 4,000 edits is in the encoded output, and each message object is the one handed out."""
+    n, threads = 4000, 8
+    data = fmt.encode([Message("user", f"m{i}") for i in range(n)])
+    lz = fmt.decode_lazy(data)
+    seen: list[Any] = [None] * n
+
+    def edit(lz: LazyMessages, k: int, step: int) -> None:
+        for i in range(k, n, step):
+            item = lz[i]
+            assert isinstance(item, LazyMessage)
+            item.message.content = f"edited {i}"
+            seen[i] = item.message
+
+    _threaded_edits(lz, threads, edit)
+    back = fmt.decode(fmt.encode(lz))
+    assert [m.content for m in back] == [f"edited {i}" for i in range(n)]
+    assert all(lz[i].message is seen[i] for i in range(n))  # type: ignore[union-attr]
+
+
+# --- MessagePack in one pass ---------------------------------------------------------------------
+
+
+def test_msgpack_untouched_is_the_input_itself_when_its_header_is_the_shortest() -> None:
+    """An untouched MessagePack decode writes back the very input bytes, without a scan of the
+    messages; an input whose array header is longer than needed (array 32 for 2 items) is
+    written with the shortest header and the same message bytes."""
+    msgs = [Message("user", "a"), Message("assistant", "b")]
+    data = wire.msgpack.encode(msgs)
+    lazy = wire.msgpack.decode_lazy(data)
+    assert [m.role for m in lazy] == ["user", "assistant"]  # type: ignore[union-attr]
+    assert wire.msgpack.encode(lazy) is data
+    assert lazy._src._raws is None  # routing and writing back never split the messages
+    body = data[1:]
+    padded = b"\xdd\x00\x00\x00\x02" + body
+    again = wire.msgpack.decode_lazy(padded)
+    assert wire.msgpack.encode(again) == data
+    assert [bytes(m.raw) for m in again] == [wire.msgpack.encode(m) for m in msgs]  # type: ignore[union-attr]
+
+
+def test_msgpack_one_pass_falls_back_to_the_scan_for_a_bad_head() -> None:
+    """A message whose role is not one of the four is not read by the one-pass heads: the decode
+    still succeeds (syntax only), the good messages route, and the bad one raises the eager
+    error at its path when read."""
+    data = msgspec.msgpack.encode(
+        [{"role": "user", "content": "a"}, {"role": "robot", "content": "b"}]
+    )
+    lazy = wire.msgpack.decode_lazy(data)
+    assert lazy[0].role == "user"  # type: ignore[union-attr]
+    with pytest.raises(ValidationError) as err:
+        lazy[1].role  # type: ignore[union-attr]  # noqa: B018
+    assert err.value.path == "$[1].role"
+    assert wire.msgpack.encode(lazy) == data
+
+
+@pytest.mark.parametrize("touch", [0, 1, 2])
+def test_msgpack_touched_after_one_pass_writes_the_others_as_their_bytes(touch: int) -> None:
+    """After a one-pass decode, touching message ``touch`` (its bytes found by a scan then) writes
+    it from its objects and the other two as their original bytes."""
+    msgs = [Message("user", "a"), Message("assistant", "b"), Message("user", "c")]
+    lazy = wire.msgpack.decode_lazy(wire.msgpack.encode(msgs))
+    item = lazy[touch]
+    assert isinstance(item, LazyMessage)
+    item.message.content = "changed"
+    out = wire.msgpack.decode(wire.msgpack.encode(lazy))
+    expected = [m.content for m in msgs]
+    expected[touch] = "changed"
+    assert [m.content for m in out] == expected

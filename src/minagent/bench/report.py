@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import platform
 import sys
@@ -12,6 +13,7 @@ from typing import Any
 
 from .corpus import FAMILIES
 from .implementations import NOT_INSTALLED
+from .imports import ImportCost
 from .runner import Result, Run
 
 __all__ = ["SCHEMA_VERSION", "libraries", "plot", "summary", "table", "to_json"]
@@ -141,8 +143,11 @@ def summary(run: Run) -> str:
     return "\n".join(out)
 
 
-def to_json(run: Run, settings: dict[str, Any]) -> dict[str, Any]:
-    """The run as a JSON-ready document (layout `SCHEMA_VERSION`)."""
+def to_json(
+    run: Run, settings: dict[str, Any], imports: list[ImportCost] | None = None
+) -> dict[str, Any]:
+    """The run as a JSON-ready document (layout `SCHEMA_VERSION`), dated (UTC), with the import
+    costs when measured."""
     results = []
     for r in run.results:
         item = asdict(r)
@@ -151,6 +156,7 @@ def to_json(run: Run, settings: dict[str, Any]) -> dict[str, Any]:
         results.append(item)
     return {
         "schema": SCHEMA_VERSION,
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "libraries": libraries(),
         "machine": {"platform": platform.platform(), "implementation": sys.implementation.name},
         "settings": settings,
@@ -160,12 +166,16 @@ def to_json(run: Run, settings: dict[str, Any]) -> dict[str, Any]:
         "gc": [asdict(g) for g in run.gc],
         "skipped": [asdict(s) for s in run.skipped],
         "not_installed": dict(NOT_INSTALLED),
+        "imports": [asdict(c) for c in imports or []],
     }
 
 
-def write_json(run: Run, settings: dict[str, Any], path: Path) -> None:
+def write_json(
+    run: Run, settings: dict[str, Any], path: Path, imports: list[ImportCost] | None = None
+) -> None:
     """Write `to_json` to ``path``."""
-    path.write_text(json.dumps(to_json(run, settings), indent=1) + "\n", encoding="utf-8")
+    document = to_json(run, settings, imports)
+    path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
 
 
 def plot(run: Run, path: Path) -> None:

@@ -8,7 +8,9 @@ Method (why the numbers can be trusted on a shared, noisy machine):
   all cases of a family are *interleaved*: repetition 1 of every case, then repetition 2, ... so
   that a burst of load from another process hits every case alike;
 - the figure kept is the median per-call time over the repetitions, and ratios are taken between
-  medians of the same run.
+  medians of the same run;
+- time is this process's CPU time (`CLOCK`), not the wall clock, so that other processes on a
+  shared machine do not count.
 
 Memory is the growth of `tracemalloc`'s traced total while one decoded transcript is alive.
 The collector's share is the time between its ``start`` and ``stop`` callbacks (`gc.callbacks`)
@@ -135,6 +137,12 @@ class Run:
 
 # --- timing -------------------------------------------------------------------------------------
 
+CLOCK = time.process_time
+"""The clock of `time_cases`: CPU time of this process. On a shared machine a wall clock also
+counts the time other processes held the CPU, which moved single ratios by 2x between runs; CPU
+time does not (what it still feels: caches and memory bandwidth shared with them). For this
+single-threaded code it equals the wall time of an idle machine."""
+
 
 def time_cases(
     cases: list[Callable[[], object]],
@@ -142,13 +150,14 @@ def time_cases(
     sample_seconds: float = 0.004,
     on_repeat: Callable[[int], None] | None = None,
 ) -> list[float]:
-    """Median seconds per call of each case, from ``repeat`` interleaved samples."""
+    """Median seconds per call of each case, from ``repeat`` interleaved samples, in CPU time of
+    this process (`CLOCK`)."""
     numbers = []
     for fn in cases:
         fn()  # warm up
-        start = time.perf_counter()
+        start = CLOCK()
         fn()
-        once = max(time.perf_counter() - start, 1e-7)
+        once = max(CLOCK() - start, 1e-7)
         numbers.append(max(1, round(sample_seconds / once)))
     samples: list[list[float]] = [[] for _ in cases]
     for r in range(repeat):
@@ -156,10 +165,10 @@ def time_cases(
         order = order[r % len(order) :] + order[: r % len(order)]  # rotate: no case always first
         for i in order:
             fn, number = cases[i], numbers[i]
-            start = time.perf_counter()
+            start = CLOCK()
             for _ in range(number):
                 fn()
-            samples[i].append((time.perf_counter() - start) / number)
+            samples[i].append((CLOCK() - start) / number)
         if on_repeat is not None:
             on_repeat(r)
     return [statistics.median(s) for s in samples]

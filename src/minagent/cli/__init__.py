@@ -1,6 +1,6 @@
 """The ``minagent`` command: ``convert``, ``validate``, ``stats``, ``schema`` and ``bench``.
 
-Each subcommand lives in its own module and adds itself to the parser through `COMMANDS`.
+Each subcommand lives in its own module, named in `COMMANDS`, and adds itself to the parser.
 Exit status: 0 on success, 1 on invalid data (or a failed run), 2 on bad usage.
 
 Examples: ``minagent convert session.jsonl session.msgpack``, ``minagent validate *.jsonl``,
@@ -10,31 +10,36 @@ Examples: ``minagent convert session.jsonl session.msgpack``, ``minagent validat
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
 
-from ._bench import add_bench
 from ._common import EXIT_ERROR, EXIT_OK, EXIT_USAGE, Subparsers, UsageError
-from ._convert import add_convert
-from ._schema import add_schema
-from ._stats import add_stats
-from ._validate import add_validate
 
 __all__ = ["COMMANDS", "EXIT_ERROR", "EXIT_OK", "EXIT_USAGE", "main", "parser"]
 
-COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
-    add_convert,
-    add_validate,
-    add_stats,
-    add_schema,
-    add_bench,
-)
-"""Each adds one subcommand to the parser; add a function here to add a command."""
+COMMANDS: dict[str, tuple[str, str]] = {
+    "convert": ("_convert", "convert between JSON, JSON Lines and framed MessagePack"),
+    "validate": ("_validate", "check every record of one or more files"),
+    "stats": ("_stats", "count messages, blocks, tool calls, bytes and usage in a file"),
+    "schema": ("_schema", "print the JSON Schema of the wire protocol"),
+    "bench": ("_bench", "time minagent against the reference and peers on a built-in corpus"),
+}
+"""Each command: the module defining its ``add_<command>`` function, and its one-line help.
+Only the module of the command being run is imported (``--version`` and ``--help`` import
+none, so they load no codec); a test checks each help line against the module's own."""
 
 
-def parser() -> argparse.ArgumentParser:
-    """The ``minagent`` argument parser."""
+def _adder(name: str) -> Callable[[Subparsers], None]:
+    module = importlib.import_module(f".{COMMANDS[name][0]}", __name__)
+    add: Callable[[Subparsers], None] = getattr(module, f"add_{name}")
+    return add
+
+
+def parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The ``minagent`` argument parser; with ``only``, that command is complete and the others
+    are listed by name and help line (without importing their modules)."""
     from .. import __version__
 
     p = argparse.ArgumentParser(
@@ -42,14 +47,27 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"minagent {__version__}")
     sub = p.add_subparsers(title="commands", metavar="COMMAND")
-    for add in COMMANDS:
-        add(sub)
+    for name, (_, summary) in COMMANDS.items():
+        if only is None or name == only:
+            _adder(name)(sub)
+        else:
+            sub.add_parser(name, help=summary)
     return p
+
+
+def _command(argv: Sequence[str]) -> str:
+    """The command ``argv`` names (its first word that is not an option), or ``""``."""
+    for arg in argv:
+        if not arg.startswith("-"):
+            return arg if arg in COMMANDS else ""
+    return ""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``minagent`` command; return its exit code (0 ok, 1 error, 2 bad usage)."""
-    p = parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    p = parser(_command(argv))
     args = p.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:

@@ -1,7 +1,8 @@
 """``minagent bench``: time minagent against the reference and the peers on a built-in corpus.
 
-Examples: ``minagent bench`` (every family, 300 messages, JSON and MessagePack);
-``minagent bench --size all --plot throughput.png --json bench.json``.
+Examples: ``minagent bench`` (every family, 300 messages, JSON and MessagePack; then the import
+cost, fresh processes, median of 10); ``minagent bench --size all --plot throughput.png --json
+bench.json``; ``minagent bench --imports`` (the import cost alone).
 """
 
 from __future__ import annotations
@@ -90,6 +91,11 @@ def add_bench(sub: Subparsers) -> None:
     p.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
     p.add_argument("--lazy", action="store_true", help="time lazy against eager decoding instead")
     p.add_argument(
+        "--imports",
+        action="store_true",
+        help="time only the import cost (fresh processes; a full run prints it last too)",
+    )
+    p.add_argument(
         "--plot",
         type=Path,
         metavar="FILE.png",
@@ -99,7 +105,7 @@ def add_bench(sub: Subparsers) -> None:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from ..bench import report, runner
+    from ..bench import imports, report, runner
     from ..bench.corpus import FAMILIES
     from ..bench.lazy import report as lazy_table
 
@@ -135,6 +141,12 @@ def _bench(args: argparse.Namespace) -> int:
     if args.lazy:  # minagent.bench.lazy: eager / lazy ratios, memory at 15,000 unless --quick
         print(lazy_table(families, args.size, formats, repeat, memory=not args.quick))
         return EXIT_OK
+    import_rounds = 3 if args.quick else 10
+    if args.imports:
+        print(
+            imports.table(imports.measure(import_rounds, progress=progress), imports.self_times())
+        )
+        return EXIT_OK
     result = runner.run(
         families,
         args.size,
@@ -148,6 +160,11 @@ def _bench(args: argparse.Namespace) -> int:
         print(file=sys.stderr)
     print(report.table(result))
     print(report.summary(result))
+    costs = imports.measure(import_rounds, progress=progress)
+    if tty:
+        print(file=sys.stderr)
+    print()
+    print(imports.table(costs, imports.self_times()))
     settings = {
         "families": families,
         "sizes": args.size,
@@ -156,7 +173,7 @@ def _bench(args: argparse.Namespace) -> int:
         "seconds": round(time.perf_counter() - started, 1),
     }
     if args.json is not None:
-        report.write_json(result, settings, args.json)
+        report.write_json(result, settings, args.json, costs)
     if args.plot is not None:
         report.plot(result, args.plot)
     return EXIT_OK

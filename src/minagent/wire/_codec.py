@@ -36,7 +36,6 @@ from typing import Any
 import msgspec
 
 from . import _depth, _fallback, _finite, _lossless, _mpreader, _paths, _values
-from . import lazy as _lazy
 from ._malformed import MALFORMED
 from .blocks import TYPED_LEVELS, Deep
 from .errors import DecodeError, EncodeError, ValidationError, WireError
@@ -52,6 +51,19 @@ _LONE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 DECODABLE: tuple[Any, ...] = (list[Message], Message, ModelResponse, list[ModelResponse])
 """The types ``decode`` accepts for ``type=``."""
 _LISTS = (list[Message], list[ModelResponse])
+
+
+_build_lock = threading.Lock()
+
+_LAZY_TYPES: set[type] = set()
+"""`LazyMessage` and `LazyMessages` once `minagent.wire.lazy` is imported (it adds them): until
+then no object can be lazy, and the codec does not import that module."""
+
+
+def _lazy() -> ModuleType:
+    from . import lazy
+
+    return lazy
 
 
 class _NeedsLossless(Exception):
@@ -232,7 +244,7 @@ class Codec:
         self._module = module
         self._text = text
         self._special = special
-        self._decoders = {tp: module.Decoder(tp, dec_hook=_dec_hook) for tp in DECODABLE}
+        self._built: dict[Any, Any] = {}
         self._raw_list = module.Decoder(list[msgspec.Raw])
         self._any = module.Decoder()
         self._fast = module.Encoder(enc_hook=enc_hook)
@@ -258,12 +270,23 @@ class Codec:
     # --- decoding -----------------------------------------------------------------------------
 
     def decoder_for(self, tp: Any) -> Any:
-        """The strict msgspec decoder for ``tp``; TypeError names the accepted types."""
+        """The strict msgspec decoder for ``tp``, built on first use (building one analyses the
+        whole block union: most of what importing the codec used to cost); TypeError names the
+        accepted types."""
         try:
-            return self._decoders[tp]
-        except (KeyError, TypeError):
+            return self._built[tp]
+        except KeyError:
+            pass
+        except TypeError:  # unhashable
+            tp = None
+        if tp not in DECODABLE:
             accepted = ", ".join(_type_repr(t) for t in DECODABLE)
-            raise TypeError(f"type must be one of {accepted}; got {tp!r}") from None
+            raise TypeError(f"type must be one of {accepted}; got {tp!r}")
+        with _build_lock:
+            found = self._built.get(tp)
+            if found is None:
+                found = self._built[tp] = self._module.Decoder(tp, dec_hook=_dec_hook)
+        return found
 
     def decode(self, data: Any, tp: Any, limits: Limits = DEFAULT) -> Any:
         """Decode ``data`` as ``tp`` within ``limits``: fast path first, the lossless path on a
@@ -420,7 +443,7 @@ class Codec:
         first_bad: int | None,
     ) -> list[Any]:
         item_tp = tp.__args__[0]
-        strict_list = self._decoders[tp]
+        strict_list = self.decoder_for(tp)
 
         def decode_chunk(framed: bytes, start: int, stop: int) -> list[Any]:
             try:
@@ -450,8 +473,8 @@ class Codec:
         JSON refuses NaN and infinity (msgspec would write ``null``), looking for them only when
         the output holds ``null`` (`_finite`). Lazy messages (`minagent.wire.lazy`) are written by
         `lazy.encode`."""
-        if type(obj) is _lazy.LazyMessages or type(obj) is _lazy.LazyMessage:
-            return _lazy.encode(self, obj, canonical)
+        if type(obj) in _LAZY_TYPES:
+            return _lazy().encode(self, obj, canonical)
         out = self._encode(obj, canonical)
         if self._text:  # JSON has no NaN or infinity; MessagePack keeps them
             _finite.refuse_nonfinite(obj, out)
@@ -488,8 +511,8 @@ class Codec:
                 and not _seen.__dict__.get("raised")
             ):
                 return _with_headroom(DEFAULT.max_depth + 64, self.encode, obj, canonical)  # type: ignore[no-any-return]
-            if _lazy.holds_lazy(obj):  # a list holding lazy messages
-                return _lazy.encode(self, obj, canonical)
+            if _LAZY_TYPES and _lazy().holds_lazy(obj):  # a list holding lazy messages
+                return _lazy().encode(self, obj, canonical)
             raise self._encode_error(obj, err) from None
 
     def _encode_error(self, obj: Any, err: BaseException) -> EncodeError:

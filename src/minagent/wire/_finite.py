@@ -31,21 +31,30 @@ def _float_fields(cls: type[Struct]) -> tuple[str, ...]:
     return tuple(f.name for f in _fields.fields(cls) if _fields.may_hold_float(f.type))
 
 
-_CLASSES: list[type[Struct]] = [
-    Message,
-    ModelResponse,
-    *KNOWN_BLOCKS.values(),
-    *KNOWN_SOURCES.values(),
-]
-_FIELDS: dict[type, tuple[str, ...]] = {cls: _float_fields(cls) for cls in _CLASSES}
-_FIELDS[UnknownBlock] = _FIELDS[UnknownSource] = ("data",)
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _float_field_table() -> dict[type, tuple[str, ...]]:
+    """The fields of each protocol Struct that may hold a float (built on first use: reading
+    every Struct's field types is a few milliseconds that importing the codec need not pay)."""
+    if not _FIELDS:
+        classes: list[type[Struct]] = [
+            Message,
+            ModelResponse,
+            *KNOWN_BLOCKS.values(),
+            *KNOWN_SOURCES.values(),
+        ]
+        table = {cls: _float_fields(cls) for cls in classes}
+        table[UnknownBlock] = table[UnknownSource] = ("data",)
+        _FIELDS.update(table)
+    return _FIELDS
 
 
 def holds_nonfinite(obj: Any) -> bool:
     """Whether ``obj`` holds a NaN or infinite float anywhere JSON would write it."""
     stack = [obj]
     pop, push, extend = stack.pop, stack.append, stack.extend
-    fields = _FIELDS
+    fields = _float_field_table()
     while stack:
         item = pop()
         kind = type(item)
