@@ -294,13 +294,22 @@ class Codec:
 
     def _decode_once(self, decoder: Any, data: Any, tp: Any, limits: Limits) -> Any:
         within = guard_covers(limits)
+        counting = not within and limits.max_depth >= _TYPED_DEPTH[tp]
         try:
-            if not within and limits.max_depth >= _TYPED_DEPTH[tp]:
+            if counting:
                 result, within = _deep_checked(decoder.decode, data, tp, limits)
             else:
                 result = decoder.decode(data)
         except msgspec.ValidationError as err:
-            result = self._decode_slow(data, tp, limits, _fallback.first_index(err))
+            first_bad = _fallback.first_index(err)
+
+            def slow(data: Any) -> Any:
+                return self._decode_slow(data, tp, limits, first_bad)
+
+            if counting:  # the hook measures strict chunks, `_value` each element built
+                result, within = _deep_checked(slow, data, tp, limits)
+            else:
+                result = slow(data)
         except MALFORMED as err:
             raise self._malformed(err, data, tp) from None
         except RecursionError:
@@ -390,13 +399,23 @@ class Codec:
         needs that: a timestamp fails every type it could meet there."""
         special = self._special
         if special is None or not special[0](memoryview(data)):
-            return self._generic(data, path)
+            value = self._generic(data, path)
+            if getattr(_seen, "depth", None) is not None:  # a depth check is counting
+                self._hold_depth(value, limits, path, nested)
+            return value
         try:
             return special[1](data, limits.max_depth - nested)
         except _mpreader.TooDeep as deep:
             raise self._too_deep(limits, path + deep.path[1:]) from None
         except WireError as err:
             raise err.under(path) from None
+
+    def _hold_depth(self, value: Any, limits: Limits, path: str, nested: int) -> None:
+        """Refuse a schema-less ``value`` (``nested`` containers deep) that nests past
+        ``limits.max_depth``: one quick measure, and paths built only past the limit."""
+        if nested + _depth.nesting(value) > limits.max_depth:
+            where = _depth.too_deep(value, limits.max_depth, nested, path)
+            raise self._too_deep(limits, path if where is None else where)
 
     def _decode_slow(self, data: Any, tp: Any, limits: Limits, first_bad: int | None) -> Any:
         def again() -> Any:
