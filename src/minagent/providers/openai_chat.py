@@ -30,6 +30,7 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET
 
+from ..wire._stack import runs_roomy
 from ..wire.blocks import (
     Base64Source,
     ContentBlock,
@@ -131,6 +132,7 @@ _TOP = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _MESSAGES = msgspec.json.Decoder(list[dict[str, Any]])
 
 
+@runs_roomy
 def decode_request(data: bytes | bytearray | memoryview) -> Request:
     """Decode a Chat Completions request body into a `Request` (see the module docstring).
 
@@ -409,6 +411,7 @@ _FAST = msgspec.json.Decoder(_Response)
 _ANY = msgspec.json.Decoder(dict[str, Any])
 
 
+@runs_roomy
 def decode_response(data: bytes | bytearray | memoryview) -> ModelResponse:
     """Decode a Chat Completions response body into a `ModelResponse` (module docstring).
 

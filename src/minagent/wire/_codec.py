@@ -35,7 +35,7 @@ from typing import Any
 
 import msgspec
 
-from . import _depth, _fallback, _finite, _lossless, _mpreader, _paths, _values
+from . import _depth, _fallback, _finite, _lossless, _mpreader, _paths, _stack, _values
 from . import lazy as _lazy
 from ._malformed import MALFORMED
 from .blocks import TYPED_LEVELS, Deep
@@ -108,6 +108,8 @@ def _with_headroom(levels: int, call: Callable[..., Any], *args: Any) -> Any:
     depend on where it is decoded). Raises RecursionError at once if already raised here."""
     if getattr(_seen, "raised", False):
         raise RecursionError("nesting too deep even with headroom")
+    if _recursion_limit() + levels > _stack.room_here():  # more than this stack holds
+        return _stack.elsewhere(_with_headroom, levels, call, *args)
     with _headroom:
         before = _recursion_limit()
         sys.setrecursionlimit(before + levels)
@@ -182,12 +184,16 @@ def batch_check(tp: Any, limits: Limits) -> Callable[[Callable[[Any], Any], Any]
 
 
 def _plain_call(call: Callable[[Any], Any], data: Any) -> Any:
-    return call(data)
+    return _stack.run(call, _size(data), data)
 
 
 def _checked_call(call: Callable[[Any], Any], data: Any, *, tp: Any, limits: Limits) -> Any:
-    result, within = _deep_checked(call, data, tp, limits)
+    result, within = _stack.run(_deep_checked, _size(data), call, data, tp, limits)
     return result if within else None
+
+
+def _size(data: Any) -> int:
+    return data.nbytes if isinstance(data, memoryview) else len(data)
 
 
 def guard_covers(limits: Limits) -> bool:
@@ -275,6 +281,8 @@ class Codec:
                 f"{self.name} input of {size} bytes is over the limit max_size={limits.max_size}",
                 path="$",
             )
+        if size > _stack.SHORT and not _stack.fits(size):  # msgspec could overflow this stack
+            return _stack.elsewhere(self.decode, data, tp, limits)
         try:
             if size < _PAUSE_GC_FROM:
                 return self._decode_once(decoder, data, tp, limits)
@@ -471,10 +479,30 @@ class Codec:
         `lazy.encode`."""
         if type(obj) is _lazy.LazyMessages or type(obj) is _lazy.LazyMessage:
             return _lazy.encode(self, obj, canonical)
+        if not _stack.fits(None):  # msgspec's encoder could nest deeper than this stack holds
+            return _stack.elsewhere(self.encode, obj, canonical)
         out = self._encode(obj, canonical)
         if self._text:  # JSON has no NaN or infinity; MessagePack keeps them
             _finite.refuse_nonfinite(obj, out)
+        if len(out) > DEFAULT.max_depth and not guard_covers(DEFAULT):
+            self._refuse_too_deep(obj)  # the guard did not stop at max_depth: measure
         return out
+
+    def _refuse_too_deep(self, obj: Any) -> None:
+        """EncodeError, naming the first container too deep, if ``obj`` nests deeper than
+        decoding accepts with the default limits (an output shorter than ``max_depth`` bytes
+        cannot, so `encode` asks only for longer ones)."""
+        if _depth.nesting_of_objects(obj) > DEFAULT.max_depth:
+            where = _depth.too_deep(obj, DEFAULT.max_depth)
+            if where is not None:
+                raise self._too_deep_to_write(where)
+
+    def _too_deep_to_write(self, path: str) -> EncodeError:
+        return EncodeError(
+            f"cannot write {self.name}: nesting deeper than max_depth={DEFAULT.max_depth} "
+            "(decoding refuses it)",
+            path=path,
+        )
 
     def _encode(self, obj: Any, canonical: bool) -> bytes:
         encoder = self._canonical if canonical else self._fast
@@ -501,12 +529,13 @@ class Codec:
             NotImplementedError,
             _NeedsLossless,  # an Extra lowering leaves: one the caller put where none belongs
         ) as err:
-            if (
-                type(err) is RecursionError
-                and _GUARD_BEFORE_3_12
-                and not _seen.__dict__.get("raised")
-            ):
-                return _with_headroom(DEFAULT.max_depth + 64, self.encode, obj, canonical)  # type: ignore[no-any-return]
+            if type(err) is RecursionError:
+                where = _depth.too_deep(obj, DEFAULT.max_depth)
+                if where is not None:  # what decoding would refuse, refused here
+                    raise self._too_deep_to_write(where) from None
+                if _GUARD_BEFORE_3_12 and not _seen.__dict__.get("raised"):
+                    # the guard counted the caller's frames too: retry with room
+                    return _with_headroom(DEFAULT.max_depth + 64, self.encode, obj, canonical)  # type: ignore[no-any-return]
             if _lazy.holds_lazy(obj):  # a list holding lazy messages
                 return _lazy.encode(self, obj, canonical)
             raise self._encode_error(obj, err) from None

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
+from . import _stack
 from ._fallback import join_array
 from ._malformed import MALFORMED
 from .blocks import ContentBlock, ToolUseBlock
@@ -240,6 +241,7 @@ class _Source:
             heads = self._load_heads()
         return heads[i]
 
+    @_stack.runs_roomy_unsized
     def _load_heads(self) -> list[AnyHead | None]:
         n = len(self.raws)
         short = int(n > 0 and len(self.data) < SHORT * n)
@@ -292,6 +294,7 @@ class _Source:
             )
         return found
 
+    @_stack.runs_roomy_unsized
     def _raw_calls(self, heads: list[AnyHead | None]) -> list[Calls | None]:
         """The calls of every message whose content is raw, from one decode of all block lists."""
         dec = _decoders(self.codec)
@@ -588,6 +591,7 @@ def _check_args(codec: Codec, validate: Validate, size: int, limits: Limits) -> 
         )
 
 
+@_stack.runs_roomy
 def decode(
     codec: Codec,
     data: Any,
@@ -627,6 +631,7 @@ def decode(
     return LazyMessages(source)
 
 
+@_stack.runs_roomy_unsized
 def from_parts(
     codec: Codec,
     parts: list[bytes],
@@ -694,6 +699,7 @@ def _refuse_part(
     raise AssertionError("every part holds one value, yet their scan refused them")
 
 
+@_stack.runs_roomy_unsized
 def read_parts(
     codec: Codec, parts: list[bytes], places: tuple[str, list[int]], limits: Limits
 ) -> tuple[list[LazyMessage], WireError | None]:
