@@ -14,6 +14,8 @@ import msgspec
 import pytest
 
 from minagent import wire
+from minagent.wire import _depth
+from minagent.wire.limits import DEFAULT
 from minagent.wire.stream import (
     FrameTooLargeError,
     StreamIOError,
@@ -143,15 +145,18 @@ def test_json_refusals_have_exact_message_and_path(
 
 
 def test_encode_refusals_have_exact_message_and_path() -> None:
-    """What neither format can write: too deep, unsupported type, lone surrogate; exact text."""
+    """What neither format can write: too deep (past what decoding accepts, named at the first
+    container past it), unsupported type, lone surrogate; exact text, on every Python."""
     deep: list[Any] = []
     inner = deep
     for _ in range(5000):
         inner.append([])
         inner = inner[0]
+    too_deep = f"nesting deeper than max_depth={DEFAULT.max_depth} (decoding refuses it)"
+    past = "$.content[0].input.k" + "[0]" * (DEFAULT.max_depth - 4)  # k sits at depth 5
     for codec, name in ((wire.json, "JSON"), (wire.msgpack, "MessagePack")):
         for value, reason, path in (
-            (deep, "nesting too deep", None),
+            (deep, too_deep, past),
             (object(), "values of type object are not supported", "$.content[0].input.k"),
             ("\ud800", "text holds a lone surrogate (not valid Unicode)", "$.content[0].input.k"),
         ):
@@ -241,17 +246,47 @@ def test_too_deep_refusals_say_which_limit(fmt: Any) -> None:
 
 @pytest.mark.parametrize("fmt", [wire.json, wire.msgpack])
 def test_encoding_a_value_nested_past_the_recursion_limit_is_refused(fmt: Any) -> None:
-    """A tool input nested deeper than the interpreter can recurse: EncodeError, exact text."""
+    """A tool input nested deeper than the interpreter can recurse (up to CPython 3.11) or than
+    its C recursion guard allows (3.12+): EncodeError at the first container past max_depth."""
     deep: Any = []
-    for _ in range(5000):
+    for _ in range(20_000):
         deep = [deep]
     with pytest.raises(wire.EncodeError) as info:
         fmt.encode([_tool_message(deep)])
     name = "JSON" if fmt is wire.json else "MessagePack"
     assert (info.value.message, info.value.path) == (
-        f"cannot write {name}: nesting too deep",
-        None,
+        f"cannot write {name}: nesting deeper than max_depth={DEFAULT.max_depth} "
+        "(decoding refuses it)",
+        "$[0].content[0].input.v" + "[0]" * (DEFAULT.max_depth - 5),  # v sits at depth 6
     )
+
+
+@pytest.mark.parametrize("fmt", [wire.json, wire.msgpack])
+@pytest.mark.parametrize("within", [-1, 0, 1, 2])
+def test_encode_writes_exactly_what_decode_reads(fmt: Any, within: int) -> None:
+    """Around max_depth (the interpreter's guard lies elsewhere on each version: 1000 levels
+    with the caller's frames on 3.10-3.11, about 1500 on 3.12, 10,000 on 3.13), a tool input
+    is written exactly when the same bytes, written by msgspec, decode: nothing we write is
+    refused on reading, and nothing readable is refused on writing."""
+    levels = DEFAULT.max_depth - 5 + within  # arrays in v (v sits at depth 6 in a list)
+    deep: Any = []
+    for _ in range(levels - 1):
+        deep = [deep]
+    value = [{"role": "assistant", "content": [
+        {"type": "tool_use", "id": "t", "name": "f", "input": {"v": None}}]}]  # fmt: skip
+    if fmt is wire.json:  # the nesting written by hand: msgspec's own guard is no judge here
+        raw = msgspec.json.encode(value).replace(b"null", b"[" * levels + b"]" * levels)
+    else:
+        raw = msgspec.msgpack.encode(value)[:-1] + b"\x91" * (levels - 1) + b"\x90"
+    try:
+        readable = _depth.nesting(fmt.decode(raw)[0].content[0].input["v"]) == levels
+    except wire.DecodeError:
+        readable = False
+    try:
+        written = fmt.encode([_tool_message(deep)]) == raw
+    except wire.EncodeError:
+        written = False
+    assert (written, readable) == ((within <= 0),) * 2
 
 
 def test_write_frame_wraps_a_failing_write(tmp_path: Path) -> None:
