@@ -102,9 +102,7 @@ def cases(levels: int) -> dict[str, Any]:
             sse(b'{"type":"ping","x":' + deep_j + b"}"),
         ),
         "openai chat request": lambda: openai_chat.decode_request(chat_request),
-        "openai chat response": lambda: openai_chat.decode_response(
-            unknown_top + b'"choices":[]}'
-        ),
+        "openai chat response": lambda: openai_chat.decode_response(unknown_top + b'"choices":[]}'),
         "openai chat stream": lambda: stream(
             openai_chat_stream.StreamParser(), sse(b'{"x":' + deep_j + b',"choices":[]}')
         ),
