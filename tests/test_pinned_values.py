@@ -24,6 +24,8 @@ from minagent.wire.stream import (
     read_frames,
 )
 
+from . import interpreter
+
 _TIMESTAMP = msgspec.msgpack.Ext(-1, b"\x00\x00\x00\x01")
 
 
@@ -145,11 +147,12 @@ def test_json_refusals_have_exact_message_and_path(
 
 
 def test_encode_refusals_have_exact_message_and_path() -> None:
-    """What neither format can write: too deep (past what decoding accepts, named at the first
-    container past it), unsupported type, lone surrogate; exact text, on every Python."""
+    """What neither format can write: too deep (past the interpreter's recursion guard, which
+    is measured, named at the first container past max_depth), unsupported type, lone
+    surrogate; exact text, on every Python."""
     deep: list[Any] = []
     inner = deep
-    for _ in range(5000):
+    for _ in range(interpreter.msgspec_guard() + DEFAULT.max_depth):
         inner.append([])
         inner = inner[0]
     too_deep = f"nesting deeper than max_depth={DEFAULT.max_depth} (decoding refuses it)"
@@ -261,14 +264,10 @@ def test_encoding_a_value_nested_past_the_recursion_limit_is_refused(fmt: Any) -
     )
 
 
-@pytest.mark.parametrize("fmt", [wire.json, wire.msgpack])
-@pytest.mark.parametrize("within", [-1, 0, 1, 2])
-def test_encode_writes_exactly_what_decode_reads(fmt: Any, within: int) -> None:
-    """Around max_depth (the interpreter's guard lies elsewhere on each version: 1000 levels
-    with the caller's frames on 3.10-3.11, about 1500 on 3.12, 10,000 on 3.13), a tool input
-    is written exactly when the same bytes, written by msgspec, decode: nothing we write is
-    refused on reading, and nothing readable is refused on writing."""
-    levels = DEFAULT.max_depth - 5 + within  # arrays in v (v sits at depth 6 in a list)
+def _written_and_read(fmt: Any, levels: int) -> tuple[bool, bool]:
+    """Whether a tool input of ``levels`` nested arrays (in a transcript: ``v`` sits at depth
+    6) is written by ``fmt.encode``, and whether the same bytes, written by hand, decode with
+    the default limits."""
     deep: Any = []
     for _ in range(levels - 1):
         deep = [deep]
@@ -279,14 +278,40 @@ def test_encode_writes_exactly_what_decode_reads(fmt: Any, within: int) -> None:
     else:
         raw = msgspec.msgpack.encode(value)[:-1] + b"\x91" * (levels - 1) + b"\x90"
     try:
-        readable = _depth.nesting(fmt.decode(raw)[0].content[0].input["v"]) == levels
+        read = _depth.nesting(fmt.decode(raw)[0].content[0].input["v"]) == levels
     except wire.DecodeError:
-        readable = False
+        read = False
     try:
         written = fmt.encode([_tool_message(deep)]) == raw
     except wire.EncodeError:
         written = False
-    assert (written, readable) == ((within <= 0),) * 2
+    return written, read
+
+
+@pytest.mark.parametrize("fmt", [wire.json, wire.msgpack])
+@pytest.mark.parametrize("within", [-1, 0, 1, 2])
+def test_encode_writes_exactly_what_decode_reads(fmt: Any, within: int) -> None:
+    """Around max_depth, a tool input is written exactly when its bytes decode: nothing we
+    write is refused on reading. Where msgspec's recursion guard counts the caller's frames
+    (up to CPython 3.11; measured) it stops the encoder at max_depth for free. From 3.12 the
+    guard is a fixed count past max_depth (about 1500 levels on 3.12, 10,000 on 3.13): there
+    the encoder refuses only past the guard, since finding deeper values would take a walk
+    over every value written (4-11x the encode, bench/README.md): decoding refuses them."""
+    written, read = _written_and_read(fmt, DEFAULT.max_depth - 5 + within)
+    assert read == (within <= 0)
+    if within <= 0 or interpreter.guard_counts_python_frames():
+        assert written == read
+    else:
+        assert written
+
+
+@pytest.mark.parametrize("fmt", [wire.json, wire.msgpack])
+def test_encode_refuses_past_the_guard_on_every_python(fmt: Any) -> None:
+    """Just past both max_depth and where this interpreter's guard stops msgspec (measured),
+    encoding is refused, and decoding the same bytes is refused too."""
+    levels = max(interpreter.msgspec_guard(), DEFAULT.max_depth) + 10
+    written, read = _written_and_read(fmt, levels)
+    assert (written, read) == (False, False)
 
 
 def test_write_frame_wraps_a_failing_write(tmp_path: Path) -> None:

@@ -10,12 +10,18 @@ is reported with its full path.
 Limits (`minagent.wire.limits`) are checked where they cost nothing: the input size before
 parsing; the nesting depth by the recursion guard msgspec shares with the interpreter, which on
 CPython up to 3.11 never lets nesting reach ``sys.getrecursionlimit()`` (the default
-``max_depth``), so only a smaller ``max_depth`` (or a newer CPython, whose C recursion limit is
-separate) pays for one walk over the decoded values. On the lossless path, MessagePack that may
+``max_depth``). Elsewhere (a smaller ``max_depth``, or CPython 3.12+, whose C recursion limit is
+separate) the typed shape bounds what a strict decode returns, the `Deep` hook measures the
+values below it, and the lossless path measures each element it builds (`_hold_depth`); paths
+are built only once a value is known to be too deep. On the lossless path, MessagePack that may
 hold a timestamp is read by `_mpreader.read_msgpack` (msgspec would turn it into ``datetime``);
-the strict path never meets one, since a timestamp fails every type it could sit in.
+the strict path never meets one, since a timestamp fails every type it could sit in. A decode
+msgspec could recurse through deeper than this thread's C stack holds runs on a thread whose
+stack holds it (`_stack`).
 
-Encoding writes everything with one msgspec call. An `Extra` anywhere stops that call (msgspec
+Encoding writes everything with one msgspec call; when the recursion guard stops it, a value
+nested past the default ``max_depth`` is refused with the path of the first container past it
+(what decoding would refuse), anything else is retried with headroom (up to CPython 3.11). An `Extra` anywhere stops that call (msgspec
 cannot encode it and asks our hook, which signals the lossless path); the object is then written
 again in chunks, lowering to dicts only the elements that carry unknown data. A `MsgpackOnly`
 value is unwrapped by the MessagePack hook and refused, with its path, by the JSON one.
@@ -484,18 +490,7 @@ class Codec:
         out = self._encode(obj, canonical)
         if self._text:  # JSON has no NaN or infinity; MessagePack keeps them
             _finite.refuse_nonfinite(obj, out)
-        if len(out) > DEFAULT.max_depth and not guard_covers(DEFAULT):
-            self._refuse_too_deep(obj)  # the guard did not stop at max_depth: measure
         return out
-
-    def _refuse_too_deep(self, obj: Any) -> None:
-        """EncodeError, naming the first container too deep, if ``obj`` nests deeper than
-        decoding accepts with the default limits (an output shorter than ``max_depth`` bytes
-        cannot, so `encode` asks only for longer ones)."""
-        if _depth.nesting_of_objects(obj) > DEFAULT.max_depth:
-            where = _depth.too_deep(obj, DEFAULT.max_depth)
-            if where is not None:
-                raise self._too_deep_to_write(where)
 
     def _too_deep_to_write(self, path: str) -> EncodeError:
         return EncodeError(

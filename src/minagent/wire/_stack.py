@@ -145,10 +145,21 @@ def fits(size: int | None) -> bool:
     """Whether a decode of ``size`` bytes (None: unknown) can run on this thread's stack."""
     if size is not None and size <= SHORT:
         return True
-    room = room_here()
+    here = _here.__dict__
+    room = here.get("levels")
+    if room is None:
+        room = room_here()
     if size is not None and size <= room:
         return True
-    return guard_levels() <= room
+    if _FIXED_GUARD:  # one count for the life of the thread: decided once
+        roomy = here.get("roomy")
+        if roomy is None:
+            roomy = here["roomy"] = guard_levels() <= room
+        return roomy  # type: ignore[no-any-return]
+    return sys.getrecursionlimit() <= room
+
+
+_FIXED_GUARD = sys.version_info >= (3, 12)
 
 
 def run(call: Callable[..., T], size: int | None, *args: Any, **kwargs: Any) -> T:
