@@ -21,9 +21,10 @@ stack holds it (`_stack`).
 
 Encoding writes everything with one msgspec call; when the recursion guard stops it, a value
 nested past the default ``max_depth`` is refused with the path of the first container past it
-(what decoding would refuse), anything else is retried with headroom (up to CPython 3.11). An `Extra` anywhere stops that call (msgspec
-cannot encode it and asks our hook, which signals the lossless path); the object is then written
-again in chunks, lowering to dicts only the elements that carry unknown data. A `MsgpackOnly`
+(what decoding would refuse), anything else is retried with headroom (up to CPython 3.11).
+An `Extra` anywhere stops that call (msgspec cannot encode it and asks our hook, which signals
+the lossless path); the object is then written again in chunks, lowering to dicts only the
+elements that carry unknown data. A `MsgpackOnly`
 value is unwrapped by the MessagePack hook and refused, with its path, by the JSON one.
 """
 
