@@ -24,8 +24,8 @@ nested past the default ``max_depth`` is refused with the path of the first cont
 (what decoding would refuse), anything else is retried with headroom (up to CPython 3.11).
 An `Extra` anywhere stops that call (msgspec cannot encode it and asks our hook, which signals
 the lossless path); the object is then written again in chunks, lowering to dicts only the
-elements that carry unknown data. A `MsgpackOnly`
-value is unwrapped by the MessagePack hook and refused, with its path, by the JSON one.
+elements that carry unknown data. A `MsgpackOnly` value is unwrapped by the MessagePack hook
+and refused, with its path, by the JSON one.
 """
 
 from __future__ import annotations
