@@ -25,6 +25,7 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="thread stack si
 ROOT = Path(__file__).resolve().parent.parent
 DEPTHS = [2_000, 5_000, 10_000, 100_000]
 STACK = 1 << 20
+SMALLEST = 512 << 10
 
 
 def _deep_json(levels: int) -> bytes:
@@ -127,12 +128,12 @@ def cases(levels: int) -> dict[str, Any]:
     }
 
 
-def child(levels: int) -> None:
-    """In a thread with a `STACK` stack: run every case, printing ``name: outcome`` for each
-    (``ok``, or the exception's class); a WireError (or none) is the only allowed outcome."""
+def child(levels: int, stack: int = STACK) -> None:
+    """In a thread with a ``stack``-byte stack: run every case, printing ``name: outcome`` for
+    each (``ok``, or the exception's class); a WireError (or none) is the only allowed one."""
     from minagent import wire
 
-    threading.stack_size(STACK)
+    threading.stack_size(stack)
 
     def run() -> None:
         for name, call in cases(levels).items():
@@ -151,20 +152,23 @@ def child(levels: int) -> None:
     thread.join()
 
 
-def _run_child(levels: int) -> subprocess.CompletedProcess[str]:
+def _run_child(levels: int, stack: int) -> subprocess.CompletedProcess[str]:
     code = f"import sys; sys.path[:0] = {[str(ROOT / 'tests'), str(ROOT)]!r}; "
-    code += f"from tests.test_stack_guarantee import child; child({levels})"
+    code += f"from tests.test_stack_guarantee import child; child({levels}, {stack})"
     return subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=False
     )
 
 
-@pytest.mark.parametrize("levels", DEPTHS)
-def test_no_input_crashes_a_thread_with_a_1_mib_stack(levels: int) -> None:
+@pytest.mark.parametrize(
+    ("levels", "stack"), [(levels, STACK) for levels in DEPTHS] + [(5_000, SMALLEST)]
+)
+def test_no_input_crashes_a_thread_with_a_1_mib_stack(levels: int, stack: int) -> None:
     """Every decoder (JSON, MessagePack, streams, lazy, each provider adapter) fed input nested
-    ``levels`` deep in a thread with a 1 MiB stack returns or raises our WireError: the child
-    process exits 0 (not SIGSEGV) and names an outcome for every decoder."""
-    proc = _run_child(levels)
+    ``levels`` deep in a thread with a 1 MiB stack (and the smallest docs/hostile-input.md
+    names) returns or raises our WireError: the child process exits 0 (not SIGSEGV) and names
+    an outcome for every decoder."""
+    proc = _run_child(levels, stack)
     lines = proc.stdout.splitlines()
     assert proc.returncode == 0, f"crashed ({proc.returncode}) in: {lines[-1:]}\n{proc.stderr}"
     names = list(cases(3))

@@ -45,8 +45,9 @@ measured (341 bytes for JSON, 291 for MessagePack, on CPython 3.10 to 3.13, x86-
 MARGIN = 192 << 10
 """Stack kept for the caller's own frames and ours."""
 
-SHORT = 1024
-"""Inputs of at most this many bytes nest at most this deep: any stack of 512 KiB holds that."""
+SHORT = 256
+"""Inputs of at most this many bytes nest at most this deep, which any thread's stack holds
+(with `MARGIN`: 288 KiB), so they are decoded where they are without a look at the stack."""
 
 WORKER_STACK = 64 << 20
 """The worker's stack: room for 170,000 levels (virtual memory, touched only when used)."""
