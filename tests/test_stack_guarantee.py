@@ -76,6 +76,11 @@ def cases(levels: int) -> dict[str, Any]:
         out = parser.feed(data)
         return out, parser.close()
 
+    deep: Any = []
+    for _ in range(levels - 1):
+        deep = [deep]
+    built = [wire.Message("assistant", [wire.ToolUseBlock("t", "f", {"v": deep})])]
+    response = wire.ModelResponse(built[0])
     anthropic_request = unknown_top + b'"model":"m","max_tokens":1,"messages":[]}'
     chat_request = unknown_top + b'"model":"m","messages":[]}'
     return {
@@ -94,6 +99,21 @@ def cases(levels: int) -> dict[str, Any]:
         "lazy json": lambda: wire.json.decode_lazy(b"[" + message_j + b"]")[0].role,
         "lazy json, message": lambda: wire.json.decode_lazy(b"[" + message_j + b"]")[0].message,
         "lazy msgpack": lambda: wire.msgpack.decode_lazy(b"\x91" + message_m)[0].tool_names,
+        "json encode": lambda: wire.json.encode(built),
+        "msgpack encode": lambda: wire.msgpack.encode(built),
+        "anthropic encode": lambda: (
+            anthropic.encode_request(built, model="m", max_tokens=1),
+            anthropic.encode_response(response),
+        ),
+        "openai chat encode": lambda: (
+            openai_chat.encode_request(built, model="m"),
+            openai_chat.encode_response(response),
+        ),
+        "openai responses encode": lambda: (
+            openai_responses.encode_request(built, model="m"),
+            openai_responses.encode_response(response),
+        ),
+        "gemini encode": lambda: (gemini.encode_request(built), gemini.encode_response(response)),
         "anthropic request": lambda: anthropic.decode_request(anthropic_request),
         "anthropic response": lambda: anthropic.decode_response(
             unknown_top + b'"type":"message","role":"assistant","content":[]}'
@@ -165,9 +185,9 @@ def _run_child(levels: int, stack: int) -> subprocess.CompletedProcess[str]:
 )
 def test_no_input_crashes_a_thread_with_a_1_mib_stack(levels: int, stack: int) -> None:
     """Every decoder (JSON, MessagePack, streams, lazy, each provider adapter) fed input nested
-    ``levels`` deep in a thread with a 1 MiB stack (and the smallest docs/hostile-input.md
-    names) returns or raises our WireError: the child process exits 0 (not SIGSEGV) and names
-    an outcome for every decoder."""
+    ``levels`` deep, and every encoder given a value that deep, in a thread with a 1 MiB stack
+    (and the smallest docs/hostile-input.md names) returns or raises our WireError: the child
+    process exits 0 (not SIGSEGV) and names an outcome for every case."""
     proc = _run_child(levels, stack)
     lines = proc.stdout.splitlines()
     assert proc.returncode == 0, f"crashed ({proc.returncode}) in: {lines[-1:]}\n{proc.stderr}"

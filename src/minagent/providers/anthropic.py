@@ -335,6 +335,7 @@ def _decode_response_slow(data: Any) -> ModelResponse:
 # --- encoding ----------------------------------------------------------------------------------
 
 
+@runs_roomy
 def encode_request(
     request: Request | list[Message],
     /,
@@ -538,6 +539,7 @@ def _checked_block(block: Any, path: str, policy: Unsupported) -> Any:
     return without_keys(block, bad)
 
 
+@runs_roomy
 def encode_response(
     response: ModelResponse,
     /,

@@ -387,6 +387,7 @@ def _stop(finish: str, blocks: list[ContentBlock]) -> str:
 # --- encoding -----------------------------------------------------------------------------------
 
 
+@runs_roomy
 def encode_request(
     request: Request | list[Message],
     *,
@@ -621,6 +622,7 @@ def _response_part(
     return part
 
 
+@runs_roomy
 def encode_response(
     response: ModelResponse,
     *,

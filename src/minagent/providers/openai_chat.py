@@ -581,6 +581,7 @@ def decode_choices(data: bytes | bytearray | memoryview) -> list[ModelResponse]:
 # --- encoding ----------------------------------------------------------------------------------
 
 
+@runs_roomy
 def encode_request(
     request: Request | list[Message],
     /,
@@ -701,14 +702,14 @@ def _encode_call(block: ToolUseBlock, path: str, policy: Unsupported) -> dict[st
     if type(raw) is str:
         try:
             parsed = _ARGS.decode(raw)
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, RecursionError):
             parsed = {}
         if parsed == block.input:
             arguments = raw
     if arguments is None:
         try:
             arguments = _ENC.encode(block.input).decode()
-        except (TypeError, ValueError, OverflowError) as err:
+        except (TypeError, ValueError, OverflowError, RecursionError) as err:
             raise EncodeError(f"cannot write tool input: {err}", path=path + ".input") from None
     for key, value in block_keys(block).items():
         if key != RAW_ARGUMENTS and not block_hint(key, block):
@@ -807,6 +808,7 @@ def _checked_data(data: dict[str, Any], path: str, policy: Unsupported) -> dict[
     return data
 
 
+@runs_roomy
 def encode_response(
     response: ModelResponse,
     /,

@@ -388,6 +388,7 @@ def response_from_dict(body: dict[str, Any]) -> ModelResponse:
 # --- encoding -----------------------------------------------------------------------------------
 
 
+@runs_roomy
 def encode_request(
     request: Request | list[Message],
     *,
@@ -661,6 +662,7 @@ def _encode_reasoning(
     return item
 
 
+@runs_roomy
 def encode_response(
     response: ModelResponse,
     *,
