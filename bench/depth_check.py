@@ -1,8 +1,9 @@
 """What the nesting-depth check costs on this interpreter, as ratios measured side by side.
 
 For each corpus family at 300 messages and each format it times, interleaved, medians of
-``--repeat`` repetitions of this process's CPU time: our decode with the default `Limits`, our decode with a non-default
-``max_depth`` (64), and msgspec's schema-less decode of the same bytes (the floor). Prints
+``--repeat`` repetitions of this process's CPU time: our decode with the default `Limits`, our
+decode with a non-default ``max_depth`` (64), and msgspec's schema-less decode of the same bytes
+(the floor). Prints
 default / floor ("typed / floor") and max_depth=64 / default. Run it on each Python to compare
 them (bench/README.md, "Per Python version"):
 
@@ -42,9 +43,11 @@ def measure(family: str, fmt: str, repeat: int) -> dict[str, float]:
     """Median seconds per decode of default limits, max_depth=64 and the floor."""
     transcript = corpus.transcript(family, 300)
     if fmt == "json":
-        data, module, floor = corpus.json_bytes(transcript), wire.json, msgspec.json.Decoder()
+        data, module = corpus.json_bytes(transcript), wire.json
+        floor: Any = msgspec.json.Decoder()
     else:
-        data, module, floor = corpus.msgpack_bytes(transcript), wire.msgpack, msgspec.msgpack.Decoder()
+        data, module = corpus.msgpack_bytes(transcript), wire.msgpack
+        floor = msgspec.msgpack.Decoder()
     assert module.decode(data, limits=SMALL) == module.decode(data)
     cases = {
         "default": lambda: module.decode(data),
