@@ -3,9 +3,8 @@
 For each corpus family at 300 messages and each format it times, interleaved, medians of
 ``--repeat`` repetitions of this process's CPU time: our decode with the default `Limits`, our
 decode with a non-default ``max_depth`` (64), and msgspec's schema-less decode of the same bytes
-(the floor). Prints
-default / floor ("typed / floor") and max_depth=64 / default. Run it on each Python to compare
-them (bench/README.md, "Per Python version"):
+(the floor). Prints default / floor ("typed / floor") and max_depth=64 / default. Run it on
+each Python to compare them (bench/README.md, "Per Python version"):
 
     python bench/depth_check.py [--repeat N] [--family NAME ...]
 """
