@@ -252,3 +252,35 @@ def test_room_is_read_from_the_thread_itself() -> None:
     assert seen == [_stack.room_for(STACK)] == [(STACK - _stack.MARGIN) // _stack.PER_LEVEL]
     if threading.current_thread() is threading.main_thread():
         assert _stack.room_here() > _stack.guard_levels()
+
+
+@pytest.mark.parametrize("limit", ["unlimited", 1 << 20])
+def test_the_main_thread_reads_its_stack_limit(limit: Any) -> None:
+    """A process whose stack limit (RLIMIT_STACK) is unlimited or 1 MiB: its main thread's room
+    follows it (an unlimited one holds the guard, whose measure stays bounded), and 50,000
+    nested arrays are refused there, not a crash."""
+    import resource
+
+    value = resource.RLIM_INFINITY if limit == "unlimited" else limit
+
+    def set_limit() -> None:
+        resource.setrlimit(
+            resource.RLIMIT_STACK, (value, resource.getrlimit(resource.RLIMIT_STACK)[1])
+        )
+
+    code = (
+        "from minagent import wire\n"
+        "from minagent.wire import _stack\n"
+        "print(_stack.fits(None), _stack.guard_levels() <= 1 << 17)\n"
+        "try:\n"
+        "    wire.json.decode(b'[' * 50000 + b']' * 50000)\n"
+        "except wire.DecodeError as err:\n"
+        "    print(err.path)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True, text=True, check=False, preexec_fn=set_limit, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    roomy = limit == "unlimited" or _stack.guard_levels() <= _stack.room_for(limit)
+    assert proc.stdout.split() == [str(roomy), "True", "$"]

@@ -63,10 +63,10 @@ def guard_levels() -> int:
         return sys.getrecursionlimit()
     if _guard:
         return _guard[0]
-    room = room_here()
-    found = _measure_guard(room)
-    if found is None:
-        return room + 1
+    most = min(room_here(), 1 << 17)  # what this stack holds (an unlimited one: 131,072)
+    found = _measure_guard(most)
+    if found is None:  # the guard lies past what this thread can measure
+        return most + 1
     _guard.append(found)
     return found
 
