@@ -415,8 +415,11 @@ class Codec:
         special = self._special
         if special is None or not special[0](memoryview(data)):
             value = self._generic(data, path)
-            if getattr(_seen, "depth", None) is not None:  # a depth check is counting
-                self._hold_depth(value, limits, path, nested)
+            if (
+                getattr(_seen, "depth", None) is not None
+                and nested + _size(data) > limits.max_depth
+            ):
+                self._hold_depth(value, limits, path, nested)  # (a level takes a byte at least)
             return value
         try:
             return special[1](data, limits.max_depth - nested)
