@@ -284,3 +284,29 @@ def test_the_main_thread_reads_its_stack_limit(limit: Any) -> None:
     assert proc.returncode == 0, proc.stderr
     roomy = limit == "unlimited" or _stack.guard_levels() <= _stack.room_for(limit)
     assert proc.stdout.split() == [str(roomy), "True", "$"]
+
+
+def test_a_thread_of_unknown_stack_hands_deep_work_over(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the C library does not say how large a thread's stack is, the thread holds no
+    level for sure: a short input is decoded there, a longer one (and any encode) on the
+    worker, whose own room is its known stack; results and refusals come back the same."""
+    monkeypatch.setattr(_stack, "_stack_size", lambda: None)
+    from minagent import wire
+
+    seen: list[Any] = []
+    long_input = wire.json.encode([wire.Message("user", "x" * 500)])
+
+    def run() -> None:
+        seen.append((_stack.room_here(), _stack.fits(None), _stack.fits(_stack.SHORT)))
+        seen.append(wire.json.decode(long_input)[0].content)
+        try:
+            wire.json.decode(b"[" * 50_000 + b"]" * 50_000)
+        except wire.DecodeError as err:
+            seen.append(err.path)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    assert seen == [(0, False, True), "x" * 500, "$"]
+    assert _stack._WORKER_THREAD[0] is not None
+    assert _stack._WORKER_THREAD[0].name == "minagent-deep-decode"

@@ -64,7 +64,7 @@ def guard_levels() -> int:
     if _guard:
         return _guard[0]
     most = min(room_here(), 1 << 17)  # what this stack holds (an unlimited one: 131,072)
-    found = _measure_guard(most)
+    found = _measure_guard(most) if most > 0 else None
     if found is None:  # the guard lies past what this thread can measure
         return most + 1
     _guard.append(found)
@@ -105,7 +105,7 @@ def room_here() -> int:
     """How many levels of msgspec's recursion this thread's stack holds (0 if unknown)."""
     levels = getattr(_here, "levels", None)
     if levels is None:
-        size = _stack_size()
+        size = WORKER_STACK if threading.current_thread() is _WORKER_THREAD[0] else _stack_size()
         levels = _here.levels = 0 if size is None else room_for(size)
     return levels  # type: ignore[no-any-return]
 
@@ -117,8 +117,6 @@ def room_for(stack: int) -> int:
 
 def _stack_size() -> int | None:
     """This thread's stack size in bytes, from the C library (Linux, macOS); None elsewhere."""
-    if threading.current_thread() is _WORKER_THREAD[0]:
-        return WORKER_STACK
     try:
         import ctypes
 
