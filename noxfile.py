@@ -1,5 +1,10 @@
 """Developer sessions: ``nox`` runs the tests; ``nox -s lint typing`` checks style and types.
 
+``nox -s tests`` runs the suite on every Python the package claims (`PYTHONS`, the classifiers in
+``pyproject.toml``): the whole of it, benchmarks once each and the Node.js vector check on
+`FULL`, the tests alone on the others. Interpreters are found on PATH as ``python3.X``, or else
+through pyenv (`_add_pyenv_pythons`), so a fresh machine whose pyenv holds them needs no setup.
+
 Extras are read from ``pyproject.toml`` so the dependency lists live in one place.
 """
 
@@ -8,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import nox
@@ -19,6 +25,76 @@ nox.options.reuse_existing_virtualenvs = True
 ROOT = Path(__file__).parent
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 EXTRAS: dict[str, list[str]] = PROJECT["optional-dependencies"]
+
+
+PYTHONS = ("3.10", "3.11", "3.12", "3.13")
+"""The Pythons the suite runs on: exactly the ``Programming Language :: Python :: 3.X``
+classifiers of pyproject.toml (tests/test_pyversions.py holds the two together)."""
+FULL = "3.11"
+"""The Python that runs the whole suite (benchmarks once each, the property search, the Node.js
+vector check); the others run tests/ alone."""
+LOWEST = PYTHONS[0]
+"""``nox -s lowest`` runs on the oldest Python, the one the lowest dependencies must support."""
+
+_BEFORE_3_11 = {"google-genai": "google-genai>=2.33"}
+"""Requirements that differ on Python 3.10: google-genai 2.34 and later need Python 3.11, so
+on 3.10 the test and bench extras take 2.33 (the newest release for it; the Gemini tests pass
+with it). Used for the 3.10 sessions only."""
+
+
+def _add_pyenv_pythons() -> None:
+    """Put the newest pyenv interpreter of each of `PYTHONS` that PATH does not hold as a working
+    ``python3.X`` first on PATH, so nox finds it. pyenv's shims answer ``python3.12`` only when
+    pyenv was told to use that version, so a shim on PATH is not enough."""
+    pyenv = shutil.which("pyenv")
+    if pyenv is None:
+        return
+    try:
+        listed = subprocess.run(
+            [pyenv, "versions", "--bare"], capture_output=True, text=True, check=True
+        ).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        return
+    folders = []
+    for version in PYTHONS:
+        if _works(f"python{version}"):
+            continue
+        found = [v for v in listed if re.fullmatch(rf"{re.escape(version)}\.\d+", v)]
+        if found:
+            newest = max(found, key=lambda v: int(v.rsplit(".", 1)[1]))
+            prefix = subprocess.run(
+                [pyenv, "prefix", newest], capture_output=True, text=True, check=False
+            ).stdout.strip()
+            if prefix:
+                folders.append(str(Path(prefix) / "bin"))
+    if folders:
+        os.environ["PATH"] = os.pathsep.join([*folders, os.environ.get("PATH", "")])
+
+
+def _works(command: str) -> bool:
+    """Whether ``command`` on PATH runs (a pyenv shim of an unselected version does not)."""
+    if shutil.which(command) is None:
+        return False
+    try:
+        return subprocess.run([command, "-c", ""], capture_output=True, check=False).returncode == 0
+    except OSError:
+        return False
+
+
+_add_pyenv_pythons()
+
+
+def _requirements(session: nox.Session, *extras: str) -> list[str]:
+    """The requirements of ``extras`` for the session's Python (`_BEFORE_3_11` on 3.10)."""
+    wanted = [r for extra in extras for r in EXTRAS[extra]]
+    if session.python == "3.10":
+        wanted = [_BEFORE_3_11.get(re.split(r"[<>=!~;\[ ]", r, maxsplit=1)[0], r) for r in wanted]
+    return list(dict.fromkeys(wanted))
+
+
+def _install(session: nox.Session, *extras: str) -> None:
+    """Install the package (editable) and ``extras``, for the session's Python."""
+    session.install("-e", ".", *_requirements(session, *extras))
 
 
 WRITE_BYTECODE = {"PYTHONDONTWRITEBYTECODE": ""}
@@ -43,20 +119,23 @@ def _ensure_redis_server(session: nox.Session) -> None:
         session.error("redis-server is still missing after apt-get install -y redis-server")
 
 
-@nox.session
+@nox.session(python=list(PYTHONS))
 def tests(session: nox.Session) -> None:
-    """Run the whole test suite (benchmarks once each, untimed) against an installed package,
-    one pytest-xdist worker per core, then check the golden vectors from JavaScript (Node.js:
-    ``npm ci`` from the committed lock).
+    """Run the test suite against an installed package, one pytest-xdist worker per core: on
+    `FULL` the whole of it (benchmarks once each, untimed), then the golden vectors from
+    JavaScript (Node.js: ``npm ci`` from the committed lock); on the other Pythons tests/.
 
     The Redis Streams tests start a real ``redis-server``: installed with apt-get when missing.
     """
     _ensure_redis_server(session)
-    session.install("-e", ".[test,bench,plot,cli]")
+    _install(session, "test", "bench", "plot", "cli")
+    where = [] if session.python == FULL else ["tests"]
     session.run(
-        "pytest", "--benchmark-disable", "-q", "-n", "auto", *session.posargs, env=WRITE_BYTECODE
-    )
-    node_vectors(session)
+        "pytest", "--benchmark-disable", "-q", "-n", "auto", *where, *session.posargs,
+        env=WRITE_BYTECODE,
+    )  # fmt: skip
+    if session.python == FULL:
+        node_vectors(session)
 
 
 def node_vectors(session: nox.Session) -> None:
@@ -105,13 +184,13 @@ def bench(session: nox.Session) -> None:
     )
 
 
-@nox.session(default=False)
+@nox.session(python=FULL, default=False)
 def properties(session: nox.Session) -> None:
     """The property tests alone (``-m property``), with 300 hypothesis examples each unless
     MINAGENT_EXAMPLES says otherwise: the deep search the quick default run (25) leaves out.
     Part of the README's test command, so CI runs it on every submission."""
     _ensure_redis_server(session)
-    session.install("-e", ".[test,bench,plot,cli]")
+    _install(session, "test", "bench", "plot", "cli")
     examples = {"MINAGENT_EXAMPLES": os.environ.get("MINAGENT_EXAMPLES", "300"), **WRITE_BYTECODE}
     session.run(
         "pytest", "-m", "property", "--benchmark-disable", "-q", "-n", "auto",
@@ -119,17 +198,18 @@ def properties(session: nox.Session) -> None:
     )  # fmt: skip
 
 
-@nox.session(default=False)
+@nox.session(python=LOWEST, default=False)
 def lowest(session: nox.Session) -> None:
-    """The suite against the lowest versions pyproject.toml allows: the dependencies and the test
-    and cli extras pinned to their lower bounds (pip's equivalent of uv's ``--resolution
-    lowest-direct``), with 10 hypothesis examples per property (this session checks the versions;
-    searching for inputs is the job of `properties`). The bench and plot extras resolve freely:
+    """The suite on the oldest Python (`LOWEST`) against the lowest versions pyproject.toml
+    allows there: the dependencies and the test and cli extras pinned to their lower bounds
+    (pip's equivalent of uv's ``--resolution lowest-direct``; `_BEFORE_3_11` on 3.10), with 10
+    hypothesis examples per property (this session checks the versions; searching for inputs is
+    the job of `properties`). The bench and plot extras resolve freely:
     the suite runs their code once (untimed), and matplotlib's lowest release predates the numpy
     it would be installed with."""
     _ensure_redis_server(session)
-    pins = _lowest(PROJECT["dependencies"] + EXTRAS["test"] + EXTRAS["cli"])
-    session.install(*pins, "-e", ".[test,bench,plot,cli]")
+    pinned = PROJECT["dependencies"] + _requirements(session, "test", "cli")
+    session.install(*_lowest(pinned), "-e", ".", *_requirements(session, "bench", "plot"))
     session.run("pip", "list", "--format=freeze")
     examples = {"MINAGENT_EXAMPLES": os.environ.get("MINAGENT_EXAMPLES", "10"), **WRITE_BYTECODE}
     session.run(

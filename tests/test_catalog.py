@@ -187,7 +187,10 @@ def test_every_sdk_block_type_has_a_class() -> None:
                 if isinstance(part, type) and issubclass(part, pydantic.BaseModel):
                     sdk_tags |= set(typing.get_args(part.model_fields["type"].annotation))
                 elif isinstance(part, type):
-                    sdk_tags |= set(typing.get_args(typing.get_type_hints(part)["type"]))
+                    hint = typing.get_type_hints(part)["type"]
+                    while typing.get_origin(hint) is not typing.Literal:  # Required[...] on 3.10
+                        hint = typing.get_args(hint)[0]
+                    sdk_tags |= set(typing.get_args(hint))
     assert len(sdk_tags) == 16
     assert sdk_tags - set(blocks.KNOWN_BLOCKS) == set()
     assert set(SDK_NAMES) == set(blocks.KNOWN_BLOCKS.values()) | set(blocks.KNOWN_SOURCES.values())

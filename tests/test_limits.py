@@ -15,6 +15,8 @@ from minagent import wire
 from minagent.wire import Limits, Message, ModelResponse, _codec, _depth, _mpreader
 from minagent.wire.limits import DEFAULT
 
+from . import interpreter
+
 TYPES = [Message, list[Message], ModelResponse, list[ModelResponse]]
 FORMATS = [wire.json, wire.msgpack]
 
@@ -459,35 +461,52 @@ def _deep_input(levels: int) -> bytes:
     )
 
 
-_TOO_DEEP = "invalid JSON: nesting deeper than max_depth=2000 or the interpreter's recursion limit"
+def _too_deep_text(max_depth: int) -> str:
+    return (
+        f"invalid JSON: nesting deeper than max_depth={max_depth} "
+        "or the interpreter's recursion limit"
+    )
 
 
 @pytest.mark.parametrize("levels", [2030, 2200])
 def test_a_max_depth_past_the_recursion_limit_is_held_exactly(levels: int) -> None:
-    """With ``max_depth`` above the interpreter's recursion limit (decoded with headroom on
-    CPython 3.11), 1980 levels decode and more than 2000 are refused naming the first level
-    past the limit, whether the headroom decode finished (2030) or ran out too (2200)."""
+    """With ``max_depth`` above the interpreter's recursion limit, 1980 levels decode and more
+    than 2000 are refused naming the first level past the limit: whether the decode with
+    headroom (up to CPython 3.11, whose guard counts the caller's frames) finished (2030) or
+    ran out too (2200), or the guard lies past these levels (3.13). Where the guard is a fixed
+    count below them (3.12: about 1500, measured here), it refuses each at ``$``."""
     limits = wire.Limits(max_depth=2000)
-    assert len(wire.json.decode(_deep_input(1980), limits=limits)) == 1
-    with pytest.raises(wire.DecodeError) as info:
-        wire.json.decode(_deep_input(levels), limits=limits)
-    assert (info.value.message, info.value.path) == (
-        _TOO_DEEP,
-        "$[0].content[0].input.v" + "[0]" * 1995,
-    )
+    deepest = 2200 + 5  # containers: the input's array, message, content, block, tool input
+    if interpreter.guard_counts_python_frames() or interpreter.msgspec_guard() > deepest + 50:
+        assert len(wire.json.decode(_deep_input(1980), limits=limits)) == 1
+        with pytest.raises(wire.DecodeError) as info:
+            wire.json.decode(_deep_input(levels), limits=limits)
+        assert (info.value.message, info.value.path) == (
+            _too_deep_text(2000),
+            "$[0].content[0].input.v" + "[0]" * 1995,
+        )
+        return
+    assert interpreter.msgspec_guard() < 1980 - 50
+    for nesting in (1980, levels):
+        with pytest.raises(wire.DecodeError) as info:
+            wire.json.decode(_deep_input(nesting), limits=limits)
+        assert (info.value.message, info.value.path) == (_too_deep_text(2000), "$")
 
 
 def test_the_forced_312_path_refuses_at_the_guard_naming_the_root(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """On the CPython 3.12+ path (forced here), msgspec's own guard stopping the decode is
-    refused at once with the limit's text, at ``$`` (no headroom retry)."""
+    refused at once with the limit's text, at ``$`` (no headroom retry): 20 levels past where
+    this interpreter's guard stops a decode (measured), with a max_depth past them."""
     from minagent.wire import _codec
 
     monkeypatch.setattr(_codec, "_GUARD_BEFORE_3_12", False)
+    levels = interpreter.msgspec_guard() + 20
+    limit = levels + 100
     with pytest.raises(wire.DecodeError) as info:
-        wire.json.decode(_deep_input(1980), limits=wire.Limits(max_depth=2000))
-    assert (info.value.message, info.value.path) == (_TOO_DEEP, "$")
+        wire.json.decode(_deep_input(levels), limits=wire.Limits(max_depth=limit))
+    assert (info.value.message, info.value.path) == (_too_deep_text(limit), "$")
 
 
 _HOLDERS = {
@@ -527,9 +546,12 @@ def _refused_at(holder: str, levels: int) -> str:
 @pytest.mark.parametrize("holder", list(_HOLDERS))
 def test_the_guard_met_in_one_element_names_that_element(py312: bool, holder: str) -> None:
     """Just below the nesting at which splitting the list into elements hits the recursion
-    guard (refused at ``$``), decoding the element itself is what hits it (it runs a few
-    frames deeper): refused at ``$[1]``, on either depth path, whether the element is read
-    strictly in a chunk or through the lossless builder."""
+    guard (refused at ``$``), decoding the element itself is what hits it where the guard
+    counts the caller's frames (up to CPython 3.11; measured here): the element is read a few
+    frames deeper, and refused at ``$[1]``. Where the guard is a fixed count past max_depth
+    (3.12+), every refusal there names element 1: by the depth walk inside it, or at ``$[1]``.
+    On either depth path, whether the element is read strictly in a chunk or through the
+    lossless builder."""
     lo, hi = 500, 20_000  # a nesting refused at "$" just past one that is not, by bisection
     while lo < hi:
         mid = (lo + hi) // 2
@@ -537,4 +559,8 @@ def test_the_guard_met_in_one_element_names_that_element(py312: bool, holder: st
             hi = mid
         else:
             lo = mid + 1
-    assert "$[1]" in [_refused_at(holder, levels) for levels in range(lo - 12, lo)]
+    below = [_refused_at(holder, levels) for levels in range(lo - 12, lo)]
+    if interpreter.guard_counts_python_frames():
+        assert "$[1]" in below
+    else:  # a fixed count of levels (3.12: about 1500, 3.13: 10,000), past max_depth
+        assert set(below) <= {"walk", "$[1]"} and below[0] == "walk"

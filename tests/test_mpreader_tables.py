@@ -93,6 +93,17 @@ def test_item_costs_bound_what_python_allocates(sample: Any, cached: bool) -> No
         assert size <= cost <= size + 8
 
 
+def test_map_costs_bound_what_this_interpreter_allocates() -> None:
+    """Every map length costs at least the dict CPython builds for it (measured here: dicts
+    grew smaller from 3.10 to 3.11), exactly for the 16 fixmap lengths, and the bytes per key
+    of longer maps stay within 8 of the largest measured (the estimate stays tight)."""
+    sizes = [sys.getsizeof(dict.fromkeys(map(str, range(n)))) for n in range(3000)]
+    assert [_mpreader._map_cost(n) for n in range(16)] == sizes[:16]
+    assert all(_mpreader._map_cost(n) >= size for n, size in enumerate(sizes))
+    worst = max((size - 64) / n for n, size in enumerate(sizes) if n >= 16)
+    assert worst <= _mpreader._PER_KEY < worst + 8
+
+
 def test_python_cost_adds_the_items_and_stops_past_the_limit() -> None:
     """The walk adds each item's cost (length-sized items: 33 + their length), skips string
     payloads, and returns as soon as the running total passes ``stop``."""
@@ -110,7 +121,7 @@ def test_python_cost_adds_the_items_and_stops_past_the_limit() -> None:
     big = msgspec.msgpack.encode([{}] * 70_000)  # array 32 of 70,000 empty maps
     assert _mpreader.python_cost(big, 10**9) == (56 + 8 * 70_000) + 64 * 70_000
     huge_map = msgspec.msgpack.encode({str(i): None for i in range(20)})  # map 16 of 20
-    assert _mpreader.python_cost(huge_map, 10**9) == (64 + 40 * 20) + sum(
+    assert _mpreader.python_cost(huge_map, 10**9) == (64 + _mpreader._PER_KEY * 20) + sum(
         costs[msgspec.msgpack.encode(str(i))[0]] for i in range(20)
     )
 
@@ -350,7 +361,8 @@ def test_python_cost_reads_every_length_prefixed_header() -> None:
     expected = costs[0x97]
     expected += (33 + 20) + (33 + 300) + (33 + 70_000)  # ext 8, ext 16, ext 32
     expected += 56 + 8 * 16  # array 16 of cached ints
-    expected += _mpreader._map_cost(16) + 6 * (49 + 2)  # map 16: six two-character keys
+    two = sys.getsizeof("ab")  # what this interpreter allocates for a two-character key
+    expected += _mpreader._map_cost(16) + 6 * two  # map 16: six two-character keys
     expected += 56 + 8 * 65_536  # array 32
     expected += 33 + 40  # str 8
     assert _mpreader.python_cost(data, 10**9) == expected

@@ -14,6 +14,8 @@ import msgspec
 import pytest
 
 from minagent import wire
+from minagent.wire import _depth
+from minagent.wire.limits import DEFAULT
 from minagent.wire.stream import (
     FrameTooLargeError,
     StreamIOError,
@@ -21,6 +23,8 @@ from minagent.wire.stream import (
     iter_lines,
     read_frames,
 )
+
+from . import interpreter
 
 _TIMESTAMP = msgspec.msgpack.Ext(-1, b"\x00\x00\x00\x01")
 
@@ -143,15 +147,19 @@ def test_json_refusals_have_exact_message_and_path(
 
 
 def test_encode_refusals_have_exact_message_and_path() -> None:
-    """What neither format can write: too deep, unsupported type, lone surrogate; exact text."""
+    """What neither format can write: too deep (past the interpreter's recursion guard, which
+    is measured, named at the first container past max_depth), unsupported type, lone
+    surrogate; exact text, on every Python."""
     deep: list[Any] = []
     inner = deep
-    for _ in range(5000):
+    for _ in range(interpreter.msgspec_guard() + DEFAULT.max_depth):
         inner.append([])
         inner = inner[0]
+    too_deep = f"nesting deeper than max_depth={DEFAULT.max_depth} (decoding refuses it)"
+    past = "$.content[0].input.k" + "[0]" * (DEFAULT.max_depth - 4)  # k sits at depth 5
     for codec, name in ((wire.json, "JSON"), (wire.msgpack, "MessagePack")):
         for value, reason, path in (
-            (deep, "nesting too deep", None),
+            (deep, too_deep, past),
             (object(), "values of type object are not supported", "$.content[0].input.k"),
             ("\ud800", "text holds a lone surrogate (not valid Unicode)", "$.content[0].input.k"),
         ):
@@ -241,17 +249,69 @@ def test_too_deep_refusals_say_which_limit(fmt: Any) -> None:
 
 @pytest.mark.parametrize("fmt", [wire.json, wire.msgpack])
 def test_encoding_a_value_nested_past_the_recursion_limit_is_refused(fmt: Any) -> None:
-    """A tool input nested deeper than the interpreter can recurse: EncodeError, exact text."""
+    """A tool input nested deeper than the interpreter can recurse (up to CPython 3.11) or than
+    its C recursion guard allows (3.12+): EncodeError at the first container past max_depth."""
     deep: Any = []
-    for _ in range(5000):
+    for _ in range(20_000):
         deep = [deep]
     with pytest.raises(wire.EncodeError) as info:
         fmt.encode([_tool_message(deep)])
     name = "JSON" if fmt is wire.json else "MessagePack"
     assert (info.value.message, info.value.path) == (
-        f"cannot write {name}: nesting too deep",
-        None,
+        f"cannot write {name}: nesting deeper than max_depth={DEFAULT.max_depth} "
+        "(decoding refuses it)",
+        "$[0].content[0].input.v" + "[0]" * (DEFAULT.max_depth - 5),  # v sits at depth 6
     )
+
+
+def _written_and_read(fmt: Any, levels: int) -> tuple[bool, bool]:
+    """Whether a tool input of ``levels`` nested arrays (in a transcript: ``v`` sits at depth
+    6) is written by ``fmt.encode``, and whether the same bytes, written by hand, decode with
+    the default limits."""
+    deep: Any = []
+    for _ in range(levels - 1):
+        deep = [deep]
+    value = [{"role": "assistant", "content": [
+        {"type": "tool_use", "id": "t", "name": "f", "input": {"v": None}}]}]  # fmt: skip
+    if fmt is wire.json:  # the nesting written by hand: msgspec's own guard is no judge here
+        raw = msgspec.json.encode(value).replace(b"null", b"[" * levels + b"]" * levels)
+    else:
+        raw = msgspec.msgpack.encode(value)[:-1] + b"\x91" * (levels - 1) + b"\x90"
+    try:
+        read = _depth.nesting(fmt.decode(raw)[0].content[0].input["v"]) == levels
+    except wire.DecodeError:
+        read = False
+    try:
+        written = fmt.encode([_tool_message(deep)]) == raw
+    except wire.EncodeError:
+        written = False
+    return written, read
+
+
+@pytest.mark.parametrize("fmt", [wire.json, wire.msgpack])
+@pytest.mark.parametrize("within", [-1, 0, 1, 2])
+def test_encode_writes_exactly_what_decode_reads(fmt: Any, within: int) -> None:
+    """Around max_depth, a tool input is written exactly when its bytes decode: nothing we
+    write is refused on reading. Where msgspec's recursion guard counts the caller's frames
+    (up to CPython 3.11; measured) it stops the encoder at max_depth for free. From 3.12 the
+    guard is a fixed count past max_depth (about 1500 levels on 3.12, 10,000 on 3.13): there
+    the encoder refuses only past the guard, since finding deeper values would take a walk
+    over every value written (4-11x the encode, bench/README.md): decoding refuses them."""
+    written, read = _written_and_read(fmt, DEFAULT.max_depth - 5 + within)
+    assert read == (within <= 0)
+    if within <= 0 or interpreter.guard_counts_python_frames():
+        assert written == read
+    else:
+        assert written
+
+
+@pytest.mark.parametrize("fmt", [wire.json, wire.msgpack])
+def test_encode_refuses_past_the_guard_on_every_python(fmt: Any) -> None:
+    """Just past both max_depth and where this interpreter's guard stops msgspec (measured),
+    encoding is refused, and decoding the same bytes is refused too."""
+    levels = max(interpreter.msgspec_guard(), DEFAULT.max_depth) + 10
+    written, read = _written_and_read(fmt, levels)
+    assert (written, read) == (False, False)
 
 
 def test_write_frame_wraps_a_failing_write(tmp_path: Path) -> None:

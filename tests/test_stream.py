@@ -221,13 +221,16 @@ def test_frame_over_max_size_is_refused_on_every_path() -> None:
 
 def test_importing_wire_loads_no_session_log_fcntl_or_asyncio() -> None:
     """`import minagent.wire` (in a fresh interpreter) loads neither the session log, fcntl
-    nor asyncio; the stream names still resolve on first use."""
+    nor asyncio beyond what msgspec itself loads (on CPython 3.10 its uuid import brings
+    fcntl, through platform and subprocess); the stream names still resolve on first use."""
     import subprocess
     import sys
 
     code = (
-        "import sys, minagent.wire\n"
-        "print(sorted(m for m in sys.modules if m in ('fcntl', 'asyncio') "
+        "import sys, msgspec\n"
+        "before = set(sys.modules)\n"
+        "import minagent.wire\n"
+        "print(sorted(m for m in set(sys.modules) - before if m in ('fcntl', 'asyncio') "
         "or m.startswith(('minagent.wire.stream._log', 'minagent.wire.stream._aio'))))\n"
         "from minagent.wire.stream import SessionLog, receive\n"
         "print(SessionLog.__module__, receive.__module__)\n"

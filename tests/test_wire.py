@@ -388,9 +388,9 @@ def test_a_codec_built_from_a_formats_parts_behaves_as_that_format(name: str) ->
             assert fresh.encode(fresh.decode(stamp, list[wire.Message]), False) == stamp
     module = msgspec.json if name == "JSON" else msgspec.msgpack
     assert (fresh.name, fresh.text, fresh.module) == (built.name, name == "JSON", module)
-    assert {tp: (d.type, d.dec_hook) for tp, d in ((t, fresh.decoder_for(t)) for t in _codec.DECODABLE)} == {
-        tp: (tp, _codec._dec_hook) for tp in _codec.DECODABLE
-    }
+    assert {
+        tp: (d.type, d.dec_hook) for tp, d in ((t, fresh.decoder_for(t)) for t in _codec.DECODABLE)
+    } == {tp: (tp, _codec._dec_hook) for tp in _codec.DECODABLE}
     assert fresh._raw_list.type == list[msgspec.Raw]
     refused = _codec._values.json_problem if name == "JSON" else None
     assert (fresh._refused, fresh._unencodable) == (refused, built._unencodable)

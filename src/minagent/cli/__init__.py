@@ -20,7 +20,11 @@ from ._common import EXIT_ERROR, EXIT_OK, EXIT_USAGE, Subparsers, UsageError
 __all__ = ["COMMANDS", "EXIT_ERROR", "EXIT_OK", "EXIT_USAGE", "main", "parser"]
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "convert": ("_convert", "convert between JSON, JSON Lines and framed MessagePack"),
+    "convert": (
+        "_convert",
+        "convert between JSON, JSON Lines, framed MessagePack and provider bodies "
+        "(Anthropic, OpenAI Chat and Responses, Gemini)",
+    ),
     "validate": ("_validate", "check every record of one or more files"),
     "stats": ("_stats", "count messages, blocks, tool calls, bytes and usage in a file"),
     "schema": ("_schema", "print the JSON Schema of the wire protocol"),

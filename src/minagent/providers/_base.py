@@ -10,9 +10,10 @@ from typing import Any, Literal
 
 import msgspec
 
-from ..wire import _codec, _lossless, _paths, _values
+from ..wire import _codec, _depth, _lossless, _paths, _values
 from ..wire.errors import DecodeError, EncodeError, ValidationError, WireError
 from ..wire.extra import Extra
+from ..wire.limits import DEFAULT
 from ..wire.messages import Message
 
 __all__ = [
@@ -225,6 +226,13 @@ def encode_json(obj: Any) -> bytes:
         raise EncodeError("internal: a block with extra keys was not lowered") from None
     except (TypeError, ValueError, OverflowError, NotImplementedError) as err:
         raise EncodeError(f"cannot write JSON: {err}") from None
+    except RecursionError:  # the recursion guard stopped msgspec: name the place if too deep
+        where = _depth.too_deep(obj, DEFAULT.max_depth)
+        raise EncodeError(
+            "cannot write JSON: nesting too deep"
+            + ("" if where is None else f" (deeper than max_depth={DEFAULT.max_depth})"),
+            path=where,
+        ) from None
 
 
 def flatten_usage(

@@ -11,7 +11,7 @@ import msgspec
 from msgspec import UNSET
 
 from ..wire.blocks import Base64Source, UnknownBlock
-from ..wire.errors import ValidationError
+from ..wire.errors import EncodeError, ValidationError
 from ..wire.extra import Extra
 
 __all__ = [
@@ -120,7 +120,10 @@ _PLAIN_MEDIA = re.compile(r"[A-Za-z0-9!#$&^_.+\-/;= ]*")
 
 def json_text(value: Any) -> str:
     """``value`` as compact JSON text."""
-    return _ENC.encode(value).decode("utf-8")
+    try:
+        return _ENC.encode(value).decode("utf-8")
+    except RecursionError:  # the recursion guard stopped msgspec
+        raise EncodeError("cannot write JSON: nesting too deep") from None
 
 
 def parse_arguments(raw: str) -> tuple[dict[str, Any], str | None]:

@@ -26,6 +26,7 @@ import msgspec
 from msgspec import UNSET
 
 from ..wire import _codec, _lossless
+from ..wire._stack import runs_roomy
 from ..wire.blocks import (
     Base64Source,
     ContentBlock,
@@ -134,6 +135,7 @@ DERIVED_COUNTERS = frozenset({"total_tokens"})
 _TOP = msgspec.json.Decoder(dict[str, msgspec.Raw])
 
 
+@runs_roomy
 def decode_request(data: bytes | bytearray | memoryview) -> Request:
     """Decode a Messages API request body into a `Request`.
 
@@ -265,6 +267,7 @@ class _Response(msgspec.Struct, forbid_unknown_fields=True, gc=False):
 _FAST = msgspec.json.Decoder(_Response, dec_hook=_codec._dec_hook)
 
 
+@runs_roomy
 def decode_response(data: bytes | bytearray | memoryview) -> ModelResponse:
     """Decode a Messages API response body into a `ModelResponse` (see the module docstring).
 
@@ -332,6 +335,7 @@ def _decode_response_slow(data: Any) -> ModelResponse:
 # --- encoding ----------------------------------------------------------------------------------
 
 
+@runs_roomy
 def encode_request(
     request: Request | list[Message],
     /,
@@ -535,6 +539,7 @@ def _checked_block(block: Any, path: str, policy: Unsupported) -> Any:
     return without_keys(block, bad)
 
 
+@runs_roomy
 def encode_response(
     response: ModelResponse,
     /,

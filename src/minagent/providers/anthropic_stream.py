@@ -17,6 +17,7 @@ from typing import Any, Union
 
 import msgspec
 
+from ..wire._stack import runs_roomy_unsized
 from ..wire.errors import DecodeError
 from ..wire.messages import ModelResponse
 from ._base import RAW_ARGUMENTS, StreamError
@@ -167,7 +168,7 @@ def _decode_event(sse: SSEEvent) -> Any:
         return _DECODER.decode(sse.data)
     except msgspec.ValidationError:
         pass
-    except msgspec.DecodeError as err:
+    except (msgspec.DecodeError, RecursionError) as err:
         raise StreamError(f"event {sse.event!r}: invalid JSON: {err}", frame=sse.index) from None
     try:
         data = _ANY.decode(sse.data)
@@ -188,6 +189,7 @@ class StreamParser:
     def __init__(self) -> None:
         self._sse = SSEParser()
 
+    @runs_roomy_unsized
     def feed(self, chunk: bytes | bytearray | memoryview) -> list[Any]:
         """Add ``chunk``; return the events it completed. Raises `StreamError` (see the module
         docstring) with ``.received`` holding the events of this chunk decoded before it."""
@@ -200,6 +202,7 @@ class StreamParser:
                 raise
         return out
 
+    @runs_roomy_unsized
     def close(self) -> list[Any]:
         """End the stream; raise `StreamError` if it stopped inside an event."""
         try:
@@ -229,6 +232,7 @@ class StreamAccumulator:
         self.events = 0
         """How many events were applied."""
 
+    @runs_roomy_unsized
     def feed(self, chunk: bytes | bytearray | memoryview) -> list[Any]:
         """Parse ``chunk`` and apply its events; see the class docstring."""
         try:
@@ -241,6 +245,7 @@ class StreamAccumulator:
             self.apply(event)
         return events
 
+    @runs_roomy_unsized
     def close(self) -> ModelResponse:
         """End the stream and return the final response (`StreamError` if incomplete)."""
         for event in self._parser.close():
@@ -351,7 +356,7 @@ def _set_input(block: dict[str, Any], text: str) -> None:
         return  # no input given: the start's "input" stands
     try:
         value = msgspec.json.decode(text)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         value = None
     if type(value) is dict:
         block["input"] = value

@@ -35,6 +35,7 @@ from typing import Any
 
 from msgspec import UNSET
 
+from ..wire._stack import runs_roomy
 from ..wire.blocks import (
     Base64Source,
     ContentBlock,
@@ -155,6 +156,7 @@ class _Calls:
         return None
 
 
+@runs_roomy
 def decode_request(data: bytes | bytearray | memoryview | str) -> Request:
     """Decode a Gemini ``generateContent`` request body into a `Request`."""
     body = want_dict(decode_json(data, "$"), "$")
@@ -321,6 +323,7 @@ def _call(value: dict[str, Any], rest: dict[str, Any], path: str, call: Any) -> 
     return ToolUseBlock(id=ident, name=name, input=args, extra=extra_or_unset(rest))
 
 
+@runs_roomy
 def decode_response(data: bytes | bytearray | memoryview | str) -> ModelResponse:
     """Decode a Gemini ``GenerateContentResponse`` into a `ModelResponse`."""
     return response_from_dict(want_dict(decode_json(data, "$"), "$"))
@@ -384,6 +387,7 @@ def _stop(finish: str, blocks: list[ContentBlock]) -> str:
 # --- encoding -----------------------------------------------------------------------------------
 
 
+@runs_roomy
 def encode_request(
     request: Request | list[Message],
     *,
@@ -618,6 +622,7 @@ def _response_part(
     return part
 
 
+@runs_roomy
 def encode_response(
     response: ModelResponse,
     *,

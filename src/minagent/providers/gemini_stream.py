@@ -22,6 +22,7 @@ from typing import Any
 
 import msgspec
 
+from ..wire._stack import runs_roomy_unsized
 from ..wire.errors import DecodeError, WireError
 from ..wire.messages import ModelResponse
 from ._base import StreamError
@@ -48,7 +49,7 @@ def _decode(data: bytes | bytearray | memoryview, index: int) -> GeminiChunk:
         obj = _DECODER.decode(data)
     except msgspec.ValidationError:
         raise StreamError("chunk is not a JSON object", frame=index) from None
-    except msgspec.DecodeError as err:
+    except (msgspec.DecodeError, RecursionError) as err:
         raise StreamError(f"chunk: invalid JSON: {err}", frame=index) from None
     if "error" in obj:
         failure = StreamError(f"error chunk: {obj['error']!r}", frame=index)
@@ -65,6 +66,7 @@ class SSEChunkParser:
     def __init__(self) -> None:
         self._sse = SSEParser()
 
+    @runs_roomy_unsized
     def feed(self, chunk: bytes | bytearray | memoryview) -> list[GeminiChunk]:
         """Add ``chunk``; return the chunks it completed (``StreamError.received``: those before
         a bad one)."""
@@ -77,6 +79,7 @@ class SSEChunkParser:
                 raise
         return out
 
+    @runs_roomy_unsized
     def close(self) -> list[GeminiChunk]:
         """End the stream; raise `StreamError` if it stopped inside an event."""
         try:
@@ -108,6 +111,7 @@ class ArrayChunkParser:
         self._done = False  # the closing ']' was seen
         self._index = 0
 
+    @runs_roomy_unsized
     def feed(self, chunk: bytes | bytearray | memoryview) -> list[GeminiChunk]:
         """Add ``chunk``; return the elements it completed."""
         buf = self._buf
@@ -163,6 +167,7 @@ class ArrayChunkParser:
         self._pos = pos
         return out
 
+    @runs_roomy_unsized
     def close(self) -> list[GeminiChunk]:
         """End the stream; raise `StreamError` if it stopped inside a chunk or before ``]``."""
         if self._depth or not self._done:
@@ -184,6 +189,7 @@ class StreamAccumulator:
         self.chunks = 0
         """How many chunks were applied."""
 
+    @runs_roomy_unsized
     def feed(self, chunk: bytes | bytearray | memoryview) -> list[GeminiChunk]:
         """Parse ``chunk`` and apply the chunks it completed."""
         try:
@@ -196,6 +202,7 @@ class StreamAccumulator:
             self.apply(c)
         return chunks
 
+    @runs_roomy_unsized
     def close(self) -> ModelResponse:
         """End the stream and return the merged response."""
         final: list[GeminiChunk] = self._parser.close()

@@ -30,6 +30,7 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET
 
+from ..wire._stack import runs_roomy
 from ..wire.blocks import (
     Base64Source,
     ContentBlock,
@@ -131,6 +132,7 @@ _TOP = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _MESSAGES = msgspec.json.Decoder(list[dict[str, Any]])
 
 
+@runs_roomy
 def decode_request(data: bytes | bytearray | memoryview) -> Request:
     """Decode a Chat Completions request body into a `Request` (see the module docstring).
 
@@ -409,6 +411,7 @@ _FAST = msgspec.json.Decoder(_Response)
 _ANY = msgspec.json.Decoder(dict[str, Any])
 
 
+@runs_roomy
 def decode_response(data: bytes | bytearray | memoryview) -> ModelResponse:
     """Decode a Chat Completions response body into a `ModelResponse` (module docstring).
 
@@ -578,6 +581,7 @@ def decode_choices(data: bytes | bytearray | memoryview) -> list[ModelResponse]:
 # --- encoding ----------------------------------------------------------------------------------
 
 
+@runs_roomy
 def encode_request(
     request: Request | list[Message],
     /,
@@ -698,14 +702,14 @@ def _encode_call(block: ToolUseBlock, path: str, policy: Unsupported) -> dict[st
     if type(raw) is str:
         try:
             parsed = _ARGS.decode(raw)
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, RecursionError):
             parsed = {}
         if parsed == block.input:
             arguments = raw
     if arguments is None:
         try:
             arguments = _ENC.encode(block.input).decode()
-        except (TypeError, ValueError, OverflowError) as err:
+        except (TypeError, ValueError, OverflowError, RecursionError) as err:
             raise EncodeError(f"cannot write tool input: {err}", path=path + ".input") from None
     for key, value in block_keys(block).items():
         if key != RAW_ARGUMENTS and not block_hint(key, block):
@@ -809,6 +813,7 @@ def _checked_data(data: dict[str, Any], path: str, policy: Unsupported) -> dict[
     return data
 
 
+@runs_roomy
 def encode_response(
     response: ModelResponse,
     /,

@@ -18,6 +18,7 @@ from typing import Any
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from ..wire._stack import runs_roomy_unsized
 from ..wire.errors import DecodeError
 from ..wire.messages import ModelResponse
 from ._base import StreamError
@@ -95,6 +96,7 @@ class StreamParser:
         self._sse = SSEParser()
         self.done = False
 
+    @runs_roomy_unsized
     def feed(self, chunk: bytes | bytearray | memoryview) -> list[ChatChunk]:
         """Add ``chunk``; return the chunks it completed. Raises `StreamError` with
         ``.received`` holding the chunks of this call decoded before the failure."""
@@ -106,7 +108,7 @@ class StreamParser:
                 continue
             try:
                 out.append(_DECODER.decode(data))
-            except msgspec.DecodeError as err:
+            except (msgspec.DecodeError, RecursionError) as err:
                 error = _error(data)
                 exc = StreamError(
                     f"error event: {error.get('message', error)}"
@@ -119,6 +121,7 @@ class StreamParser:
                 raise exc from None
         return out
 
+    @runs_roomy_unsized
     def close(self) -> None:
         """End the stream; raise `StreamError` if it stopped inside an event."""
         try:
@@ -130,7 +133,7 @@ class StreamParser:
 def _error(data: bytes) -> Any:
     try:
         obj = _ERROR.decode(data)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         return None
     error = obj.get("error")
     return error if isinstance(error, dict) else None
@@ -161,6 +164,7 @@ class StreamAccumulator:
         self.events = 0
         """How many chunks were applied."""
 
+    @runs_roomy_unsized
     def feed(self, chunk: bytes | bytearray | memoryview) -> list[ChatChunk]:
         """Parse ``chunk`` and apply its chunks; returns them."""
         try:
@@ -173,6 +177,7 @@ class StreamAccumulator:
             self.apply(c)
         return chunks
 
+    @runs_roomy_unsized
     def close(self) -> ModelResponse:
         """End the stream and return the final response (`StreamError` if incomplete)."""
         self._parser.close()

@@ -34,6 +34,7 @@ from typing import Any
 import msgspec
 from msgspec import UNSET
 
+from ..wire._stack import runs_roomy
 from ..wire.blocks import (
     Base64Source,
     ContentBlock,
@@ -152,6 +153,7 @@ _ROLES: dict[str, Any] = {
 # --- decoding -----------------------------------------------------------------------------------
 
 
+@runs_roomy
 def decode_request(data: bytes | bytearray | memoryview | str) -> Request:
     """Decode a Responses request body into a `Request` (see the module docstring)."""
     body = want_dict(decode_json(data, "$"), "$")
@@ -353,6 +355,7 @@ def stop_reason(body: dict[str, Any], blocks: list[ContentBlock]) -> str:
     return status if type(status) is str else "end_turn"
 
 
+@runs_roomy
 def decode_response(data: bytes | bytearray | memoryview | str) -> ModelResponse:
     """Decode a Responses ``response`` object into a `ModelResponse`."""
     return response_from_dict(want_dict(decode_json(data, "$"), "$"))
@@ -385,6 +388,7 @@ def response_from_dict(body: dict[str, Any]) -> ModelResponse:
 # --- encoding -----------------------------------------------------------------------------------
 
 
+@runs_roomy
 def encode_request(
     request: Request | list[Message],
     *,
@@ -658,6 +662,7 @@ def _encode_reasoning(
     return item
 
 
+@runs_roomy
 def encode_response(
     response: ModelResponse,
     *,

@@ -22,6 +22,7 @@ from typing import Any
 
 import msgspec
 
+from ..wire._stack import runs_roomy_unsized
 from ..wire.errors import DecodeError, WireError
 from ..wire.messages import ModelResponse
 from ._base import StreamError
@@ -53,7 +54,7 @@ def _decode(sse: SSEEvent) -> ResponsesEvent:
         data = _DECODER.decode(sse.data)
     except msgspec.ValidationError:
         raise StreamError(f"event {sse.event!r}: not a JSON object", frame=sse.index) from None
-    except msgspec.DecodeError as err:
+    except (msgspec.DecodeError, RecursionError) as err:
         raise StreamError(f"event {sse.event!r}: invalid JSON: {err}", frame=sse.index) from None
     kind = data.get("type")
     if type(kind) is not str:
@@ -69,6 +70,7 @@ class StreamParser:
     def __init__(self) -> None:
         self._sse = SSEParser()
 
+    @runs_roomy_unsized
     def feed(self, chunk: bytes | bytearray | memoryview) -> list[ResponsesEvent]:
         """Add ``chunk``; return the events it completed. A `StreamError` carries the events of
         this chunk decoded before the bad one in ``.received``."""
@@ -81,6 +83,7 @@ class StreamParser:
                 raise
         return out
 
+    @runs_roomy_unsized
     def close(self) -> list[ResponsesEvent]:
         """End the stream; raise `StreamError` if it stopped inside an event."""
         try:
@@ -107,6 +110,7 @@ class StreamAccumulator:
         self.events = 0
         """How many events were applied."""
 
+    @runs_roomy_unsized
     def feed(self, chunk: bytes | bytearray | memoryview) -> list[ResponsesEvent]:
         """Parse ``chunk`` and apply its events."""
         try:
@@ -119,6 +123,7 @@ class StreamAccumulator:
             self.apply(event)
         return events
 
+    @runs_roomy_unsized
     def close(self) -> ModelResponse:
         """End the stream and return the final response (`StreamError` if it was cut short)."""
         for event in self._parser.close():

@@ -10,15 +10,22 @@ is reported with its full path.
 Limits (`minagent.wire.limits`) are checked where they cost nothing: the input size before
 parsing; the nesting depth by the recursion guard msgspec shares with the interpreter, which on
 CPython up to 3.11 never lets nesting reach ``sys.getrecursionlimit()`` (the default
-``max_depth``), so only a smaller ``max_depth`` (or a newer CPython, whose C recursion limit is
-separate) pays for one walk over the decoded values. On the lossless path, MessagePack that may
+``max_depth``). Elsewhere (a smaller ``max_depth``, or CPython 3.12+, whose C recursion limit is
+separate) the typed shape bounds what a strict decode returns, the `Deep` hook measures the
+values below it, and the lossless path measures each element it builds (`_hold_depth`); paths
+are built only once a value is known to be too deep. On the lossless path, MessagePack that may
 hold a timestamp is read by `_mpreader.read_msgpack` (msgspec would turn it into ``datetime``);
-the strict path never meets one, since a timestamp fails every type it could sit in.
+the strict path never meets one, since a timestamp fails every type it could sit in. A decode
+msgspec could recurse through deeper than this thread's C stack holds runs on a thread whose
+stack holds it (`_stack`).
 
-Encoding writes everything with one msgspec call. An `Extra` anywhere stops that call (msgspec
-cannot encode it and asks our hook, which signals the lossless path); the object is then written
-again in chunks, lowering to dicts only the elements that carry unknown data. A `MsgpackOnly`
-value is unwrapped by the MessagePack hook and refused, with its path, by the JSON one.
+Encoding writes everything with one msgspec call; when the recursion guard stops it, a value
+nested past the default ``max_depth`` is refused with the path of the first container past it
+(what decoding would refuse), anything else is retried with headroom (up to CPython 3.11).
+An `Extra` anywhere stops that call (msgspec cannot encode it and asks our hook, which signals
+the lossless path); the object is then written again in chunks, lowering to dicts only the
+elements that carry unknown data. A `MsgpackOnly` value is unwrapped by the MessagePack hook
+and refused, with its path, by the JSON one.
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ from typing import Any
 
 import msgspec
 
-from . import _depth, _fallback, _finite, _lossless, _mpreader, _paths, _values
+from . import _depth, _fallback, _finite, _lossless, _mpreader, _paths, _stack, _values
 from ._malformed import MALFORMED
 from .blocks import TYPED_LEVELS, Deep
 from .errors import DecodeError, EncodeError, ValidationError, WireError
@@ -120,6 +127,8 @@ def _with_headroom(levels: int, call: Callable[..., Any], *args: Any) -> Any:
     depend on where it is decoded). Raises RecursionError at once if already raised here."""
     if getattr(_seen, "raised", False):
         raise RecursionError("nesting too deep even with headroom")
+    if _recursion_limit() + levels > _stack.room_here():  # more than this stack holds
+        return _stack.elsewhere(_with_headroom, levels, call, *args)
     with _headroom:
         before = _recursion_limit()
         sys.setrecursionlimit(before + levels)
@@ -194,12 +203,16 @@ def batch_check(tp: Any, limits: Limits) -> Callable[[Callable[[Any], Any], Any]
 
 
 def _plain_call(call: Callable[[Any], Any], data: Any) -> Any:
-    return call(data)
+    return _stack.run(call, _size(data), data)
 
 
 def _checked_call(call: Callable[[Any], Any], data: Any, *, tp: Any, limits: Limits) -> Any:
-    result, within = _deep_checked(call, data, tp, limits)
+    result, within = _stack.run(_deep_checked, _size(data), call, data, tp, limits)
     return result if within else None
+
+
+def _size(data: Any) -> int:
+    return data.nbytes if isinstance(data, memoryview) else len(data)
 
 
 def guard_covers(limits: Limits) -> bool:
@@ -298,6 +311,8 @@ class Codec:
                 f"{self.name} input of {size} bytes is over the limit max_size={limits.max_size}",
                 path="$",
             )
+        if size > _stack.SHORT and not _stack.fits(size):  # msgspec could overflow this stack
+            return _stack.elsewhere(self.decode, data, tp, limits)
         try:
             if size < _PAUSE_GC_FROM:
                 return self._decode_once(decoder, data, tp, limits)
@@ -317,13 +332,22 @@ class Codec:
 
     def _decode_once(self, decoder: Any, data: Any, tp: Any, limits: Limits) -> Any:
         within = guard_covers(limits)
+        counting = not within and limits.max_depth >= _TYPED_DEPTH[tp]
         try:
-            if not within and limits.max_depth >= _TYPED_DEPTH[tp]:
+            if counting:
                 result, within = _deep_checked(decoder.decode, data, tp, limits)
             else:
                 result = decoder.decode(data)
         except msgspec.ValidationError as err:
-            result = self._decode_slow(data, tp, limits, _fallback.first_index(err))
+            first_bad = _fallback.first_index(err)
+
+            def slow(data: Any) -> Any:
+                return self._decode_slow(data, tp, limits, first_bad)
+
+            if counting:  # the hook measures strict chunks, `_value` each element built
+                result, within = _deep_checked(slow, data, tp, limits)
+            else:
+                result = slow(data)
         except MALFORMED as err:
             raise self._malformed(err, data, tp) from None
         except RecursionError:
@@ -413,13 +437,26 @@ class Codec:
         needs that: a timestamp fails every type it could meet there."""
         special = self._special
         if special is None or not special[0](memoryview(data)):
-            return self._generic(data, path)
+            value = self._generic(data, path)
+            if (
+                getattr(_seen, "depth", None) is not None
+                and nested + _size(data) > limits.max_depth
+            ):
+                self._hold_depth(value, limits, path, nested)  # (a level takes a byte at least)
+            return value
         try:
             return special[1](data, limits.max_depth - nested)
         except _mpreader.TooDeep as deep:
             raise self._too_deep(limits, path + deep.path[1:]) from None
         except WireError as err:
             raise err.under(path) from None
+
+    def _hold_depth(self, value: Any, limits: Limits, path: str, nested: int) -> None:
+        """Refuse a schema-less ``value`` (``nested`` containers deep) that nests past
+        ``limits.max_depth``: one quick measure, and paths built only past the limit."""
+        if nested + _depth.nesting(value) > limits.max_depth:
+            where = _depth.too_deep(value, limits.max_depth, nested, path)
+            raise self._too_deep(limits, path if where is None else where)
 
     def _decode_slow(self, data: Any, tp: Any, limits: Limits, first_bad: int | None) -> Any:
         def again() -> Any:
@@ -475,10 +512,19 @@ class Codec:
         `lazy.encode`."""
         if type(obj) in _LAZY_TYPES:
             return _lazy().encode(self, obj, canonical)
+        if not _stack.fits(None):  # msgspec's encoder could nest deeper than this stack holds
+            return _stack.elsewhere(self.encode, obj, canonical)
         out = self._encode(obj, canonical)
         if self._text:  # JSON has no NaN or infinity; MessagePack keeps them
             _finite.refuse_nonfinite(obj, out)
         return out
+
+    def _too_deep_to_write(self, path: str) -> EncodeError:
+        return EncodeError(
+            f"cannot write {self.name}: nesting deeper than max_depth={DEFAULT.max_depth} "
+            "(decoding refuses it)",
+            path=path,
+        )
 
     def _encode(self, obj: Any, canonical: bool) -> bytes:
         encoder = self._canonical if canonical else self._fast
@@ -505,12 +551,13 @@ class Codec:
             NotImplementedError,
             _NeedsLossless,  # an Extra lowering leaves: one the caller put where none belongs
         ) as err:
-            if (
-                type(err) is RecursionError
-                and _GUARD_BEFORE_3_12
-                and not _seen.__dict__.get("raised")
-            ):
-                return _with_headroom(DEFAULT.max_depth + 64, self.encode, obj, canonical)  # type: ignore[no-any-return]
+            if type(err) is RecursionError:
+                where = _depth.too_deep(obj, DEFAULT.max_depth)
+                if where is not None:  # what decoding would refuse, refused here
+                    raise self._too_deep_to_write(where) from None
+                if _GUARD_BEFORE_3_12 and not _seen.__dict__.get("raised"):
+                    # the guard counted the caller's frames too: retry with room
+                    return _with_headroom(DEFAULT.max_depth + 64, self.encode, obj, canonical)  # type: ignore[no-any-return]
             if _LAZY_TYPES and _lazy().holds_lazy(obj):  # a list holding lazy messages
                 return _lazy().encode(self, obj, canonical)
             raise self._encode_error(obj, err) from None

@@ -1,8 +1,10 @@
-"""Nesting depth of decoded values: the exact walk (`too_deep`) and the quick measure (`nesting`).
+"""Nesting depth of decoded values: the quick measure (`nesting`) and the exact walk (`too_deep`).
 
-`too_deep` runs where the recursion guard does not bound ``max_depth`` for free (a small limit,
-CPython 3.12+, the lossless path) and only when the codec cannot rule a too-deep value out
-more cheaply; see `minagent.wire._codec`.
+Where the recursion guard does not bound ``max_depth`` for free (a small limit, CPython 3.12+),
+the codec measures with `nesting` only what the typed shape does not bound (values below a tool
+input's typed levels, elements built by the lossless path), and runs `too_deep`, which builds
+the path of every child it meets, only once a value is known to be too deep (or for a
+``max_depth`` smaller than the typed shape); see `minagent.wire._codec`.
 """
 
 from __future__ import annotations
@@ -20,22 +22,28 @@ _CONTAINERS = (dict, list, tuple, Struct)
 
 
 def nesting(value: Any) -> int:
-    """How deep plain ``dict`` / ``list`` values nest in ``value`` (a scalar: 0, ``[]``: 1)."""
+    """How deep plain ``dict`` / ``list`` values nest in ``value`` (a scalar: 0, ``[]``: 1).
+
+    Level by level: each value is looked at once and no path or pair is built, so this costs
+    about a third of a walk that tracks the level of every child."""
     deepest = 0
-    stack = [(value, 0)]
-    pop, extend = stack.pop, stack.extend
-    while stack:
-        item, level = pop()
-        kind = type(item)
-        if kind is dict:
-            item = item.values()
-        elif kind is not list:
-            continue
-        level += 1
-        if level > deepest:
-            deepest = level
-        extend([(child, level) for child in item])
-    return deepest
+    level = [value]
+    while True:
+        below: list[Any] = []
+        extend = below.extend
+        found = False
+        for item in level:
+            kind = type(item)
+            if kind is dict:
+                extend(item.values())
+                found = True
+            elif kind is list:
+                extend(item)
+                found = True
+        if not found:
+            return deepest
+        deepest += 1
+        level = below
 
 
 def too_deep(value: Any, max_depth: int, depth: int = 0, path: str = "$") -> str | None:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
+from . import _stack
 from ._fallback import join_array
 from ._malformed import MALFORMED
 from .blocks import ContentBlock, ToolUseBlock
@@ -314,6 +315,7 @@ class _Source:
             heads = self._load_heads()
         return heads[i]
 
+    @_stack.runs_roomy_unsized
     def _load_heads(self) -> list[AnyHead | None]:
         with self.lock:
             heads = self.heads
@@ -378,6 +380,7 @@ class _Source:
             )
         return found
 
+    @_stack.runs_roomy_unsized
     def _raw_calls(self, heads: list[AnyHead | None]) -> list[Calls | None]:
         """The calls of every message whose content is raw, from one decode of all block lists."""
         dec = _decoders(self.codec)
@@ -677,6 +680,7 @@ def _check_args(codec: Codec, validate: Validate, size: int, limits: Limits) -> 
         )
 
 
+@_stack.runs_roomy
 def decode(
     codec: Codec,
     data: Any,
@@ -751,6 +755,7 @@ def _one_pass(codec: Codec, data: bytes, limits: Limits) -> _Source | None:
     return source
 
 
+@_stack.runs_roomy_unsized
 def from_parts(
     codec: Codec,
     parts: list[bytes],
@@ -818,6 +823,7 @@ def _refuse_part(
     raise AssertionError("every part holds one value, yet their scan refused them")
 
 
+@_stack.runs_roomy_unsized
 def read_parts(
     codec: Codec, parts: list[bytes], places: tuple[str, list[int]], limits: Limits
 ) -> tuple[list[LazyMessage], WireError | None]:
