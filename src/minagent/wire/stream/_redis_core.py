@@ -1,12 +1,24 @@
 """The Redis publisher and consumer once, for both redis-py clients (blocking and asyncio).
 
 Every operation is written here as *steps*: a generator that yields the Redis commands to send
-(a `Call`, or a list of them for one ``MULTI`` / ``EXEC`` transaction), is sent each reply (or
-has the command's exception thrown in) and returns the operation's result. A `Run` advances the
+(a `Call`, or a list of them pipelined in one round trip), is sent each reply (or has the
+command's exception thrown in) and returns the operation's result. A `Run` advances the
 steps; `minagent.wire.stream.redis` executes each command with the blocking client and
 `minagent.wire.stream.redis_asyncio` awaits it. So there is one consumer (which entries to read
 in which order, claiming, dead letters, what a lost reply means) and two ways to wait, the way
 protocol libraries without I/O (h11, for example) serve both worlds.
+
+Every write is safe to send twice, because redis-py may re-send a command whose reply was
+lost (its ``Retry``; ten attempts for ``Redis(host, port)``) and the caller is never told:
+
+- a publish is one Lua script that records its key (the caller's, or a random one per call)
+  with the entry ids it added, and adds nothing when the key is already recorded: a re-sent
+  publish returns the first one's ids;
+- moving poison entries to the dead-letter stream is one Lua script, recorded the same way,
+  that acknowledges an entry only after its dead-letter entry was added;
+- every read of new or claimed entries is pipelined with ``XPENDING``: when this consumer holds
+  more pending entries than it handed to its caller, a reply was lost and re-sent, and the
+  next reads re-read its own pending entries, skipping the ones the caller holds.
 
 Entries themselves (fields, batch decoding, dead-letter fields) are in `_redis_entries`.
 """
@@ -14,19 +26,33 @@ Entries themselves (fields, batch decoding, dead-letter fields) are in `_redis_e
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import os
 import time
 from collections.abc import Generator, Sequence
 from typing import Any, Generic, TypeVar
 
 import redis
 
+from ..errors import DeadLetterError
 from ..limits import DEFAULT, Limits
 from ..messages import Message, ModelResponse
 from . import _redis_entries as _e
 
-__all__ = ["DEFAULT_CLAIM_IDLE_MS", "Call", "ConsumerCore", "PublisherCore", "Run", "Step"]
+__all__ = [
+    "DEFAULT_CLAIM_IDLE_MS",
+    "DEFAULT_DEDUPE_MS",
+    "Call",
+    "ConsumerCore",
+    "PublisherCore",
+    "Run",
+    "Script",
+    "Step",
+]
 
 DEFAULT_CLAIM_IDLE_MS = _e.DEFAULT_CLAIM_IDLE_MS
+DEFAULT_DEDUPE_MS = 600_000
+"""How long a publish's key is remembered: a publish re-sent with it in that time adds nothing."""
 
 C = TypeVar("C")
 T = TypeVar("T")
@@ -46,17 +72,91 @@ class Call:
 
 
 Step = Call | list[Call]
-"""What steps yield: one command, or a list of commands sent as one transaction."""
+"""What steps yield: one command, or a list of commands pipelined in one round trip (not a
+transaction: a blocking ``XREADGROUP`` must be able to wait)."""
 
 Steps = Generator[Step, Any, T]
 
 
 def pipeline(client: Any, calls: list[Call]) -> Any:
-    """A transaction pipeline of ``client`` holding ``calls``, ready for ``execute()``."""
-    pipe = client.pipeline(transaction=True)
+    """A pipeline (no ``MULTI``) of ``client`` holding ``calls``, ready for ``execute()``."""
+    pipe = client.pipeline(transaction=False)
     for call in calls:
         call.on(pipe)
     return pipe
+
+
+@dataclasses.dataclass(frozen=True)
+class Script:
+    """A Lua script, run by its SHA1 (``EVALSHA``), sent whole (``EVAL``) when the server does
+    not have it yet."""
+
+    text: str
+
+    @property
+    def sha(self) -> str:
+        """The script's SHA1, as ``EVALSHA`` names it."""
+        return hashlib.sha1(self.text.encode()).hexdigest()
+
+    def run(self, keys: Sequence[str], args: Sequence[Any]) -> Steps[Any]:
+        """Run the script once; return its reply."""
+        try:
+            return (yield Call("evalsha", (self.sha, len(keys), *keys, *args)))
+        except redis.exceptions.NoScriptError:
+            return (yield Call("eval", (self.text, len(keys), *keys, *args)))
+
+
+PUBLISH = Script(
+    """
+-- KEYS: stream, record; ARGV: record ms, maxlen ('' for none), field name, payloads...
+local done = redis.call('GET', KEYS[2])
+if done then return done end
+local ids = {}
+for i = 4, #ARGV do
+  if ARGV[2] == '' then
+    ids[#ids + 1] = redis.call('XADD', KEYS[1], '*', ARGV[3], ARGV[i])
+  else
+    ids[#ids + 1] = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', ARGV[3], ARGV[i])
+  end
+end
+local joined = table.concat(ids, ' ')
+redis.call('SET', KEYS[2], joined, 'PX', ARGV[1])
+return joined
+"""
+)
+"""Add one entry per payload, once per record key; return the entry ids, space-separated."""
+
+BURY = Script(
+    """
+-- KEYS: stream, dead-letter stream, record; ARGV: group, record ms, then for each entry:
+-- id, number of field arguments, field arguments...
+local done = redis.call('HMGET', KEYS[3], 'moved', 'error')
+if done[1] then return {tonumber(done[1]), done[2]} end
+local i, moved, err = 3, 0, ''
+while i <= #ARGV do
+  local count = tonumber(ARGV[i + 1])
+  local added = redis.pcall('XADD', KEYS[2], '*', unpack(ARGV, i + 2, i + 1 + count))
+  if type(added) == 'table' and added.err then
+    err = added.err
+    break
+  end
+  redis.call('XACK', KEYS[1], ARGV[1], ARGV[i])
+  moved = moved + 1
+  i = i + 2 + count
+end
+redis.call('HSET', KEYS[3], 'moved', moved, 'error', err)
+redis.call('PEXPIRE', KEYS[3], ARGV[2])
+return {moved, err}
+"""
+)
+"""Move poison entries to the dead-letter stream in order, acknowledging each only after its
+dead-letter entry was added; stop at the first refused write. Once per record key; return how
+many moved and the refusal ('' if none)."""
+
+
+def _token() -> str:
+    """A record key for a write the caller gave no key: random, one per call."""
+    return os.urandom(16).hex()
 
 
 class Run(Generic[T]):
@@ -98,22 +198,33 @@ class PublisherCore(Generic[C]):
         *,
         format: str = "msgpack",
         maxlen: int | None = None,
+        dedupe_ms: int = DEFAULT_DEDUPE_MS,
     ) -> None:
         """``maxlen`` trims the stream approximately (``MAXLEN ~``) on every append; entries
-        trimmed before a consumer acknowledged them reach the dead-letter stream."""
+        trimmed before a consumer acknowledged them reach the dead-letter stream.
+        ``dedupe_ms``: how long each publish's key and entry ids are kept in Redis (under
+        ``<stream>:published:<key>``), so that a publish re-sent within it adds nothing."""
         _e.check_client(client)
+        if isinstance(dedupe_ms, bool) or not isinstance(dedupe_ms, int) or dedupe_ms < 1:
+            raise ValueError(f"dedupe_ms must be a positive int (milliseconds), got {dedupe_ms!r}")
         self.client = client
         self.stream = stream
         self.format = _e.check_format(format)
         self.maxlen = maxlen
+        self.dedupe_ms = dedupe_ms
 
-    def _publish(self, messages: _e.Publishable) -> Steps[list[str]]:
+    def _publish(self, messages: _e.Publishable, key: str | None) -> Steps[list[str]]:
+        if key is not None and (not isinstance(key, str) or not key):
+            raise ValueError(f"key must be a non-empty str, got {key!r}")
         entries = _e.encode_entries(messages, self.format)  # before anything is sent
         if not entries:
             return []
-        trim = {"maxlen": self.maxlen, "approximate": True}
-        ids = yield [Call("xadd", (self.stream, fields), trim) for fields in entries]
-        return [_e.entry_id(eid) for eid in ids]
+        record = f"{self.stream}:published:{_token() if key is None else key}"
+        maxlen = "" if self.maxlen is None else self.maxlen
+        args = [self.dedupe_ms, maxlen, _e.field_name(self.format)]
+        args += [payload for fields in entries for payload in fields.values()]
+        joined = yield from PUBLISH.run([self.stream, record], args)
+        return _e.entry_id(joined).split()
 
 
 class ConsumerCore(Generic[C]):
@@ -153,6 +264,7 @@ class ConsumerCore(Generic[C]):
         self.limits = limits
         self.dead_letter = f"{stream}:dead" if dead_letter is None else dead_letter
         self._create = create
+        self._held: set[str] = set()  # handed to the caller, not acknowledged through us
         self._history: str | None = "0"
         self._cursor = "0-0"
         self._next_claim = 0.0
@@ -186,10 +298,11 @@ class ConsumerCore(Generic[C]):
                     entries, type=self.type, accept=self.accept, limits=self.limits
                 )
                 if out.poison:
-                    yield self._bury(out.poison)
+                    yield from self._bury(out.poison)
                 if out.messages:
+                    self._held.update(eid for eid, _ in out.messages)
                     return out.messages
-        except (redis.ConnectionError, redis.TimeoutError):
+        except (redis.ConnectionError, redis.TimeoutError, DeadLetterError):
             self._history = "0"  # a reply may be lost: re-read our own pending entries first
             raise
 
@@ -197,15 +310,20 @@ class ConsumerCore(Generic[C]):
         ids = [entry_ids] if isinstance(entry_ids, str) else list(entry_ids)
         if not ids:
             return 0
-        return int((yield Call("xack", (self.stream, self.group, *ids))))
+        acked = int((yield Call("xack", (self.stream, self.group, *ids))))
+        self._held.difference_update(ids)
+        return acked
 
     def _fetch(self) -> Steps[list[Any]]:
-        if self._history is not None:
+        while self._history is not None:  # own pending entries the caller does not hold
             entries = _e.stream_entries((yield self._read_group(self._history)))
-            if entries:
-                self._history = _e.entry_id(entries[-1][0])
-                return entries
-            self._history = None
+            if not entries:
+                self._history = None
+                break
+            self._history = _e.entry_id(entries[-1][0])
+            fresh = [entry for entry in entries if _e.entry_id(entry[0]) not in self._held]
+            if fresh:
+                return fresh
         if self.claim_idle_ms is not None and time.monotonic() >= self._next_claim:
             claim = Call(
                 "xautoclaim",
@@ -216,13 +334,35 @@ class ConsumerCore(Generic[C]):
                     "count": self.batch,
                 },
             )
-            cursor, claimed, deleted = (yield claim)[:3]
+            reply, pending = yield [claim, self._pending()]
+            cursor, claimed, deleted = reply[:3]
+            self._check_pending(pending, len(claimed))
             self._cursor = _e.entry_id(cursor)
             if self._cursor == "0-0":
                 self._next_claim = time.monotonic() + self.claim_idle_ms / 2000
             if claimed or deleted:
                 return [*claimed, *((eid, None) for eid in deleted)]
-        return _e.stream_entries((yield self._read_group(">", block=self.block_ms)))
+        reply, pending = yield [self._read_group(">", block=self.block_ms), self._pending()]
+        entries = _e.stream_entries(reply)
+        self._check_pending(pending, len(entries))
+        return entries
+
+    def _release(self, rest: Sequence[tuple[str, Any]]) -> None:
+        """The caller stopped iterating before taking ``rest`` of a batch: they are no longer
+        held, and the next read re-reads them (the own pending entries) first."""
+        if rest:
+            self._held.difference_update(eid for eid, _ in rest)
+            self._history = "0"
+
+    def _pending(self) -> Call:
+        return Call("xpending", (self.stream, self.group))
+
+    def _check_pending(self, summary: Any, delivered: int) -> None:
+        """After a read of new or claimed entries (``delivered`` of them): if this consumer now
+        holds more pending entries than its caller does plus those, an earlier delivery's reply
+        was lost (and the read re-sent): re-read the own pending entries next."""
+        if _e.pending_count(summary, self.name) > len(self._held) + delivered:
+            self._history = "0"
 
     def _read_group(self, start: str, **block: int | None) -> Call:
         return Call(
@@ -231,18 +371,23 @@ class ConsumerCore(Generic[C]):
             {"count": self.batch, **block},
         )
 
-    def _bury(self, poison: list[Any]) -> list[Call]:
-        calls = [
-            Call(
-                "xadd",
-                (
-                    self.dead_letter,
-                    _e.dead_letter_fields(
-                        eid, fields, err, stream=self.stream, group=self.group, name=self.name
-                    ),
-                ),
+    def _bury(self, poison: list[Any]) -> Steps[None]:
+        """Move poison entries to the dead-letter stream, acknowledging each once its dead
+        letter is written; `DeadLetterError` for the first one the server refuses."""
+        args: list[Any] = [self.group, DEFAULT_DEDUPE_MS]
+        for eid, fields, err in poison:
+            dead = _e.dead_letter_fields(
+                eid, fields, err, stream=self.stream, group=self.group, name=self.name
             )
-            for eid, fields, err in poison
-        ]
-        calls.append(Call("xack", (self.stream, self.group, *(eid for eid, _, _ in poison))))
-        return calls
+            args += [eid, 2 * len(dead), *(x for pair in dead.items() for x in pair)]
+        record = f"{self.dead_letter}:moved:{_token()}"
+        moved, refusal = yield from BURY.run([self.stream, self.dead_letter, record], args)
+        if int(moved) < len(poison):
+            eid = poison[int(moved)][0]
+            raise DeadLetterError(
+                f"cannot move poison entry {eid} of stream {self.stream!r} to the dead-letter "
+                f"stream {self.dead_letter!r}: {_e.entry_id(refusal)}; it stays pending, "
+                "unacknowledged, and so do the entries read with it",
+                entry_id=eid,
+                dead_letter=self.dead_letter,
+            )

@@ -37,6 +37,7 @@ __all__ = [
     "encode_entries",
     "entry_id",
     "field_name",
+    "pending_count",
     "stream_entries",
 ]
 
@@ -117,6 +118,23 @@ def stream_entries(response: Any) -> list[tuple[Any, dict[bytes, bytes]]]:
         return list(entries)
     ((_, entries),) = response
     return list(entries)
+
+
+def pending_count(summary: Any, name: str) -> int:
+    """How many entries an ``XPENDING <stream> <group>`` summary says consumer ``name`` holds.
+
+    redis-py parses the summary into a dict whose ``consumers`` is a list of ``{"name",
+    "pending"}`` dicts; the raw reply lists ``[name, count]`` pairs (fourth element).
+    """
+    consumers = summary["consumers"] if isinstance(summary, Mapping) else summary[3]
+    want = name.encode()
+    for consumer in consumers or ():
+        who, count = (
+            (consumer["name"], consumer["pending"]) if isinstance(consumer, Mapping) else consumer
+        )
+        if (who.encode() if isinstance(who, str) else who) == want:
+            return int(count)
+    return 0
 
 
 @dataclasses.dataclass
