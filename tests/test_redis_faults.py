@@ -292,6 +292,21 @@ def test_entries_left_by_an_early_break_are_read_again_first(redis_url: str) -> 
     assert client.xpending("in", "g")["pending"] == 0
 
 
+def test_entries_held_past_claim_idle_are_not_handed_over_twice(redis_url: str) -> None:
+    """A caller holding entries longer than ``claim_idle_ms``: the consumer's own claim scan
+    takes them back under its name, but never hands them to its caller a second time; a new
+    entry still arrives."""
+    client = redis.Redis.from_url(redis_url)
+    ids = Publisher(client, "in").publish(_messages(3))
+    consumer = Consumer(client, "in", "g", "c1", claim_idle_ms=50)
+    assert [eid for eid, _ in consumer.read()] == ids
+    time.sleep(0.08)
+    assert consumer.read() == []
+    late = Publisher(client, "in").publish(_messages(1, "late"))
+    assert [eid for eid, _ in consumer.read()] == late
+    assert consumer.ack(ids + late) == 4
+
+
 def test_async_lost_replies_lose_and_duplicate_nothing(redis_url: str, proxy: LossyProxy) -> None:
     """redis.asyncio through the lossy proxy: a dropped publish reply stores the batch once, a
     dropped read reply loses and duplicates nothing, a refused dead-letter write raises

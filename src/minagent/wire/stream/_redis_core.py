@@ -336,6 +336,8 @@ class ConsumerCore(Generic[C]):
             )
             reply, pending = yield [claim, self._pending()]
             cursor, claimed, deleted = reply[:3]
+            # entries its caller holds past claim_idle_ms come back to this consumer: not twice
+            claimed = [entry for entry in claimed if _e.entry_id(entry[0]) not in self._held]
             self._check_pending(pending, len(claimed))
             self._cursor = _e.entry_id(cursor)
             if self._cursor == "0-0":
