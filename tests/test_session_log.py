@@ -616,5 +616,11 @@ def test_repair_cuts_the_tail_the_file_has_now(tmp_path: Path) -> None:
             second, whole[second : second + 5], 2, "no trailing newline", 5
         )
         assert path.read_bytes() == whole[:second]
+        with open(path, "ab") as f:  # half a line again, after the repaired end
+            f.write(b'{"ro')
+        with pytest.raises(LogChangedError) as info:
+            log.append(messages[1:])
+        assert f"it ends at byte {second + 4}, not at byte {second} where" in str(info.value)
+        assert log.repair() == TornTail(second, b'{"ro', 2, "no trailing newline", 4)
         log.append(messages[1:])
         assert log.read() == messages

@@ -154,7 +154,8 @@ class SessionLog:
 
     @property
     def tail(self) -> TornTail | None:
-        """The torn last line found on open (or left by a failed append), or None if whole."""
+        """The torn last line found on open, left by a failed append, or found when the file
+        changed from outside (seen by append, read and repair); None if whole."""
         return self._tail
 
     @property
