@@ -194,13 +194,28 @@ def test_publish_keys_expire_and_are_refused_when_empty(redis_url: str) -> None:
     time.sleep(0.25)
     assert publisher.publish(_messages(2), key="k") != first
     assert client.xlen("in") == 4
-    with pytest.raises(ValueError) as empty:
-        publisher.publish(_messages(1), key="")
-    assert str(empty.value) == "key must be a non-empty str, got ''"
-    with pytest.raises(ValueError) as ttl:
-        Publisher(client, "in", dedupe_ms=0)
-    assert str(ttl.value) == "dedupe_ms must be a positive int (milliseconds), got 0"
+    for key in ("", 7, b"k"):
+        with pytest.raises(ValueError) as bad_key:
+            publisher.publish(_messages(1), key=key)  # type: ignore[arg-type]
+        assert str(bad_key.value) == f"key must be a non-empty str, got {key!r}"
+    for ms in (0, -5, True, 1.5, "600"):
+        with pytest.raises(ValueError) as bad_ms:
+            Publisher(client, "in", dedupe_ms=ms)  # type: ignore[arg-type]
+        assert str(bad_ms.value) == f"dedupe_ms must be a positive int (milliseconds), got {ms!r}"
+    assert Publisher(client, "in", dedupe_ms=1).dedupe_ms == 1
     assert client.xlen("in") == 4
+
+
+def test_maxlen_trims_approximately_on_every_append(redis_url: str) -> None:
+    """``maxlen=10``: 1,000 messages published in one call leave between 10 and 10 + one node
+    (stream-node-max-entries, 100) entries, the newest ones; without maxlen all 1,000 stay."""
+    client = redis.Redis.from_url(redis_url)
+    node = int(client.config_get("stream-node-max-entries")["stream-node-max-entries"])
+    ids = Publisher(client, "in", maxlen=10).publish(_messages(1000))
+    kept = [eid for eid, _ in _entries(client)]
+    assert 10 <= len(kept) <= 10 + node
+    assert kept == ids[-len(kept) :]
+    assert len(Publisher(client, "all").publish(_messages(1000))) == client.xlen("all") == 1000
 
 
 def _poison_between_good(client: redis.Redis) -> tuple[list[str], str]:
