@@ -123,6 +123,26 @@ def test_a_lost_read_reply_loses_and_duplicates_nothing(
     assert direct.xpending("in", "g")["pending"] == 0
 
 
+@pytest.mark.parametrize("retry", ["redis-py retries", "no retry"])
+def test_a_lost_reply_to_the_last_read_is_handed_over_before_reads_come_back_empty(
+    redis_url: str, proxy: LossyProxy, retry: str
+) -> None:
+    """150 entries, 100 a read: the reply delivering the last 50 is dropped, and the re-sent
+    read finds nothing new; that read (or, when the caller was told, the next one) still
+    returns those 50, so iterating until a read comes back empty gets every entry once."""
+    direct = redis.Redis.from_url(redis_url)
+    ids = Publisher(direct, "in").publish(_messages(150))
+    client = _retrying(proxy) if retry == "redis-py retries" else _no_retry(proxy)
+    consumer = Consumer(client, "in", "g", "c1", claim_idle_ms=None)
+    got = consumer.read()
+    proxy.drop_reply(*READ_NEW)
+    got += _consume_all(consumer, [])
+    assert len(proxy.dropped) == 1
+    assert [eid for eid, _ in got] == ids
+    assert consumer.ack(ids[:100]) == 100  # the rest were acknowledged as they came
+    assert direct.xpending("in", "g")["pending"] == 0
+
+
 def test_a_lost_claim_reply_loses_and_duplicates_nothing(redis_url: str, proxy: LossyProxy) -> None:
     """Entries a dead consumer left pending, claimed by a rescuer whose XAUTOCLAIM reply is
     dropped once (redis-py re-sends it): the rescuer still hands each entry over exactly once."""

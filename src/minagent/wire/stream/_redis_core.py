@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import operator
 import os
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any, Generic, TypeVar
 
 import redis
@@ -315,7 +316,23 @@ class ConsumerCore(Generic[C]):
         return acked
 
     def _fetch(self) -> Steps[list[Any]]:
-        while self._history is not None:  # own pending entries the caller does not hold
+        """The next entries to hand over: own pending ones the caller does not hold, claimed
+        ones, new ones; and if a read of claimed or new entries just noticed that an earlier
+        delivery's reply was lost, the entries of that delivery at once."""
+        entries = yield from self._own()
+        if not entries:
+            entries = yield from self._claimed()
+        if not entries:
+            new = self._read_group(">", block=self.block_ms)
+            _, entries = yield from self._checked(new, _e.stream_entries)
+        if not entries:
+            entries = yield from self._own()
+        return entries
+
+    def _own(self) -> Steps[list[Any]]:
+        """The next page of this consumer's pending entries that its caller does not hold,
+        while re-reading them (empty once they are through)."""
+        while self._history is not None:
             entries = _e.stream_entries((yield self._read_group(self._history)))
             if not entries:
                 self._history = None
@@ -324,46 +341,43 @@ class ConsumerCore(Generic[C]):
             fresh = [entry for entry in entries if _e.entry_id(entry[0]) not in self._held]
             if fresh:
                 return fresh
-        if self.claim_idle_ms is not None and time.monotonic() >= self._next_claim:
-            claim = Call(
-                "xautoclaim",
-                (self.stream, self.group, self.name),
-                {
-                    "min_idle_time": self.claim_idle_ms,
-                    "start_id": self._cursor,
-                    "count": self.batch,
-                },
-            )
-            reply, pending = yield [claim, self._pending()]
-            cursor, claimed, deleted = reply[:3]
-            # entries its caller holds past claim_idle_ms come back to this consumer: not twice
-            claimed = [entry for entry in claimed if _e.entry_id(entry[0]) not in self._held]
-            self._check_pending(pending, len(claimed))
-            self._cursor = _e.entry_id(cursor)
-            if self._cursor == "0-0":
-                self._next_claim = time.monotonic() + self.claim_idle_ms / 2000
-            if claimed or deleted:
-                return [*claimed, *((eid, None) for eid in deleted)]
-        reply, pending = yield [self._read_group(">", block=self.block_ms), self._pending()]
-        entries = _e.stream_entries(reply)
-        self._check_pending(pending, len(entries))
-        return entries
+        return []
+
+    def _claimed(self) -> Steps[list[Any]]:
+        """Entries idle past ``claim_idle_ms`` in the group, claimed for this consumer (the
+        scan runs at most every ``claim_idle_ms / 2`` once through the pending list), but
+        none its caller holds (its own, held past ``claim_idle_ms``, come back to it)."""
+        if self.claim_idle_ms is None or time.monotonic() < self._next_claim:
+            return []
+        claim = Call(
+            "xautoclaim",
+            (self.stream, self.group, self.name),
+            {"min_idle_time": self.claim_idle_ms, "start_id": self._cursor, "count": self.batch},
+        )
+        reply, claimed = yield from self._checked(claim, operator.itemgetter(1))
+        self._cursor = _e.entry_id(reply[0])
+        if self._cursor == "0-0":
+            self._next_claim = time.monotonic() + self.claim_idle_ms / 2000
+        return [*claimed, *((eid, None) for eid in reply[2])]
+
+    def _checked(
+        self, call: Call, entries_of: Callable[[Any], list[Any]]
+    ) -> Steps[tuple[Any, list[Any]]]:
+        """Send ``call``, a read that delivers entries to this consumer, pipelined with an
+        ``XPENDING`` summary; return its reply and the entries in it the caller does not hold.
+        If the consumer now holds more pending entries than its caller holds plus those, a
+        reply was lost (and the read re-sent by the client): re-read the own entries next."""
+        reply, summary = yield [call, Call("xpending", (self.stream, self.group))]
+        entries = [entry for entry in entries_of(reply) if _e.entry_id(entry[0]) not in self._held]
+        if _e.pending_count(summary, self.name) > len(self._held) + len(entries):
+            self._history = "0"
+        return reply, entries
 
     def _release(self, rest: Sequence[tuple[str, Any]]) -> None:
         """The caller stopped iterating before taking ``rest`` of a batch: they are no longer
         held, and the next read re-reads them (the own pending entries) first."""
         if rest:
             self._held.difference_update(eid for eid, _ in rest)
-            self._history = "0"
-
-    def _pending(self) -> Call:
-        return Call("xpending", (self.stream, self.group))
-
-    def _check_pending(self, summary: Any, delivered: int) -> None:
-        """After a read of new or claimed entries (``delivered`` of them): if this consumer now
-        holds more pending entries than its caller does plus those, an earlier delivery's reply
-        was lost (and the read re-sent): re-read the own pending entries next."""
-        if _e.pending_count(summary, self.name) > len(self._held) + delivered:
             self._history = "0"
 
     def _read_group(self, start: str, **block: int | None) -> Call:
