@@ -292,6 +292,36 @@ def test_a_lost_dead_letter_reply_writes_one_dead_letter(redis_url: str, proxy: 
     assert direct.xpending("in", "g")["pending"] == 0
 
 
+def test_entries_of_thousands_of_fields_are_dead_lettered_whole(redis_url: str) -> None:
+    """Foreign entries of 1,000, 1,001 and 5,000 fields (more than one Lua call can pass to
+    XADD): each dead-lettered with every field byte for byte, one by one up to
+    MAX_DEAD_FIELDS, packed as MessagePack [name, value] pairs beyond; the good entry after
+    them arrives and nothing stays pending."""
+    import msgspec
+
+    from minagent.wire.stream._redis_entries import MAX_DEAD_FIELDS
+
+    assert MAX_DEAD_FIELDS == 1000
+    client = redis.Redis.from_url(redis_url)
+    sizes = (1000, 1001, 5000)
+    originals = [{b"f%d" % i: b"v%d" % i for i in range(n)} for n in sizes]
+    bad = [client.xadd("in", fields).decode() for fields in originals]  # type: ignore[arg-type]
+    good = Publisher(client, "in").publish(_messages(1))
+    consumer = Consumer(client, "in", "g", "c1")
+    assert [(eid, m) for eid, m in consumer.read()] == list(zip(good, _messages(1), strict=True))
+    dead = _entries(client, "in:dead")
+    assert [f[b"id"].decode() for _, f in dead] == bad
+    first = dead[0][1]
+    assert {k[6:]: v for k, v in first.items() if k.startswith(b"field:")} == originals[0]
+    assert len(first) == 7 + 1000
+    for (_, fields), original in zip(dead[1:], originals[1:], strict=True):
+        assert sorted(fields) == sorted(
+            [b"error", b"error_type", b"path", b"id", b"stream", b"group", b"consumer", b"fields"]
+        )
+        assert msgspec.msgpack.decode(fields[b"fields"]) == [[k, v] for k, v in original.items()]
+    assert consumer.ack(good) == 1 and client.xpending("in", "g")["pending"] == 0
+
+
 def test_claims_wait_for_min_idle(redis_url: str) -> None:
     """A second consumer never takes entries a live consumer read less than ``claim_idle_ms``
     ago: they stay under the first consumer's name; once idle that long they move."""

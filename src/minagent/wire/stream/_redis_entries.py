@@ -27,6 +27,7 @@ from ..messages import Message, ModelResponse
 __all__ = [
     "DEFAULT_CLAIM_IDLE_MS",
     "FORMATS",
+    "MAX_DEAD_FIELDS",
     "PROTOCOL_VERSION",
     "Batch",
     "Publishable",
@@ -257,7 +258,10 @@ def dead_letter_fields(
 
     ``error`` is the text of our error (with its path), ``error_type`` its class, ``path`` the
     JSON path alone (empty when none), ``id`` the original entry id; the original fields follow
-    with their names prefixed by ``field:``.
+    with their names prefixed by ``field:``. An entry of more than `MAX_DEAD_FIELDS` fields
+    keeps them all, byte for byte, in one field ``fields``: a MessagePack array of ``[name,
+    value]`` pairs (binary), in order (the dead letter is written by a Lua script, and a Lua
+    call takes a few thousand arguments at most).
     """
     head = {
         b"error": str(err).encode(),
@@ -268,5 +272,13 @@ def dead_letter_fields(
         b"group": group.encode(),
         b"consumer": name.encode(),
     }
-    head.update({b"field:" + key: value for key, value in fields.items()})
+    if len(fields) > MAX_DEAD_FIELDS:
+        head[b"fields"] = msgspec.msgpack.encode([[key, value] for key, value in fields.items()])
+    else:
+        head.update({b"field:" + key: value for key, value in fields.items()})
     return head
+
+
+MAX_DEAD_FIELDS = 1000
+"""Most original fields a dead letter lists one by one (``field:<name>``); beyond, they are
+packed into one ``fields`` value."""
