@@ -593,3 +593,63 @@ def test_entry_helpers_refuse_with_our_texts_and_accept_what_they_should() -> No
         ("1-0", "entry deleted from the stream before it was acknowledged"),
         ("2-0", "entry deleted from the stream before it was acknowledged"),
     ]
+
+
+def test_each_read_is_one_round_trip_with_its_pending_check(redis_url: str) -> None:
+    """Reading 300 entries 100 at a time, then finding nothing: one socket write per read; the
+    own pending entries are read once at start (XREADGROUP 0), then each read is one
+    XREADGROUP > pipelined with one XPENDING (INFO commandstats); ack of nothing sends
+    nothing and returns 0; ack of one id as a str acknowledges it."""
+    pool = redis.ConnectionPool.from_url(redis_url, connection_class=CountingConnection)
+    client = redis.Redis(connection_pool=pool)
+    ids = Publisher(client, "in").publish([wire.Message("user", str(i)) for i in range(300)])
+    consumer = Consumer(client, "in", "g", "c1", claim_idle_ms=None)
+    client.config_resetstat()
+    CountingConnection.writes = 0
+    batches = [consumer.read() for _ in range(4)]
+    assert [len(b) for b in batches] == [100, 100, 100, 0]
+    assert CountingConnection.writes == 5  # the first read also reads its own pending list
+    stats = client.info("commandstats")
+    assert (stats["cmdstat_xreadgroup"]["calls"], stats["cmdstat_xpending"]["calls"]) == (5, 4)
+    CountingConnection.writes = 0
+    assert consumer.ack([]) == 0 and CountingConnection.writes == 0
+    assert consumer.ack(ids[0]) == 1
+    assert consumer.ack(ids) == 299
+
+
+def test_the_claim_scan_runs_at_most_every_half_claim_idle(redis_url: str) -> None:
+    """With claim_idle_ms=2000, once through the pending list the XAUTOCLAIM scan waits
+    1 s: a read 0.5 s later does not scan, one 1.1 s later does (INFO commandstats)."""
+    client = redis.Redis.from_url(redis_url)
+    Publisher(client, "in").publish(wire.Message("user", "x"))
+    consumer = Consumer(client, "in", "g", "c1", claim_idle_ms=2000)
+    client.config_resetstat()
+    scans = []
+    for pause in (0, 0.5, 0.6):
+        time.sleep(pause)
+        consumer.read()
+        scans.append(client.info("commandstats").get("cmdstat_xautoclaim", {}).get("calls", 0))
+    assert scans == [1, 1, 2]
+
+
+def test_publish_records_are_named_after_the_stream_and_key(redis_url: str) -> None:
+    """A publish with key="k" is recorded under ``in:published:k`` holding its ids; one
+    without a key under ``in:published:<32 hex digits>``, random per call; dead-lettering is
+    recorded under ``in:dead:moved:<32 hex digits>`` (moved count, refusal)."""
+    import re
+
+    client = redis.Redis.from_url(redis_url)
+    publisher = Publisher(client, "in")
+    ids = publisher.publish([wire.Message("user", "a"), wire.Message("user", "b")], key="k")
+    assert client.get("in:published:k") == " ".join(ids).encode()
+    publisher.publish(wire.Message("user", "c"))
+    publisher.publish(wire.Message("user", "d"))
+    client.xadd("in", {b"json/1": b"["})
+    list(Consumer(client, "in", "g", "c1"))
+    keys = sorted(k.decode() for k in client.keys("*") if k not in (b"in", b"in:dead"))
+    assert keys[-1] == "in:published:k"
+    hexed = r"[0-9a-f]{32}"
+    assert re.fullmatch(rf"in:dead:moved:{hexed}", keys[0])
+    assert client.hgetall(keys[0]) == {b"moved": b"1", b"error": b""}
+    assert all(re.fullmatch(rf"in:published:{hexed}", k) for k in keys[1:3])
+    assert len(set(keys)) == 4

@@ -121,21 +121,11 @@ def stream_entries(response: Any) -> list[tuple[Any, dict[bytes, bytes]]]:
     return list(entries)
 
 
-def pending_count(summary: Any, name: str) -> int:
-    """How many entries an ``XPENDING <stream> <group>`` summary says consumer ``name`` holds.
-
-    redis-py parses the summary into a dict whose ``consumers`` is a list of ``{"name",
-    "pending"}`` dicts; the raw reply lists ``[name, count]`` pairs (fourth element).
-    """
-    consumers = summary["consumers"] if isinstance(summary, Mapping) else summary[3]
+def pending_count(summary: Mapping[str, Any], name: str) -> int:
+    """How many entries consumer ``name`` holds, from an ``XPENDING <stream> <group>`` summary
+    as redis-py parses it (RESP2 and RESP3 alike): ``consumers`` lists ``{"name", "pending"}``."""
     want = name.encode()
-    for consumer in consumers or ():
-        who, count = (
-            (consumer["name"], consumer["pending"]) if isinstance(consumer, Mapping) else consumer
-        )
-        if (who.encode() if isinstance(who, str) else who) == want:
-            return int(count)
-    return 0
+    return sum(int(c["pending"]) for c in summary["consumers"] if c["name"] == want)
 
 
 @dataclasses.dataclass
