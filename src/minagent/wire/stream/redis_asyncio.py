@@ -67,6 +67,9 @@ class Consumer(_core.ConsumerCore[redis.asyncio.Redis]):
     """Read messages of a stream as one consumer of a group; ``async for (entry_id, message)``.
 
     As `minagent.wire.stream.redis.Consumer`, awaited; the group is created on the first read.
+    The rest of a batch left by breaking out of ``async for`` is read again first once the
+    iterator is closed: Python closes an abandoned async generator only when the event loop
+    gets to it, so close it yourself (``contextlib.aclosing``) before reading on.
     """
 
     async def __aiter__(self) -> AsyncIterator[tuple[str, Any]]:
