@@ -413,3 +413,25 @@ def test_async_lost_replies_lose_and_duplicate_nothing(redis_url: str, proxy: Lo
         await direct.aclose()
 
     asyncio.run(main())
+
+
+def test_async_break_then_aclose_gives_the_rest_of_the_batch_first(redis_url: str) -> None:
+    """redis.asyncio: breaking out of ``async for`` inside ``contextlib.aclosing`` after two
+    entries of a batch of five: iterating again returns the other eight, in order, once."""
+    import contextlib
+
+    async def main() -> None:
+        client = redis.asyncio.Redis.from_url(redis_url)
+        ids = await redis_asyncio.Publisher(client, "in").publish(_messages(10))
+        consumer = redis_asyncio.Consumer(client, "in", "g", "a", batch=5, claim_idle_ms=None)
+        taken = []
+        async with contextlib.aclosing(consumer.__aiter__()) as entries:
+            async for eid, _ in entries:
+                taken.append(eid)
+                if len(taken) == 2:
+                    break
+        rest = [eid async for eid, _ in consumer]
+        assert (taken, rest) == (ids[:2], ids[2:])
+        await client.aclose()
+
+    asyncio.run(main())
