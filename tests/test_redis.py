@@ -653,3 +653,40 @@ def test_publish_records_are_named_after_the_stream_and_key(redis_url: str) -> N
     assert client.hgetall(keys[0]) == {b"moved": b"1", b"error": b""}
     assert all(re.fullmatch(rf"in:published:{hexed}", k) for k in keys[1:3])
     assert len(set(keys)) == 4
+
+
+def test_consumer_options_make_the_stream_refuse_text_and_name_the_dead_letters(
+    redis_url: str,
+) -> None:
+    """A consumer of a stream that does not exist yet makes it and the group (a read finds
+    nothing, then what is published); ``dead_letter=`` names where poison goes; a client that
+    decodes replies is refused like the publisher's."""
+    client = redis.Redis.from_url(redis_url)
+    consumer = Consumer(client, "fresh", "g", "c1", dead_letter="graveyard")
+    assert consumer.read() == []
+    assert client.xinfo_groups("fresh")[0]["name"] == b"g"
+    ids = Publisher(client, "fresh").publish(wire.Message("user", "x"))
+    bad = client.xadd("fresh", {b"json/1": b"["}).decode()
+    assert [eid for eid, _ in consumer.read()] == ids
+    assert [d[b"id"].decode() for d in _dead(client, "graveyard")] == [bad]
+    assert client.exists("fresh:dead") == 0
+    with pytest.raises(ValueError) as err:
+        Consumer(redis.Redis.from_url(redis_url, decode_responses=True), "fresh", "g", "c2")
+    assert str(err.value) == (
+        "the Redis client must return bytes: create it with decode_responses=False"
+    )
+
+
+def test_a_consumer_restarted_under_its_name_reads_its_pending_entries_first(
+    redis_url: str,
+) -> None:
+    """A new Consumer object under the name of one that read 5 entries and never acknowledged
+    them returns those 5 first, then the 5 published since."""
+    client = redis.Redis.from_url(redis_url)
+    publisher = Publisher(client, "in")
+    first = publisher.publish([wire.Message("user", str(i)) for i in range(5)])
+    assert [eid for eid, _ in Consumer(client, "in", "g", "c1").read()] == first
+    later = publisher.publish([wire.Message("user", str(i)) for i in range(5, 10)])
+    again = Consumer(client, "in", "g", "c1")
+    assert [eid for eid, _ in again.read()] == first
+    assert [eid for eid, _ in again.read()] == later

@@ -336,7 +336,7 @@ class ConsumerCore(Generic[C]):
             entries = _e.stream_entries((yield self._read_group(self._history)))
             if not entries:
                 self._history = None
-                break
+                return []
             self._history = _e.entry_id(entries[-1][0])
             fresh = [entry for entry in entries if _e.entry_id(entry[0]) not in self._held]
             if fresh:
