@@ -388,6 +388,10 @@ def test_async_lost_replies_lose_and_duplicate_nothing(redis_url: str, proxy: Lo
         proxy.drop_reply(PUBLISH)
         ids = await redis_asyncio.Publisher(client, "in").publish(_messages(300))
         assert await direct.xlen("in") == 300
+        keyed = redis_asyncio.Publisher(direct, "keyed")
+        first = await keyed.publish(_messages(2), key="k")
+        assert await keyed.publish(_messages(2), key="k") == first
+        assert await direct.xlen("keyed") == 2
         consumer = redis_asyncio.Consumer(client, "in", "g", "a", claim_idle_ms=None)
         got = await consumer.read()
         await consumer.ack([eid for eid, _ in got])

@@ -624,3 +624,47 @@ def test_repair_cuts_the_tail_the_file_has_now(tmp_path: Path) -> None:
         assert log.repair() == TornTail(second, b'{"ro', 2, "no trailing newline", 4)
         log.append(messages[1:])
         assert log.read() == messages
+
+
+def test_the_log_follows_where_it_left_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where this log left the file (named by LogChangedError) follows each way the log moves
+    it: an append, a failed append undone, a repair, and a read that finds the file changed
+    from outside."""
+    from minagent.wire.stream import _log
+
+    messages = corpus_messages("tool-heavy", 6)
+    path = tmp_path / "s.jsonl"
+
+    def changed(log: SessionLog, left: int) -> None:
+        with open(path, "ab") as f:
+            f.write(b'{"r')
+        with pytest.raises(LogChangedError) as info:
+            log.append(messages[5])
+        assert f"it ends at byte {left + 3}, not at byte {left} where" in str(info.value)
+        tail = log.repair()
+        assert tail is not None and (tail.offset, tail.data, tail.size) == (left, b'{"r', 3)
+
+    with SessionLog(path) as log:
+        log.append(messages[:2])
+        first = len(wire.json.encode_lines(messages[:2]))
+        real_write = os.write
+
+        def five_bytes_then_eio(fd: int, data: bytes) -> int:
+            real_write(fd, bytes(data[:5]))
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+        monkeypatch.setattr(_log.os, "write", five_bytes_then_eio)
+        with pytest.raises(StreamIOError):
+            log.append(messages[2])
+        monkeypatch.setattr(_log.os, "write", real_write)
+        assert path.stat().st_size == first  # undone
+        changed(log, first)
+        with open(path, "ab") as f:
+            f.write(wire.json.encode_lines(messages[3:4]))
+        assert log.read() == [*messages[:2], messages[3]]
+        changed(log, first + len(wire.json.encode_lines(messages[3:4])))
+        log.append(messages[4])
+    with SessionLog(path) as log:
+        assert log.read() == [*messages[:2], *messages[3:5]]
