@@ -217,13 +217,12 @@ class PublisherCore(Generic[C]):
     def _publish(self, messages: _e.Publishable, key: str | None) -> Steps[list[str]]:
         if key is not None and (not isinstance(key, str) or not key):
             raise ValueError(f"key must be a non-empty str, got {key!r}")
-        entries = _e.encode_entries(messages, self.format)  # before anything is sent
-        if not entries:
+        payloads = _e.encode_payloads(messages, self.format)  # before anything is sent
+        if not payloads:
             return []
         record = f"{self.stream}:published:{_token() if key is None else key}"
         maxlen = "" if self.maxlen is None else self.maxlen
-        args = [self.dedupe_ms, maxlen, _e.field_name(self.format)]
-        args += [payload for fields in entries for payload in fields.values()]
+        args = [self.dedupe_ms, maxlen, _e.field_name(self.format), *payloads]
         joined = yield from PUBLISH.run([self.stream, record], args)
         return _e.entry_id(joined).split()
 

@@ -35,7 +35,7 @@ __all__ = [
     "check_format",
     "dead_letter_fields",
     "decode_entries",
-    "encode_entries",
+    "encode_payloads",
     "entry_id",
     "field_name",
     "pending_count",
@@ -88,8 +88,9 @@ Publishable = Message | ModelResponse | Sequence[Message | ModelResponse]
 """What `Publisher.publish` takes: one message or response, or a sequence of them."""
 
 
-def encode_entries(messages: Publishable, format: str) -> list[dict[bytes, bytes]]:
-    """The entry fields for a message, a response, or a sequence of them (one entry each).
+def encode_payloads(messages: Publishable, format: str) -> list[bytes]:
+    """The entry values (one entry each, under the field `field_name` names) for a message, a
+    response, or a sequence of them.
 
     Raises TypeError for anything else (a dict would encode, then poison every consumer).
     """
@@ -98,9 +99,7 @@ def encode_entries(messages: Publishable, format: str) -> list[dict[bytes, bytes
     if bad:
         got = type(items[bad[0]]).__name__
         raise TypeError(f"item {bad[0]}: expected wire.Message or wire.ModelResponse, got {got}")
-    encode = _ENCODERS[format]
-    name = field_name(format)
-    return [{name: encode(item)} for item in items]
+    return list(map(_ENCODERS[format], items))
 
 
 def entry_id(value: bytes | str) -> str:
