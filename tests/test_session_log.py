@@ -668,3 +668,42 @@ def test_the_log_follows_where_it_left_the_file(
         log.append(messages[4])
     with SessionLog(path) as log:
         assert log.read() == [*messages[:2], *messages[3:5]]
+
+
+def test_whole_lines_left_by_a_failed_undo_are_where_the_log_left_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch append whose first line reached the file before the write failed, and whose undo
+    failed too: that whole line stays (read returns it), and the log counts the file as ending
+    after it, as LogChangedError says when half a line is then added from outside."""
+    from minagent.wire.stream import _log
+
+    messages = corpus_messages("tool-heavy", 4)
+    path = tmp_path / "s.jsonl"
+    real_write = os.write
+    line = wire.json.encode_lines(messages[1:2])
+
+    def one_line_then_eio(fd: int, data: bytes) -> int:
+        real_write(fd, bytes(data[: len(line)]))
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    def eio(*args: Any) -> None:
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    with SessionLog(path) as log:
+        log.append(messages[0])
+        monkeypatch.setattr(_log.os, "write", one_line_then_eio)
+        monkeypatch.setattr(_log.os, "ftruncate", eio)
+        with pytest.raises(StreamIOError):
+            log.append(messages[1:3])
+        monkeypatch.undo()
+        end = path.stat().st_size
+        assert (log.tail, end) == (None, len(wire.json.encode_lines(messages[:2])))
+        with open(path, "ab") as f:
+            f.write(b'{"r')
+        with pytest.raises(LogChangedError) as info:
+            log.append(messages[3])
+        assert f"it ends at byte {end + 3}, not at byte {end} where" in str(info.value)
+        assert log.repair() is not None
+        log.append(messages[3])
+        assert log.read() == [messages[0], messages[1], messages[3]]
