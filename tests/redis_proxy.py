@@ -33,8 +33,9 @@ class LossyProxy:
         self.requests: list[bytes] = []
         """Every request forwarded (one socket read each), in order."""
         self._sockets: list[socket.socket] = []
+        self._threads: list[threading.Thread] = []
         self._closed = False
-        threading.Thread(target=self._accept, daemon=True).start()
+        self._start(self._accept)
 
     def drop_reply(self, *needles: bytes) -> None:
         """Swallow the reply to the next request holding every one of ``needles`` (RESP bytes,
@@ -49,12 +50,20 @@ class LossyProxy:
             return len(self._armed)
 
     def close(self) -> None:
-        """Stop accepting and close every connection."""
+        """Stop accepting, close every connection and wait for the proxy's threads to end
+        (none is left running: a later fork() in the same process stays safe)."""
         self._closed = True
-        self._listener.close()
+        _close(self._listener)  # shutdown wakes the thread blocked in accept()
         with self._lock:
             for sock in self._sockets:
                 _close(sock)
+        for thread in self._threads:
+            thread.join(10)
+
+    def _start(self, target: Callable[..., None], *args: object) -> None:
+        thread = threading.Thread(target=target, args=args, daemon=True)
+        self._threads.append(thread)
+        thread.start()
 
     def _accept(self) -> None:
         while not self._closed:
@@ -62,14 +71,16 @@ class LossyProxy:
                 client, _ = self._listener.accept()
             except OSError:
                 return
-            server = socket.create_connection(self._upstream)
+            try:
+                server = socket.create_connection(self._upstream)
+            except OSError:  # the server is down: the client sees its connection closed
+                _close(client)
+                continue
             with self._lock:
                 self._sockets += [client, server]
             drop = threading.Event()
-            threading.Thread(
-                target=self._requests, args=(client, server, drop), daemon=True
-            ).start()
-            threading.Thread(target=self._replies, args=(server, client, drop), daemon=True).start()
+            self._start(self._requests, client, server, drop)
+            self._start(self._replies, server, client, drop)
 
     def _requests(
         self, client: socket.socket, server: socket.socket, drop: threading.Event
