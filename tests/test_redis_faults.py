@@ -329,11 +329,11 @@ def test_claims_wait_for_min_idle(redis_url: str) -> None:
     ids = Publisher(client, "in").publish(_messages(5))
     first = Consumer(client, "in", "g", "first")
     assert [eid for eid, _ in first.read()] == ids
-    second = Consumer(client, "in", "g", "second", claim_idle_ms=400)
+    second = Consumer(client, "in", "g", "second", claim_idle_ms=1000)
     assert second.read() == []
     owners = {p["consumer"] for p in client.xpending_range("in", "g", "-", "+", 10)}
     assert owners == {b"first"}
-    time.sleep(0.45)
+    time.sleep(1.05)
     assert [eid for eid, _ in second.read()] == ids
     owners = {p["consumer"] for p in client.xpending_range("in", "g", "-", "+", 10)}
     assert owners == {b"second"}
