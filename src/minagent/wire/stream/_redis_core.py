@@ -372,12 +372,19 @@ class ConsumerCore(Generic[C]):
             self._history = "0"
         return reply, entries
 
-    def _release(self, rest: Sequence[tuple[str, Any]]) -> None:
-        """The caller stopped iterating before taking ``rest`` of a batch: they are no longer
-        held, and the next read re-reads them (the own pending entries) first."""
-        if rest:
-            self._held.difference_update(eid for eid, _ in rest)
-            self._history = "0"
+    def _hand_over(self, batch: list[tuple[str, Any]]) -> Generator[tuple[str, Any], None, None]:
+        """Yield the entries of a batch; if the caller stops iterating (closes this) before
+        taking them all, the rest are no longer held and the next read re-reads them first."""
+        taken = 0
+        try:
+            for item in batch:
+                yield item
+                taken += 1
+        finally:  # closed early: the item being yielded was taken, the rest was not
+            rest = batch[taken + 1 :]
+            if rest:
+                self._held.difference_update(eid for eid, _ in rest)
+                self._history = "0"
 
     def _read_group(self, start: str, **block: int | None) -> Call:
         return Call(

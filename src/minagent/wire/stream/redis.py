@@ -96,13 +96,7 @@ class Consumer(_core.ConsumerCore[redis.Redis]):
 
     def __iter__(self) -> Iterator[tuple[str, Any]]:
         while batch := self.read():
-            taken = 0
-            try:
-                for item in batch:
-                    yield item
-                    taken += 1
-            finally:  # closed early: the item being yielded was taken, the rest was not
-                self._release(batch[taken + 1 :])
+            yield from self._hand_over(batch)
 
     def read(self) -> list[tuple[str, Any]]:
         """One batch of ``(entry_id, message)``: first this consumer's own pending entries, then

@@ -20,6 +20,7 @@ The client must return bytes (``decode_responses=False``, redis-py's default).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, TypeVar
 
@@ -74,13 +75,9 @@ class Consumer(_core.ConsumerCore[redis.asyncio.Redis]):
 
     async def __aiter__(self) -> AsyncIterator[tuple[str, Any]]:
         while batch := await self.read():
-            taken = 0
-            try:
-                for item in batch:
+            with contextlib.closing(self._hand_over(batch)) as items:
+                for item in items:
                     yield item
-                    taken += 1
-            finally:  # closed early: the item being yielded was taken, the rest was not
-                self._release(batch[taken + 1 :])
 
     async def read(self) -> list[tuple[str, Any]]:
         """One batch of ``(entry_id, message)``: own pending entries, then claimed ones, then
