@@ -86,19 +86,29 @@ class CountingConnection(redis.Connection):
 
 
 def test_batch_publish_is_one_round_trip(redis_url: str) -> None:
-    """250 messages: one socket write, one MULTI / EXEC, 250 XADD (INFO commandstats)."""
+    """250 messages: one socket write once the script is loaded, one EVALSHA running 250 XADD
+    and one SET of the publish's record (INFO commandstats); the first publish on a server
+    also sends the script whole (EVAL) after NOSCRIPT."""
     pool = redis.ConnectionPool.from_url(redis_url, connection_class=CountingConnection)
     client = redis.Redis(connection_pool=pool)
+    client.script_flush()
+    client.config_resetstat()
+    publisher = Publisher(client, "in")
+    batch = [wire.Message(role="user", content=str(i)) for i in range(250)]
+    CountingConnection.writes = 0
+    assert len(publisher.publish(batch)) == 250
+    assert CountingConnection.writes == 2  # EVALSHA refused (NOSCRIPT), then EVAL
+    stats = client.info("commandstats")
+    assert (stats["cmdstat_evalsha"]["calls"], stats["cmdstat_eval"]["calls"]) == (1, 1)
     client.config_resetstat()
     CountingConnection.writes = 0
-    ids = Publisher(client, "in").publish(
-        [wire.Message(role="user", content=str(i)) for i in range(250)]
-    )
+    ids = publisher.publish(batch)
     assert CountingConnection.writes == 1
     stats = client.info("commandstats")
-    assert (stats["cmdstat_xadd"]["calls"], stats["cmdstat_multi"]["calls"]) == (250, 1)
-    assert stats["cmdstat_exec"]["calls"] == 1
-    assert len(ids) == 250
+    assert (stats["cmdstat_evalsha"]["calls"], stats["cmdstat_xadd"]["calls"]) == (1, 250)
+    assert (stats["cmdstat_set"]["calls"], stats["cmdstat_get"]["calls"]) == (1, 1)
+    assert "cmdstat_eval" not in stats and "cmdstat_multi" not in stats
+    assert len(ids) == 250 and client.xlen("in") == 500
 
 
 def _dead(client: redis.Redis, stream: str = "in:dead") -> list[dict[bytes, bytes]]:
@@ -271,7 +281,8 @@ def test_killed_consumer_entries_claimed_by_another(redis_url: str) -> None:
 
 def test_server_restart_loses_nothing_acknowledged(tmp_path: Path) -> None:
     """redis-server SIGKILLed and restarted mid-run (AOF, fsync always): every published entry
-    and every acknowledgement survives; pending entries come back; all are finally acked."""
+    and every acknowledgement survives; the pending entries the caller does not hold (the rest
+    of the batch its iteration left) come back first, those it holds never twice."""
     server = RedisServer(tmp_path)
     server.start()
     try:
@@ -291,9 +302,10 @@ def test_server_restart_loses_nothing_acknowledged(tmp_path: Path) -> None:
         assert [p["message_id"].decode() for p in pending] == ids[120:200]
         ids += pub.publish(corpus[250:])
         got = list(consumer)  # first its own pending entries again, then the rest
-        assert consumer.ack([eid for eid, _ in got]) == len(ids) - 120
-        assert [eid for eid, _ in got] == ids[120:]
-        assert [m for _, m in got] == corpus[120:]
+        assert [eid for eid, _ in got] == ids[150:]  # never those the caller holds: 120-149
+        assert [m for _, m in got] == corpus[150:]
+        assert consumer.ack([eid for eid, _ in got]) == len(ids) - 150
+        assert consumer.ack(seen[120:]) == 30
         assert client.xpending("in", "g")["pending"] == 0
     finally:
         server.stop()
@@ -581,3 +593,100 @@ def test_entry_helpers_refuse_with_our_texts_and_accept_what_they_should() -> No
         ("1-0", "entry deleted from the stream before it was acknowledged"),
         ("2-0", "entry deleted from the stream before it was acknowledged"),
     ]
+
+
+def test_each_read_is_one_round_trip_with_its_pending_check(redis_url: str) -> None:
+    """Reading 300 entries 100 at a time, then finding nothing: one socket write per read; the
+    own pending entries are read once at start (XREADGROUP 0), then each read is one
+    XREADGROUP > pipelined with one XPENDING (INFO commandstats); ack of nothing sends
+    nothing and returns 0; ack of one id as a str acknowledges it."""
+    pool = redis.ConnectionPool.from_url(redis_url, connection_class=CountingConnection)
+    client = redis.Redis(connection_pool=pool)
+    ids = Publisher(client, "in").publish([wire.Message("user", str(i)) for i in range(300)])
+    consumer = Consumer(client, "in", "g", "c1", claim_idle_ms=None)
+    client.config_resetstat()
+    CountingConnection.writes = 0
+    batches = [consumer.read() for _ in range(4)]
+    assert [len(b) for b in batches] == [100, 100, 100, 0]
+    assert CountingConnection.writes == 5  # the first read also reads its own pending list
+    stats = client.info("commandstats")
+    assert (stats["cmdstat_xreadgroup"]["calls"], stats["cmdstat_xpending"]["calls"]) == (5, 4)
+    CountingConnection.writes = 0
+    assert consumer.ack([]) == 0 and CountingConnection.writes == 0
+    assert consumer.ack(ids[0]) == 1
+    assert consumer.ack(ids) == 299
+
+
+def test_the_claim_scan_runs_at_most_every_half_claim_idle(redis_url: str) -> None:
+    """With claim_idle_ms=2000, once through the pending list the XAUTOCLAIM scan waits
+    1 s: a read 0.5 s later does not scan, one 1.1 s later does (INFO commandstats)."""
+    client = redis.Redis.from_url(redis_url)
+    Publisher(client, "in").publish(wire.Message("user", "x"))
+    consumer = Consumer(client, "in", "g", "c1", claim_idle_ms=2000)
+    client.config_resetstat()
+    scans = []
+    for pause in (0, 0.5, 0.6):
+        time.sleep(pause)
+        consumer.read()
+        scans.append(client.info("commandstats").get("cmdstat_xautoclaim", {}).get("calls", 0))
+    assert scans == [1, 1, 2]
+
+
+def test_publish_records_are_named_after_the_stream_and_key(redis_url: str) -> None:
+    """A publish with key="k" is recorded under ``in:published:k`` holding its ids; one
+    without a key under ``in:published:<32 hex digits>``, random per call; dead-lettering is
+    recorded under ``in:dead:moved:<32 hex digits>`` (moved count, refusal)."""
+    import re
+
+    client = redis.Redis.from_url(redis_url)
+    publisher = Publisher(client, "in")
+    ids = publisher.publish([wire.Message("user", "a"), wire.Message("user", "b")], key="k")
+    assert client.get("in:published:k") == " ".join(ids).encode()
+    publisher.publish(wire.Message("user", "c"))
+    publisher.publish(wire.Message("user", "d"))
+    client.xadd("in", {b"json/1": b"["})
+    list(Consumer(client, "in", "g", "c1"))
+    keys = sorted(k.decode() for k in client.keys("*") if k not in (b"in", b"in:dead"))
+    assert keys[-1] == "in:published:k"
+    hexed = r"[0-9a-f]{32}"
+    assert re.fullmatch(rf"in:dead:moved:{hexed}", keys[0])
+    assert client.hgetall(keys[0]) == {b"moved": b"1", b"error": b""}
+    assert all(re.fullmatch(rf"in:published:{hexed}", k) for k in keys[1:3])
+    assert len(set(keys)) == 4
+
+
+def test_consumer_options_make_the_stream_refuse_text_and_name_the_dead_letters(
+    redis_url: str,
+) -> None:
+    """A consumer of a stream that does not exist yet makes it and the group (a read finds
+    nothing, then what is published); ``dead_letter=`` names where poison goes; a client that
+    decodes replies is refused like the publisher's."""
+    client = redis.Redis.from_url(redis_url)
+    consumer = Consumer(client, "fresh", "g", "c1", dead_letter="graveyard")
+    assert consumer.read() == []
+    assert client.xinfo_groups("fresh")[0]["name"] == b"g"
+    ids = Publisher(client, "fresh").publish(wire.Message("user", "x"))
+    bad = client.xadd("fresh", {b"json/1": b"["}).decode()
+    assert [eid for eid, _ in consumer.read()] == ids
+    assert [d[b"id"].decode() for d in _dead(client, "graveyard")] == [bad]
+    assert client.exists("fresh:dead") == 0
+    with pytest.raises(ValueError) as err:
+        Consumer(redis.Redis.from_url(redis_url, decode_responses=True), "fresh", "g", "c2")
+    assert str(err.value) == (
+        "the Redis client must return bytes: create it with decode_responses=False"
+    )
+
+
+def test_a_consumer_restarted_under_its_name_reads_its_pending_entries_first(
+    redis_url: str,
+) -> None:
+    """A new Consumer object under the name of one that read 5 entries and never acknowledged
+    them returns those 5 first, then the 5 published since."""
+    client = redis.Redis.from_url(redis_url)
+    publisher = Publisher(client, "in")
+    first = publisher.publish([wire.Message("user", str(i)) for i in range(5)])
+    assert [eid for eid, _ in Consumer(client, "in", "g", "c1").read()] == first
+    later = publisher.publish([wire.Message("user", str(i)) for i in range(5, 10)])
+    again = Consumer(client, "in", "g", "c1")
+    assert [eid for eid, _ in again.read()] == first
+    assert [eid for eid, _ in again.read()] == later

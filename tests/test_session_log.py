@@ -22,6 +22,7 @@ from minagent import wire
 from minagent.bench import corpus
 from minagent.wire.stream import (
     LineTooLongError,
+    LogChangedError,
     LogLockedError,
     LogMovedError,
     SessionLog,
@@ -513,3 +514,196 @@ def test_a_short_write_is_completed(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     data = wire.json.encode_lines(messages)
     assert path.read_bytes() == data
     assert sizes == list(range(len(data), 0, -7))  # each call asks for what is still unwritten
+
+
+def _cut_inside_a_line(path: Path, whole: bytes) -> bytes:
+    """Another process truncates the log 10 bytes into its last line; the bytes left."""
+    start = whole.rstrip(b"\n").rfind(b"\n") + 1
+    with open(path, "r+b") as f:
+        f.truncate(start + 10)
+    return whole[: start + 10]
+
+
+def _half_a_line(path: Path, whole: bytes) -> bytes:
+    """Another process writes half a line after the log's last one; the bytes now there."""
+    with open(path, "ab") as f:
+        f.write(b'{"role":"us')
+    return whole + b'{"role":"us'
+
+
+@pytest.mark.parametrize("change", [_cut_inside_a_line, _half_a_line], ids=["cut", "half"])
+def test_a_log_torn_from_outside_refuses_appends_and_repair_cuts_the_torn_line(
+    tmp_path: Path, change: Callable[[Path, bytes], bytes]
+) -> None:
+    """Truncated inside a line or given half a line by another process while open: append
+    raises LogChangedError (exact text) and writes nothing, the torn line becomes .tail, read
+    reports it, repair() cuts exactly it, and every later append reads back after reopening."""
+    messages = corpus_messages("tool-heavy", 6)
+    path = tmp_path / "s.jsonl"
+    with SessionLog(path) as log:
+        log.append(messages[:4])
+        whole = path.read_bytes()
+        now = change(path, whole)
+        start = now.rfind(b"\n") + 1
+        torn = TornTail(
+            start, now[start:], now.count(b"\n") + 1, "no trailing newline", len(now) - start
+        )
+        with pytest.raises(LogChangedError) as info:
+            log.append(messages[4])
+        assert str(info.value) == (
+            f"session log {str(path)!r} was changed from outside while open: it ends at byte "
+            f"{len(now)}, not at byte {len(whole)} where this log left it, inside line "
+            f"{torn.line} (from byte offset {start}); nothing written: repair() cuts the torn "
+            "line"
+        )
+        assert (info.value.offset, info.value.errno) == (start, None)
+        assert isinstance(info.value, StreamIOError)
+        assert path.read_bytes() == now  # nothing written
+        assert log.tail == torn
+        with pytest.raises(TornTailError) as read_err:
+            log.read()
+        assert read_err.value.messages == wire.json.decode_lines(now[:start])
+        assert log.repair() == torn
+        assert path.read_bytes() == now[:start]
+        log.append(messages[4:])
+    with SessionLog(path) as log:
+        assert log.read() == wire.json.decode_lines(now[:start]) + messages[4:]
+
+
+@pytest.mark.parametrize("how", ["truncated at a line end", "whole lines added", "emptied"])
+def test_a_log_changed_from_outside_that_ends_in_a_newline_is_appended_to(
+    tmp_path: Path, how: str
+) -> None:
+    """A file another process changed but left ending in a newline (or empty) cannot merge a
+    line: append writes after what is there, and the log reads back as the file holds it."""
+    messages = corpus_messages("tool-heavy", 6)
+    path = tmp_path / "s.jsonl"
+    with SessionLog(path) as log:
+        log.append(messages[:3])
+        lines = wire.json.encode_lines(messages[:3])
+        if how == "truncated at a line end":
+            with open(path, "r+b") as f:
+                f.truncate(lines.find(b"\n") + 1)
+            before = messages[:1]
+        elif how == "whole lines added":
+            with open(path, "ab") as f:
+                f.write(wire.json.encode_lines(messages[3:4]))
+            before = messages[:4]
+        else:
+            with open(path, "r+b") as f:
+                f.truncate(0)
+            before = []
+        log.append(messages[4])
+        log.append(messages[5])
+        assert log.tail is None
+        assert log.read() == [*before, messages[4], messages[5]]
+    assert path.read_bytes() == wire.json.encode_lines([*before, *messages[4:]])
+
+
+def test_repair_cuts_the_tail_the_file_has_now(tmp_path: Path) -> None:
+    """A torn tail found on open, then the file cut shorter from outside (inside an earlier
+    line): repair() cuts that line, never extends the file with zeros at the old offset."""
+    messages = corpus_messages("tool-heavy", 4)
+    whole = wire.json.encode_lines(messages)
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(whole + b'{"role"')
+    with SessionLog(path) as log:
+        assert log.tail is not None and log.tail.offset == len(whole)
+        second = len(wire.json.encode_lines(messages[:1]))
+        with open(path, "r+b") as f:
+            f.truncate(second + 5)
+        assert log.repair() == TornTail(
+            second, whole[second : second + 5], 2, "no trailing newline", 5
+        )
+        assert path.read_bytes() == whole[:second]
+        with open(path, "ab") as f:  # half a line again, after the repaired end
+            f.write(b'{"ro')
+        with pytest.raises(LogChangedError) as info:
+            log.append(messages[1:])
+        assert f"it ends at byte {second + 4}, not at byte {second} where" in str(info.value)
+        assert log.repair() == TornTail(second, b'{"ro', 2, "no trailing newline", 4)
+        log.append(messages[1:])
+        assert log.read() == messages
+
+
+def test_the_log_follows_where_it_left_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where this log left the file (named by LogChangedError) follows each way the log moves
+    it: an append, a failed append undone, a repair, and a read that finds the file changed
+    from outside."""
+    from minagent.wire.stream import _log
+
+    messages = corpus_messages("tool-heavy", 6)
+    path = tmp_path / "s.jsonl"
+
+    def changed(log: SessionLog, left: int) -> None:
+        with open(path, "ab") as f:
+            f.write(b'{"r')
+        with pytest.raises(LogChangedError) as info:
+            log.append(messages[5])
+        assert f"it ends at byte {left + 3}, not at byte {left} where" in str(info.value)
+        tail = log.repair()
+        assert tail is not None and (tail.offset, tail.data, tail.size) == (left, b'{"r', 3)
+
+    with SessionLog(path) as log:
+        log.append(messages[:2])
+        first = len(wire.json.encode_lines(messages[:2]))
+        real_write = os.write
+
+        def five_bytes_then_eio(fd: int, data: bytes) -> int:
+            real_write(fd, bytes(data[:5]))
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+        monkeypatch.setattr(_log.os, "write", five_bytes_then_eio)
+        with pytest.raises(StreamIOError):
+            log.append(messages[2])
+        monkeypatch.setattr(_log.os, "write", real_write)
+        assert path.stat().st_size == first  # undone
+        changed(log, first)
+        with open(path, "ab") as f:
+            f.write(wire.json.encode_lines(messages[3:4]))
+        assert log.read() == [*messages[:2], messages[3]]
+        changed(log, first + len(wire.json.encode_lines(messages[3:4])))
+        log.append(messages[4])
+    with SessionLog(path) as log:
+        assert log.read() == [*messages[:2], *messages[3:5]]
+
+
+def test_whole_lines_left_by_a_failed_undo_are_where_the_log_left_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch append whose first line reached the file before the write failed, and whose undo
+    failed too: that whole line stays (read returns it), and the log counts the file as ending
+    after it, as LogChangedError says when half a line is then added from outside."""
+    from minagent.wire.stream import _log
+
+    messages = corpus_messages("tool-heavy", 4)
+    path = tmp_path / "s.jsonl"
+    real_write = os.write
+    line = wire.json.encode_lines(messages[1:2])
+
+    def one_line_then_eio(fd: int, data: bytes) -> int:
+        real_write(fd, bytes(data[: len(line)]))
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    def eio(*args: Any) -> None:
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    with SessionLog(path) as log:
+        log.append(messages[0])
+        monkeypatch.setattr(_log.os, "write", one_line_then_eio)
+        monkeypatch.setattr(_log.os, "ftruncate", eio)
+        with pytest.raises(StreamIOError):
+            log.append(messages[1:3])
+        monkeypatch.undo()
+        end = path.stat().st_size
+        assert (log.tail, end) == (None, len(wire.json.encode_lines(messages[:2])))
+        with open(path, "ab") as f:
+            f.write(b'{"r')
+        with pytest.raises(LogChangedError) as info:
+            log.append(messages[3])
+        assert f"it ends at byte {end + 3}, not at byte {end} where" in str(info.value)
+        assert log.repair() is not None
+        log.append(messages[3])
+        assert log.read() == [messages[0], messages[1], messages[3]]

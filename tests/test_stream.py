@@ -29,11 +29,11 @@ def test_public_names() -> None:
     """minagent.wire.stream exports exactly this list of names."""
     assert stream.__all__ == [
         "DEFAULT_BATCH_BYTES", "DEFAULT_CHUNK_SIZE", "HEADER_SIZE", "FrameDecoder",
-        "FrameTooLargeError", "LineDecoder", "LineTooLongError", "LogLockedError",
-        "LogMovedError", "SessionLog", "StreamIOError", "TornTail", "TornTailError",
-        "TruncatedError", "decode_lines", "encode_frames", "encode_lines", "iter_line_batches",
-        "iter_lines", "read_frames", "receive", "receive_lines", "send", "send_lines",
-        "write_frame",
+        "FrameTooLargeError", "LineDecoder", "LineTooLongError", "LogChangedError",
+        "LogLockedError", "LogMovedError", "SessionLog", "StreamIOError", "TornTail",
+        "TornTailError", "TruncatedError", "decode_lines", "encode_frames", "encode_lines",
+        "iter_line_batches", "iter_lines", "read_frames", "receive", "receive_lines", "send",
+        "send_lines", "write_frame",
     ]  # fmt: skip
     for name in stream.__all__:
         assert hasattr(stream, name), name

@@ -6,7 +6,8 @@
     └── WireError            base of everything minagent.wire raises
         ├── DecodeError      the bytes are not valid JSON / MessagePack (or break a limit)
         ├── ValidationError  well-formed bytes of the wrong shape; ``.path`` says where
-        └── EncodeError      the object cannot be written without changing it
+        ├── EncodeError      the object cannot be written without changing it
+        └── DeadLetterError  Redis refused to move a poison entry aside; it stays pending
 
 Every error carries where it happened: ``.path`` (a JSON path such as ``$[3].content[0].type``),
 and, for streams, ``.line`` (1-based line number) or ``.frame`` (0-based frame index).
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, TypeVar
 
-__all__ = ["DecodeError", "EncodeError", "ValidationError", "WireError"]
+__all__ = ["DeadLetterError", "DecodeError", "EncodeError", "ValidationError", "WireError"]
 
 _E = TypeVar("_E", bound="WireError")
 
@@ -96,3 +97,16 @@ class ValidationError(WireError):
 
 class EncodeError(WireError):
     """The object cannot be written in the target format without silently changing it."""
+
+
+class DeadLetterError(WireError):
+    """A Redis consumer could not move a poison entry to its dead-letter stream: the server
+    refused the write (the key holds another type, memory is full, ...). That entry and the
+    ones read with it stay pending, unacknowledged; the next read tries them again.
+
+    ``.entry_id`` is the poison entry's id, ``.dead_letter`` the dead-letter stream's key.
+    """
+
+    _fields = ("entry_id", "dead_letter")
+    entry_id: str | None
+    dead_letter: str | None

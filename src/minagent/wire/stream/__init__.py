@@ -18,6 +18,7 @@ from ._chunks import DEFAULT_CHUNK_SIZE
 from ._errors import (
     FrameTooLargeError,
     LineTooLongError,
+    LogChangedError,
     LogLockedError,
     LogMovedError,
     StreamIOError,
@@ -75,6 +76,7 @@ __all__ = [
     "FrameTooLargeError",
     "LineDecoder",
     "LineTooLongError",
+    "LogChangedError",
     "LogLockedError",
     "LogMovedError",
     "SessionLog",

@@ -10,7 +10,8 @@
     │   └── TornTailError        a session log ends in a torn line (``.tail``: what, where)
     └── StreamIOError            the file or socket failed (also an OSError)
         ├── LogLockedError       another writer holds the session log
-        └── LogMovedError        the session log's path no longer names the open file
+        ├── LogMovedError        the session log's path no longer names the open file
+        └── LogChangedError      the session log was truncated or written from outside
 
 Besides ``.line`` / ``.frame`` / ``.path``, each carries ``.offset``: the byte offset in the stream
 or file where the problem starts.
@@ -26,6 +27,7 @@ from ..errors import DecodeError, WireError
 __all__ = [
     "FrameTooLargeError",
     "LineTooLongError",
+    "LogChangedError",
     "LogLockedError",
     "LogMovedError",
     "StreamIOError",
@@ -152,6 +154,13 @@ class LogLockedError(StreamIOError):
 class LogMovedError(StreamIOError):
     """The session log's path no longer names the file this log has open: it was renamed over
     (log rotation, a careless ``mv``) or removed. Nothing was written; open the path again."""
+
+
+class LogChangedError(StreamIOError):
+    """The session log's file no longer ends where this log left it, and not in a newline:
+    another process truncated it inside a line or wrote part of one. Nothing was written (a
+    line appended there would merge with the partial one); the torn line is now the log's
+    ``.tail``, and ``repair()`` cuts exactly it. ``.offset`` is where the torn line starts."""
 
 
 def _preview(data: bytes, size: int, limit: int = 60) -> str:

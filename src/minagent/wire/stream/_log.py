@@ -11,7 +11,11 @@ newline is a torn tail (a crash cut it), reported (`TornTail`: what, at which by
 refused for appends until ``repair()`` truncates exactly those bytes. A whole line that does not
 decode is never cut: ``read`` reports it with its line number. The log is locked while open, so
 a second writer gets `LogLockedError` instead of interleaving partial lines; and an append
-checks that the path still names the open file (`LogMovedError` after a rotation or removal).
+checks that the path still names the open file (`LogMovedError` after a rotation or removal) and
+that the file still ends where this log left it, or at least in a newline (`LogChangedError`
+when another process truncated it inside a line or wrote part of one: a line appended there
+would merge with the partial one and make both unreadable). Reading and ``repair()`` look at
+the file as it is now, so a torn line made from outside is reported and cut like a crash's.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from ..messages import Message
 from ._chunks import DEFAULT_CHUNK_SIZE, read_batches
 from ._errors import (
     TAIL_KEPT,
+    LogChangedError,
     LogLockedError,
     LogMovedError,
     StreamIOError,
@@ -120,6 +125,7 @@ class SessionLog:
             if durable and created:
                 _fsync_directory(self._path)
             self._tail = self._find_tail()
+            self._end = self._stat_size()  # where this log left the file: checked by append
         except BaseException:
             self.close()
             raise
@@ -148,7 +154,8 @@ class SessionLog:
 
     @property
     def tail(self) -> TornTail | None:
-        """The torn last line found on open (or left by a failed append), or None if whole."""
+        """The torn last line found on open, left by a failed append, or found when the file
+        changed from outside (seen by append, read and repair); None if whole."""
         return self._tail
 
     @property
@@ -168,8 +175,11 @@ class SessionLog:
         An append that raises leaves the file exactly as it was. Raises `TornTailError` while the
         log has a torn tail (``repair()`` first), `EncodeError` (with ``.line``: 1-based within the
         batch) for an object JSON cannot hold or a line the log's limits would refuse on reading,
-        `LogMovedError` if the path no longer names the open file, and `StreamIOError` if the
-        write or fsync fails.
+        `LogMovedError` if the path no longer names the open file, `LogChangedError` if another
+        process truncated the file inside a line or wrote part of one since this log last
+        wrote (the torn line becomes ``.tail``; ``repair()`` cuts it), and `StreamIOError` if
+        the write or fsync fails. A file that changed from outside but still ends in a newline
+        (or is empty) is appended to.
         """
         fd = self._open_fd()
         if self._tail is not None:
@@ -177,7 +187,7 @@ class SessionLog:
         data = encode_lines(as_items(obj))
         self._check_readable(data)
         self._check_path()
-        size = self._stat_size()
+        size = self._check_end()
         written = 0
         try:
             while written < len(data):  # one write, unless the OS takes less (disk full, ...)
@@ -187,6 +197,33 @@ class SessionLog:
         except OSError as err:
             self._undo(size)
             raise StreamIOError.wrap("cannot append to the session log", err, size) from err
+        self._end = size + written
+
+    def _check_end(self) -> int:
+        """The file's size, if appending there is safe: it is where this log left the file,
+        or the file (changed from outside) ends in a newline or is empty. Otherwise the torn
+        line becomes ``.tail`` and `LogChangedError` is raised."""
+        left = self._end
+        size = self._refresh()
+        if size != left and self._tail is not None:
+            tail = self._tail
+            raise LogChangedError(
+                f"session log {self._path!r} was changed from outside while open: it ends at "
+                f"byte {size}, not at byte {left} where this log left it, inside line "
+                f"{tail.line} (from byte offset {tail.offset}); nothing written: repair() "
+                "cuts the torn line",
+                offset=tail.offset,
+            )
+        return size
+
+    def _refresh(self) -> int:
+        """The file's size now; if it is not where this log left the file, look at the last
+        line again (another process truncated the file or wrote to it)."""
+        size = self._stat_size()
+        if size != self._end:
+            self._tail = self._find_tail()
+            self._end = size
+        return size
 
     def _check_readable(self, data: bytes) -> None:
         """Refuse, before writing, lines that reading with the log's limits would refuse."""
@@ -209,9 +246,11 @@ class SessionLog:
             os.ftruncate(self._fd, size)
             if self._durable:
                 os.fsync(self._fd)
+            self._end = size
         except OSError:
             with contextlib.suppress(StreamIOError):
                 self._tail = self._find_tail()
+                self._end = self._stat_size()
 
     def _check_path(self) -> None:
         """`LogMovedError` unless the path still names the file this log has open."""
@@ -232,9 +271,11 @@ class SessionLog:
     def repair(self) -> TornTail | None:
         """Truncate the torn tail, exactly its bytes, and return it (None if there was none).
 
-        Nothing before the tail is touched.
+        Nothing before the tail is touched. The file is looked at as it is now: a torn line
+        another process made (truncating inside a line, or writing part of one) is cut too.
         """
         fd = self._open_fd()
+        self._refresh()
         tail = self._tail
         if tail is None:
             return None
@@ -246,6 +287,7 @@ class SessionLog:
         except OSError as err:
             raise StreamIOError.wrap("cannot repair the session log", err, tail.offset) from err
         self._tail = None
+        self._end = tail.offset
         return tail
 
     # --- reading ------------------------------------------------------------------------------
@@ -273,7 +315,8 @@ class SessionLog:
             raise TornTailError.of(self._tail, "the session log ends in a torn line")
 
     def _batches(self, lazy: bool = False) -> Iterator[list[Any]]:
-        end = self._tail.offset if self._tail is not None else self._stat_size()
+        size = self._refresh()
+        end = self._tail.offset if self._tail is not None else size
         decoder = LineDecoder(type=self._type, limits=self._limits, lazy=lazy)
         return read_batches(
             _Reader(self._open_fd(), end).read,

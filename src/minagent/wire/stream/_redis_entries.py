@@ -27,6 +27,7 @@ from ..messages import Message, ModelResponse
 __all__ = [
     "DEFAULT_CLAIM_IDLE_MS",
     "FORMATS",
+    "MAX_DEAD_FIELDS",
     "PROTOCOL_VERSION",
     "Batch",
     "Publishable",
@@ -34,9 +35,10 @@ __all__ = [
     "check_format",
     "dead_letter_fields",
     "decode_entries",
-    "encode_entries",
+    "encode_payloads",
     "entry_id",
     "field_name",
+    "pending_count",
     "stream_entries",
 ]
 
@@ -86,8 +88,9 @@ Publishable = Message | ModelResponse | Sequence[Message | ModelResponse]
 """What `Publisher.publish` takes: one message or response, or a sequence of them."""
 
 
-def encode_entries(messages: Publishable, format: str) -> list[dict[bytes, bytes]]:
-    """The entry fields for a message, a response, or a sequence of them (one entry each).
+def encode_payloads(messages: Publishable, format: str) -> list[bytes]:
+    """The entry values (one entry each, under the field `field_name` names) for a message, a
+    response, or a sequence of them.
 
     Raises TypeError for anything else (a dict would encode, then poison every consumer).
     """
@@ -96,9 +99,7 @@ def encode_entries(messages: Publishable, format: str) -> list[dict[bytes, bytes
     if bad:
         got = type(items[bad[0]]).__name__
         raise TypeError(f"item {bad[0]}: expected wire.Message or wire.ModelResponse, got {got}")
-    encode = _ENCODERS[format]
-    name = field_name(format)
-    return [{name: encode(item)} for item in items]
+    return list(map(_ENCODERS[format], items))
 
 
 def entry_id(value: bytes | str) -> str:
@@ -117,6 +118,13 @@ def stream_entries(response: Any) -> list[tuple[Any, dict[bytes, bytes]]]:
         return list(entries)
     ((_, entries),) = response
     return list(entries)
+
+
+def pending_count(summary: Mapping[str, Any], name: str) -> int:
+    """How many entries consumer ``name`` holds, from an ``XPENDING <stream> <group>`` summary
+    as redis-py parses it (RESP2 and RESP3 alike): ``consumers`` lists ``{"name", "pending"}``."""
+    want = name.encode()
+    return sum(int(c["pending"]) for c in summary["consumers"] if c["name"] == want)
 
 
 @dataclasses.dataclass
@@ -239,7 +247,10 @@ def dead_letter_fields(
 
     ``error`` is the text of our error (with its path), ``error_type`` its class, ``path`` the
     JSON path alone (empty when none), ``id`` the original entry id; the original fields follow
-    with their names prefixed by ``field:``.
+    with their names prefixed by ``field:``. An entry of more than `MAX_DEAD_FIELDS` fields
+    keeps them all, byte for byte, in one field ``fields``: a MessagePack array of ``[name,
+    value]`` pairs (binary), in order (the dead letter is written by a Lua script, and a Lua
+    call takes a few thousand arguments at most).
     """
     head = {
         b"error": str(err).encode(),
@@ -250,5 +261,13 @@ def dead_letter_fields(
         b"group": group.encode(),
         b"consumer": name.encode(),
     }
-    head.update({b"field:" + key: value for key, value in fields.items()})
+    if len(fields) > MAX_DEAD_FIELDS:
+        head[b"fields"] = msgspec.msgpack.encode([[key, value] for key, value in fields.items()])
+    else:
+        head.update({b"field:" + key: value for key, value in fields.items()})
     return head
+
+
+MAX_DEAD_FIELDS = 1000
+"""Most original fields a dead letter lists one by one (``field:<name>``); beyond, they are
+packed into one ``fields`` value."""

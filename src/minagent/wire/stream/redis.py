@@ -20,7 +20,10 @@
 - Poison entries (bytes that do not decode, an unknown format or version, an entry beyond
   ``limits``, an entry trimmed away before it was acknowledged) move to a dead-letter stream
   (``<stream>:dead``) with our error text and the original id, and are acknowledged on the main
-  stream in the same transaction.
+  stream by the same script, only once the dead letter is written (`DeadLetterError` if the
+  server refuses it: nothing is acknowledged, nothing lost).
+- A reply lost on the way, and re-sent by redis-py's ``Retry``, neither loses nor duplicates
+  anything: docs/redis.md says exactly what is guaranteed.
 
 The client must return bytes (``decode_responses=False``, redis-py's default). The asyncio
 variant with the same API is `minagent.wire.stream.redis_asyncio`.
@@ -33,12 +36,14 @@ from typing import Any, TypeVar
 
 import redis
 
+from ..errors import DeadLetterError
 from . import _redis_core as _core
 from . import _redis_entries as _e
 
-__all__ = ["DEFAULT_CLAIM_IDLE_MS", "Consumer", "Publisher"]
+__all__ = ["DEFAULT_CLAIM_IDLE_MS", "DEFAULT_DEDUPE_MS", "Consumer", "DeadLetterError", "Publisher"]
 
 DEFAULT_CLAIM_IDLE_MS = _core.DEFAULT_CLAIM_IDLE_MS
+DEFAULT_DEDUPE_MS = _core.DEFAULT_DEDUPE_MS
 
 T = TypeVar("T")
 
@@ -63,21 +68,26 @@ def _run(client: redis.Redis, steps: _core.Steps[T]) -> T:
 class Publisher(_core.PublisherCore[redis.Redis]):
     """Append messages to a stream, one entry each; a list goes in one round trip."""
 
-    def publish(self, messages: _e.Publishable) -> list[str]:
+    def publish(self, messages: _e.Publishable, *, key: str | None = None) -> list[str]:
         """Append a `Message` / `ModelResponse` or a sequence of them; return the new entry ids.
 
-        A list is sent as one ``MULTI`` / ``EXEC`` transaction in one round trip: either every
-        entry is added or none is. Encoding happens first, so an `EncodeError` (or a TypeError
-        for anything but messages and responses) adds nothing.
+        A list is sent as one Lua script in one round trip, which adds the entries and records
+        ``key`` with their ids for ``dedupe_ms``: a publish re-sent with a recorded key (by
+        redis-py after a lost reply, or by the caller) adds nothing and returns the first
+        ids. Without ``key``, a random one guards this call's own re-sends; pass your own to
+        retry safely after a ``redis.ConnectionError``. Encoding happens first, so an
+        `EncodeError` (or a TypeError for anything but messages and responses, a ValueError
+        for an empty key) adds nothing.
         """
-        return _run(self.client, self._publish(messages))
+        return _run(self.client, self._publish(messages, key))
 
 
 class Consumer(_core.ConsumerCore[redis.Redis]):
     """Read messages of a stream as one consumer of a group; iterate ``(entry_id, message)``.
 
     Iteration ends when a read finds nothing (after waiting up to ``block_ms`` if given);
-    iterate again to go on. Call `ack` once a message is handled. The group is created (unless
+    iterate again to go on; entries of a batch left when the caller stops iterating early are
+    read again first. Call `ack` once a message is handled. The group is created (unless
     ``create=False``) when the consumer is.
     """
 
@@ -86,14 +96,18 @@ class Consumer(_core.ConsumerCore[redis.Redis]):
 
     def __iter__(self) -> Iterator[tuple[str, Any]]:
         while batch := self.read():
-            yield from batch
+            yield from self._hand_over(batch)
 
     def read(self) -> list[tuple[str, Any]]:
         """One batch of ``(entry_id, message)``: first this consumer's own pending entries, then
         entries idle past ``claim_idle_ms`` elsewhere in the group, then new ones. Empty when
-        there is nothing. Poison entries are moved to the dead-letter stream on the way."""
+        there is nothing. Poison entries are moved to the dead-letter stream on the way
+        (`DeadLetterError` if the server refuses: then nothing of this read is acknowledged or
+        returned, and the next read tries the same entries again)."""
         return _run(self.client, self._read())
 
     def ack(self, entry_ids: str | Sequence[str]) -> int:
-        """Acknowledge handled entries; return how many were still pending."""
+        """Acknowledge handled entries; return how many were still pending. Acknowledge
+        through the consumer (not with ``XACK`` yourself): it counts what its caller holds
+        to notice lost replies."""
         return _run(self.client, self._ack(entry_ids))

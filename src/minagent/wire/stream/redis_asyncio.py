@@ -11,26 +11,29 @@
         await handle(message)
         await consumer.ack([entry_id])
 
-The same entries, at-least-once guarantees, claiming and dead letters as the blocking
-`minagent.wire.stream.redis` (its docstring says what they are): both run the one publisher and
-consumer of `minagent.wire.stream._redis_core`, this one awaiting each command.
+The same entries, at-least-once guarantees, lost-reply handling, claiming and dead letters as
+the blocking `minagent.wire.stream.redis` (its docstring says what they are): both run the one
+publisher and consumer of `minagent.wire.stream._redis_core`, this one awaiting each command.
 
 The client must return bytes (``decode_responses=False``, redis-py's default).
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, TypeVar
 
 import redis.asyncio
 
+from ..errors import DeadLetterError
 from . import _redis_core as _core
 from . import _redis_entries as _e
 
-__all__ = ["DEFAULT_CLAIM_IDLE_MS", "Consumer", "Publisher"]
+__all__ = ["DEFAULT_CLAIM_IDLE_MS", "DEFAULT_DEDUPE_MS", "Consumer", "DeadLetterError", "Publisher"]
 
 DEFAULT_CLAIM_IDLE_MS = _core.DEFAULT_CLAIM_IDLE_MS
+DEFAULT_DEDUPE_MS = _core.DEFAULT_DEDUPE_MS
 
 T = TypeVar("T")
 
@@ -55,22 +58,26 @@ async def _run(client: redis.asyncio.Redis, steps: _core.Steps[T]) -> T:
 class Publisher(_core.PublisherCore[redis.asyncio.Redis]):
     """Append messages to a stream, one entry each; a list goes in one round trip."""
 
-    async def publish(self, messages: _e.Publishable) -> list[str]:
-        """Append one message or response, or a sequence of them in one ``MULTI`` / ``EXEC``
-        transaction; return the new entry ids (as `minagent.wire.stream.redis.Publisher`)."""
-        return await _run(self.client, self._publish(messages))
+    async def publish(self, messages: _e.Publishable, *, key: str | None = None) -> list[str]:
+        """Append one message or response, or a sequence of them in one round trip, once per
+        ``key``; return the new entry ids (as `minagent.wire.stream.redis.Publisher`)."""
+        return await _run(self.client, self._publish(messages, key))
 
 
 class Consumer(_core.ConsumerCore[redis.asyncio.Redis]):
     """Read messages of a stream as one consumer of a group; ``async for (entry_id, message)``.
 
     As `minagent.wire.stream.redis.Consumer`, awaited; the group is created on the first read.
+    The rest of a batch left by breaking out of ``async for`` is read again first once the
+    iterator is closed: Python closes an abandoned async generator only when the event loop
+    gets to it, so close it yourself (``contextlib.aclosing``) before reading on.
     """
 
     async def __aiter__(self) -> AsyncIterator[tuple[str, Any]]:
         while batch := await self.read():
-            for item in batch:
-                yield item
+            with contextlib.closing(self._hand_over(batch)) as items:
+                for item in items:
+                    yield item
 
     async def read(self) -> list[tuple[str, Any]]:
         """One batch of ``(entry_id, message)``: own pending entries, then claimed ones, then
