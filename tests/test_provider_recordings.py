@@ -1,0 +1,523 @@
+"""Every real recording in tests/data goes back to its own provider exactly (issue 25, "Done when").
+
+Requests and responses: ``encode_X(decode_X(b))`` equals ``b`` as parsed JSON. Streams: the
+accumulated response encodes to the provider's final object where the recording has one (Responses'
+``response.completed``); otherwise its encoding is a fixed point of decode/encode. The recordings
+come from public test suites (see each folder's SOURCES.md); ``NEWER`` pins, per file, the blocks
+and keys newer than the catalog that it carries, by exact JSON path and value.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+
+# Folder (relative to tests/data) -> the provider whose adapter the recordings belong to.
+FOLDERS: dict[str, str] = {
+    "provider-examples/anthropic": "anthropic",
+    "provider-examples/openai": "openai_chat",
+    "provider-examples-responses": "openai_responses",
+    "provider-examples-gemini": "gemini",
+    "provider-streams/anthropic": "anthropic",
+    "provider-streams/openai": "openai_chat",
+    "provider-dialects": "openai_chat",
+    "provider-real/anthropic": "anthropic",
+    "provider-real/openai_chat": "openai_chat",
+    "provider-real/openai_responses": "openai_responses",
+    "provider-real/gemini": "gemini",
+}
+NOT_RECORDINGS = {"SOURCES.md", "README.md"}
+STREAM_SUFFIXES = (".sse", ".chunks.txt")
+# Final-object events of a Responses stream: their "response" is the whole final body.
+FINAL_EVENTS = {"response.completed", "response.incomplete", "response.failed"}
+
+
+def _files() -> list[Path]:
+    out: list[Path] = []
+    for top in sorted(DATA.glob("provider-*")):
+        out.extend(
+            p
+            for p in sorted(top.rglob("*"))
+            if p.is_file() and p.name not in NOT_RECORDINGS and "licenses" not in p.parts
+        )
+    return out
+
+
+def _rel(path: Path) -> str:
+    return path.relative_to(DATA).as_posix()
+
+
+def _provider(path: Path) -> str | None:
+    return FOLDERS.get(path.parent.relative_to(DATA).as_posix())
+
+
+def _kind(path: Path) -> str | None:
+    if path.name.endswith(STREAM_SUFFIXES):
+        return "stream"
+    for kind in ("request", "response"):
+        if path.name.startswith(kind + "_") and path.suffix == ".json":
+            return kind
+    return None
+
+
+ALL = _files()
+REQUESTS = [p for p in ALL if _kind(p) == "request"]
+RESPONSES = [p for p in ALL if _kind(p) == "response"]
+STREAMS = [p for p in ALL if _kind(p) == "stream"]
+
+
+def _adapter(provider: str) -> ModuleType:
+    return importlib.import_module(f"minagent.providers.{provider}")
+
+
+def _stream_module(provider: str) -> ModuleType:
+    return importlib.import_module(f"minagent.providers.{provider}_stream")
+
+
+def _event_lines(path: Path) -> list[bytes]:
+    """The JSON text of every event of a stream recording, in order ([DONE] left out)."""
+    raw = path.read_bytes()
+    if path.name.endswith(".chunks.txt"):
+        return [line for line in raw.splitlines() if line.strip()]
+    out = []
+    for line in raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n"):
+        if line.startswith(b"data:"):
+            value = line[5:].removeprefix(b" ")
+            if value != b"[DONE]":
+                out.append(value)
+    return out
+
+
+def _wire_bytes(path: Path, provider: str) -> bytes:
+    """The recording as the SSE bytes the API sends.
+
+    ``.sse`` files are the recorded bodies; one without its closing blank line (the Anthropic SDK
+    fixtures) gets it. ``.chunks.txt`` files (vercel/ai) hold one event's JSON per line: each
+    becomes ``data: <line>`` (after ``event: <type>`` for Anthropic and Responses, as those APIs
+    send it), and a Chat stream ends with ``data: [DONE]``.
+    """
+    raw = path.read_bytes()
+    if path.name.endswith(".sse"):
+        return raw if raw.endswith((b"\n\n", b"\r\n\r\n", b"\r\r")) else raw + b"\n\n"
+    out = []
+    for line in _event_lines(path):
+        if provider in ("anthropic", "openai_responses"):
+            out.append(b"event: " + json.loads(line)["type"].encode() + b"\n")
+        out.append(b"data: " + line + b"\n\n")
+    if provider == "openai_chat":
+        out.append(b"data: [DONE]\n\n")
+    return b"".join(out)
+
+
+def _final_object(path: Path) -> Any:
+    """The provider's own final response object carried by the stream, or None."""
+    for line in reversed(_event_lines(path)):
+        event = json.loads(line)
+        if isinstance(event, dict) and event.get("type") in FINAL_EVENTS:
+            return event["response"]
+    return None
+
+
+# --- discovery --------------------------------------------------------------------------------
+
+
+def test_every_recording_is_classified() -> None:
+    """Every file under tests/data/provider-* is a request, response or stream of a known
+    provider (a new folder or an oddly named file fails here instead of being skipped)."""
+    unclassified = [_rel(p) for p in ALL if _provider(p) is None or _kind(p) is None]
+    assert unclassified == []
+
+
+def test_recording_counts() -> None:
+    """The discovered set: requests, responses and streams per provider, old and new folders."""
+    counts: dict[tuple[str, str], int] = {}
+    for p in ALL:
+        key = (str(_provider(p)), str(_kind(p)))
+        counts[key] = counts.get(key, 0) + 1
+    assert counts == {
+        ("anthropic", "request"): 10,
+        ("anthropic", "response"): 14,
+        ("anthropic", "stream"): 9,
+        ("openai_chat", "request"): 12,
+        ("openai_chat", "response"): 26,
+        ("openai_chat", "stream"): 21,
+        ("openai_responses", "request"): 12,
+        ("openai_responses", "response"): 15,
+        ("openai_responses", "stream"): 8,
+        ("gemini", "request"): 8,
+        ("gemini", "response"): 12,
+        ("gemini", "stream"): 8,
+    }
+
+
+def test_every_folder_has_sources_and_license() -> None:
+    """Each top-level data folder names its sources and carries the upstream license texts."""
+    for top in sorted(DATA.glob("provider-*")):
+        sources = (top / "SOURCES.md").read_text(encoding="utf-8")
+        licenses = sorted((top / "licenses").glob("*.LICENSE"))
+        assert licenses, top.name
+        for lic in licenses:
+            assert f"licenses/{lic.name}" in sources, (top.name, lic.name)
+
+
+def test_new_recordings_are_listed_in_sources() -> None:
+    """Every file in the new folders is named in its folder's SOURCES.md with its upstream path."""
+    for top in ("provider-dialects", "provider-real"):
+        sources = (DATA / top / "SOURCES.md").read_text(encoding="utf-8")
+        missing = [
+            _rel(p) for p in ALL if _rel(p).startswith(top + "/") and
+            f"`{p.relative_to(DATA / top).as_posix()}`" not in sources
+        ]  # fmt: skip
+        assert missing == []
+
+
+# --- round trips ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", REQUESTS, ids=_rel)
+def test_request_round_trips(path: Path) -> None:
+    """A recorded request decodes and encodes back to the same JSON through its own adapter."""
+    adapter = _adapter(str(_provider(path)))
+    data = path.read_bytes()
+    assert json.loads(adapter.encode_request(adapter.decode_request(data))) == json.loads(data)
+
+
+@pytest.mark.parametrize("path", RESPONSES, ids=_rel)
+def test_response_round_trips(path: Path) -> None:
+    """A recorded response decodes and encodes back to the same JSON through its own adapter."""
+    adapter = _adapter(str(_provider(path)))
+    data = path.read_bytes()
+    assert json.loads(adapter.encode_response(adapter.decode_response(data))) == json.loads(data)
+
+
+@pytest.mark.parametrize("path", STREAMS, ids=_rel)
+def test_stream_accumulates_to_its_final_object(path: Path) -> None:
+    """A recorded stream accumulates; its response encodes to the stream's own final object
+    where it has one, and otherwise encodes to a fixed point of decode/encode."""
+    provider = str(_provider(path))
+    adapter = _adapter(provider)
+    response = _stream_module(provider).accumulate([_wire_bytes(path, provider)])
+    body = adapter.encode_response(response)
+    final = _final_object(path)
+    if final is not None:
+        assert json.loads(body) == final
+    else:
+        again = adapter.encode_response(adapter.decode_response(body))
+        assert json.loads(again) == json.loads(body)
+
+
+def test_streams_with_a_final_object() -> None:
+    """The streams whose recording carries the provider's final object (compared exactly)."""
+    assert [_rel(p) for p in STREAMS if _final_object(p) is not None] == [
+        "provider-examples-responses/stream_function_call.sse",
+        "provider-examples-responses/stream_reasoning_web_search.sse",
+        "provider-examples-responses/stream_text.sse",
+        "provider-real/openai_responses/stream_compaction.sse",
+        "provider-real/openai_responses/stream_custom_tool.chunks.txt",
+        "provider-real/openai_responses/stream_phase.chunks.txt",
+        "provider-real/openai_responses/stream_reasoning_encrypted_content.chunks.txt",
+        "provider-real/openai_responses/stream_shell_container.chunks.txt",
+    ]
+
+
+# --- newer than the catalog -------------------------------------------------------------------
+
+# File -> (event index or None for a whole body, dotted JSON path, exact value) of the blocks and
+# keys it carries that are newer than the catalog (PROTOCOL.md's provider catalog, version 1.1).
+# ``Prefix("...")`` stands for a long opaque string (a signature, an encrypted blob) by its start.
+
+
+class Prefix(str):
+    """An expected string given by its first characters."""
+
+
+_MISTRAL_CALL = {"id": "gSIMJiOkT", "function": {"name": "weather",
+                 "arguments": '{"location": "San Francisco"}'}}  # no "type"  # fmt: skip
+
+NEWER: dict[str, list[tuple[int | None, str, Any]]] = {
+    # OpenAI-compatible dialects (openai_chat)
+    "provider-dialects/request_cerebras_reasoning_replay.json": [
+        (None, "messages.1.reasoning", Prefix("User asks simple"))],
+    "provider-dialects/request_crusoe_reasoning_tool_call.json": [
+        (None, "messages.1.reasoning", Prefix("The user wants to know the weather in Paris")),
+        (None, "messages.1.tool_calls.0.id", "chatcmpl-tool-bbb91941bf76335c")],
+    "provider-dialects/request_deepseek_reasoning_content_replay.json": [
+        (None, "messages.3.reasoning_content", Prefix("The user wants to play a dice game"))],
+    "provider-dialects/request_mistral_tool_call_index_prefix.json": [
+        (None, "messages.1.prefix", False), (None, "messages.1.content", []),
+        (None, "messages.1.tool_calls.0.index", 0)],
+    "provider-dialects/request_openrouter_reasoning_option.json": [
+        (None, "reasoning", {"effort": "high", "enabled": True})],
+    "provider-dialects/response_alibaba_reasoning_content.json": [
+        (None, "choices.0.message.reasoning_content", Prefix("We are asked: \"How many 'r's"))],
+    "provider-dialects/response_alibaba_tool_call_index.json": [
+        (None, "choices.0.message.tool_calls.0.index", 0)],
+    "provider-dialects/response_azure_content_filter_reasoning.json": [
+        (None, "prompt_filter_results", None), (None, "choices.0.content_filter_results", {}),
+        (None, "choices.0.message.reasoning_content", Prefix("We need to invent a new holiday"))],
+    "provider-dialects/response_deepseek_reasoning_content.json": [
+        (None, "choices.0.message.reasoning_content", Prefix("We are asked: \"How many 'r's")),
+        (None, "usage.prompt_cache_hit_tokens", 0)],
+    "provider-dialects/response_deepseek_tool_call_index.json": [
+        (None, "choices.0.message.tool_calls.0.index", 0),
+        (None, "choices.0.message.reasoning_content", Prefix("The user is asking for"))],
+    "provider-dialects/response_groq_reasoning_x_groq.json": [
+        (None, "x_groq", {"id": "req_01kh52n6v2fr2b5m32125xqb7b", "seed": 1186842417}),
+        (None, "usage_breakdown", None),
+        (None, "choices.0.message.reasoning", Prefix("Okay, so the user is asking"))],
+    "provider-dialects/response_groq_tool_call.json": [
+        (None, "x_groq", {"id": "req_01kh52madzem68scv0bcz3vm00", "seed": 1790130236})],
+    "provider-dialects/response_groq_web_search.json": [
+        (None, "x_groq", {"id": "stub"}),
+        (None, "choices.0.message.executed_tools.0.type", "search")],
+    "provider-dialects/response_mistral_reasoning.json": [
+        (None, "choices.0.message.content.0.type", "thinking"),
+        (None, "choices.0.message.content.0.thinking.0.type", "text")],
+    "provider-dialects/response_mistral_text.json": [(None, "choices.0.message.tool_calls", None)],
+    "provider-dialects/response_mistral_tool_call_no_type.json": [
+        (None, "choices.0.message.tool_calls.0", _MISTRAL_CALL)],
+    "provider-dialects/response_moonshotai_reasoning_content.json": [
+        (None, "choices.0.message.reasoning_content", "Let me count the letters carefully."),
+        (None, "usage.cached_tokens", 10)],
+    "provider-dialects/response_nebius_reasoning_content.json": [
+        (None, "choices.0.message.reasoning_content", None),
+        (None, "choices.0.message.annotations", None)],
+    "provider-dialects/response_openrouter_annotations.json": [
+        (None, "choices.0.message.annotations.0.type", "url_citation"),
+        (None, "provider", "OpenAI")],
+    "provider-dialects/response_openrouter_reasoning_details.json": [
+        (None, "choices.0.message.reasoning", Prefix("1.  **Deconstruct the User's Prompt:**")),
+        (None, "choices.0.message.reasoning_details.0.format", "unknown"),
+        (None, "provider", "BaseTen")],
+    "provider-dialects/response_perplexity_citations.json": [
+        (None, "citations.0", "https://populationstat.com/united-states/san-francisco")],
+    "provider-dialects/response_perplexity_text.json": [
+        (None, "citations.0", Prefix("https://www.modernchristmastrees.com/"))],
+    "provider-dialects/response_xai_reasoning_content.json": [
+        (None, "choices.0.message.reasoning_content", Prefix("First, the user said")),
+        (None, "usage.cost_in_usd_ticks", 1641500)],
+    "provider-dialects/response_xai_tool_call.json": [
+        (None, "choices.0.message.reasoning_content", Prefix("First, the user is asking")),
+        (None, "usage.cost_in_usd_ticks", 1777000)],
+    "provider-dialects/stream_alibaba_tool_call.chunks.txt": [
+        (1, "choices.0.delta.tool_calls.0.id", ""), (1, "choices.0.delta.tool_calls.0.index", 0)],
+    "provider-dialects/stream_azure_content_filter.chunks.txt": [
+        (0, "choices", []), (0, "prompt_filter_results.0.prompt_index", 0),
+        (1, "obfuscation", "D3WbtIxo1Q2j1Q")],
+    "provider-dialects/stream_deepseek_reasoning.sse": [
+        (1, "choices.0.delta.reasoning_content", "H")],
+    "provider-dialects/stream_deepseek_tool_call.chunks.txt": [
+        (0, "choices.0.delta.reasoning_content", "")],
+    "provider-dialects/stream_groq_reasoning.sse": [
+        (0, "x_groq", {"id": "req_01k5csb2e4eskv0qcffjqbscqj"})],
+    "provider-dialects/stream_groq_tool_call.chunks.txt": [
+        (0, "x_groq", {"id": "req_01kh52nj5yfcat8hrmvrk2j2hj", "seed": 689520654})],
+    "provider-dialects/stream_mistral_incremental_tool_call.chunks.txt": [
+        (0, "choices.0.delta.index", 0), (1, "choices.0.delta.tool_calls.0.function.name", "")],
+    "provider-dialects/stream_mistral_reasoning.chunks.txt": [
+        (0, "choices.0.delta.content.0.type", "thinking")],
+    "provider-dialects/stream_mistral_thinking.sse": [
+        (2, "choices.0.delta.content.0.type", "thinking")],
+    "provider-dialects/stream_mistral_tool_call.chunks.txt": [
+        (1, "choices.0.delta.tool_calls.0", _MISTRAL_CALL)],
+    "provider-dialects/stream_moonshotai.chunks.txt": [
+        (0, "choices.0.delta.reasoning_content", "Thinking ")],
+    "provider-dialects/stream_openrouter_annotations.sse": [
+        (0, "choices.0.delta.annotations.0.type", "url_citation"), (0, "provider", "OpenAI")],
+    "provider-dialects/stream_openrouter_reasoning.sse": [
+        (0, "choices.0.delta.reasoning_details", []), (0, "provider", "Google")],
+    "provider-dialects/stream_perplexity_citations.chunks.txt": [
+        (0, "citations.0", "https://populationstat.com/united-states/san-francisco")],
+    "provider-dialects/stream_xai_tool_call.chunks.txt": [
+        (0, "choices.0.delta.reasoning_content", "First")],
+    # Anthropic
+    "provider-real/anthropic/request_advisor_replay.json": [
+        (None, "messages.1.content.3.type", "advisor_tool_result")],
+    "provider-real/anthropic/request_compaction_replay.json": [
+        (None, "messages.1.content.0.type", "compaction"),
+        (None, "context_management.edits.0.trigger", {"type": "input_tokens", "value": 50000})],
+    "provider-real/anthropic/request_container_reuse.json": [
+        (None, "container", "container_011Caqgq9X3d68B2So2LZGmk")],
+    "provider-real/anthropic/request_tool_addition.json": [
+        (None, "messages.3.content.0.type", "tool_addition"),
+        (None, "messages.3.content.0.tool.type", "tool_reference")],
+    "provider-real/anthropic/request_tool_reference_in_tool_result.json": [
+        (None, "messages.4.content.0.type", "tool_result"),
+        (None, "messages.4.content.0.content.0.type", "tool_reference")],
+    "provider-real/anthropic/response_advisor_tool_result.json": [
+        (None, "content.1.type", "advisor_tool_result"), (None, "stop_details", None),
+        (None, "usage.inference_geo", "global")],
+    "provider-real/anthropic/response_compaction.json": [
+        (None, "content.0.type", "compaction"), (None, "context_management", {"applied_edits": []}),
+        (None, "usage.iterations.0.input_tokens", 60385)],
+    "provider-real/anthropic/response_container.json": [
+        (None, "container.id", "container_011CU6rVteVhydYXRyNs6G1M")],
+    "provider-real/anthropic/response_context_management.json": [
+        (None, "context_management", {"applied_edits": []}),
+        (None, "usage.inference_geo", "not_available")],
+    "provider-real/anthropic/response_fallback.json": [
+        (None, "content.0.type", "fallback"), (None, "usage.iterations.0.model", "claude-fable-5")],
+    "provider-real/anthropic/response_output_tokens_details.json": [
+        (None, "usage.output_tokens_details", {"thinking_tokens": 139}),
+        (None, "stop_details", None)],
+    "provider-real/anthropic/response_tool_search_tool_reference.json": [
+        (None, "content.2.content.tool_references.0.type", "tool_reference")],
+    "provider-real/anthropic/stream_advisor.chunks.txt": [
+        (6, "content_block.type", "advisor_tool_result"), (0, "message.stop_details", None)],
+    "provider-real/anthropic/stream_compaction.chunks.txt": [
+        (1, "content_block.type", "compaction"), (3, "delta.type", "compaction_delta"),
+        (747, "context_management", {"applied_edits": []})],
+    "provider-real/anthropic/stream_compaction_usage.sse": [
+        (1, "content_block.type", "compaction"), (3, "delta.type", "compaction_delta"),
+        (10, "context_management", {"applied_edits": []})],
+    "provider-real/anthropic/stream_fallback.chunks.txt": [(1, "content_block.type", "fallback")],
+    "provider-real/anthropic/stream_tool_search.chunks.txt": [
+        (17, "content_block.content.tool_references.0.type", "tool_reference")],
+    # OpenAI Chat
+    "provider-real/openai_chat/request_input_audio.json": [
+        (None, "messages.0.content.1.type", "input_audio"),
+        (None, "messages.0.content.1.input_audio.format", "mp3")],
+    "provider-real/openai_chat/request_reasoning_effort.json": [(None, "reasoning_effort", "high")],
+    "provider-real/openai_chat/response_annotations_service_tier.json": [
+        (None, "choices.0.message.annotations", []), (None, "service_tier", "default"),
+        (None, "usage.completion_tokens_details.accepted_prediction_tokens", 0)],
+    "provider-real/openai_chat/response_moderation.json": [
+        (None, "moderation.input.type", "moderation_results")],
+    "provider-real/openai_chat/response_reasoning_tokens.json": [
+        (None, "usage.completion_tokens_details.reasoning_tokens", 1792),
+        (None, "choices.0.message.annotations", [])],
+    "provider-real/openai_chat/stream_text_obfuscation.chunks.txt": [
+        (0, "obfuscation", "Qup1BsQ3"), (0, "service_tier", "default")],
+    # OpenAI Responses
+    "provider-real/openai_responses/request_code_interpreter_replay.json": [
+        (None, "input.1.encrypted_content", Prefix("gAAAAABozcObDtILWy0NV2ScSSNv")),
+        (None, "input.2.type", "code_interpreter_call")],
+    "provider-real/openai_responses/request_compaction_replay.json": [
+        (None, "input.0.type", "compaction"),
+        (None, "input.0.encrypted_content", Prefix("gAAAAABpzfWE_k5OtOa3sTEbupue"))],
+    "provider-real/openai_responses/response_azure_content_filters.json": [
+        (None, "content_filters", None),
+        (None, "output.0.encrypted_content", Prefix("gAAAAABpPLg7YtHo-XROa4SQaGVD"))],
+    "provider-real/openai_responses/response_compaction.json": [
+        (None, "output.1.type", "compaction"), (None, "completed_at", 1771353083)],
+    "provider-real/openai_responses/response_custom_tool.json": [
+        (None, "output.0.type", "custom_tool_call")],
+    "provider-real/openai_responses/response_phase.json": [(None, "output.0.phase", "commentary")],
+    "provider-real/openai_responses/response_reasoning_encrypted_content.json": [
+        (None, "output.0.encrypted_content", Prefix("gAAAAABpPMlcH0HHEv5_ozHwP5Gx")),
+        (None, "prompt_cache_retention", None)],
+    "provider-real/openai_responses/response_shell_container.json": [
+        (None, "output.0.type", "shell_call"), (None, "output.1.type", "shell_call_output")],
+    "provider-real/openai_responses/response_tool_search.json": [
+        (None, "output.0.type", "tool_search_call"), (None, "output.1.type", "tool_search_output")],
+    "provider-real/openai_responses/stream_compaction.sse": [
+        (0, "response.prompt_cache_retention", None), (0, "response.completed_at", None)],
+    "provider-real/openai_responses/stream_custom_tool.chunks.txt": [
+        (2, "item.type", "custom_tool_call"), (3, "type", "response.custom_tool_call_input.delta")],
+    "provider-real/openai_responses/stream_phase.chunks.txt": [(2, "item.phase", "commentary")],
+    "provider-real/openai_responses/stream_reasoning_encrypted_content.chunks.txt": [
+        (2, "item.encrypted_content", Prefix("gAAAAABpPDIUph8czEXzDePCV2lJ"))],
+    "provider-real/openai_responses/stream_shell_container.chunks.txt": [
+        (2, "item.type", "shell_call"), (15, "item.type", "shell_call_output")],
+    # Gemini
+    "provider-real/gemini/request_file_search_thought_signature.json": [
+        (None, "tools.0.fileSearch.file_search_store_names.0",
+         Prefix("fileSearchStores/testfilesearchgrounding-")),
+        (None, "contents.1.parts.0.thoughtSignature", Prefix("Ep8ECpwECAISlwQBDDnWx3nx"))],
+    "provider-real/gemini/request_tool_call_thought_signature.json": [
+        (None, "contents.1.parts.0.thoughtSignature", Prefix("EpwICpkIAXLI2nxlU6gsWZaZ"))],
+    "provider-real/gemini/response_grounding_file_search.json": [
+        (None, "candidates.0.groundingMetadata.groundingChunks.0.retrievedContext.fileSearchStore",
+         Prefix("fileSearchStores/")),
+        (None, "usageMetadata.toolUsePromptTokenCount", 288)],
+    "provider-real/gemini/response_grounding_web_search.json": [
+        (None, "candidates.0.groundingMetadata.groundingChunks.0.web.title",
+         Prefix("Weather information for San Francisco")),
+        (None, "usageMetadata.toolUsePromptTokenCount", 119)],
+    "provider-real/gemini/response_thought_signature_gemini3.json": [
+        (None, "candidates.0.content.parts.0.thoughtSignature", Prefix("EswFCskFAb4+9vu5+eCedpmc")),
+        (None, "usageMetadata.promptTokensDetails", [{"modality": "TEXT", "tokenCount": 9}])],
+    "provider-real/gemini/response_tool_call_gemini3.json": [
+        (None, "candidates.0.content.parts.0.thoughtSignature", Prefix("Eqo+Cqc+Ab4+9vtg"))],
+    "provider-real/gemini/response_url_context.json": [
+        (None, "candidates.0.urlContextMetadata.urlMetadata.0.retrievedUrl", "https://ai.pydantic.dev"),
+        (None, "usageMetadata.toolUsePromptTokenCount", 2395)],
+    "provider-real/gemini/response_vertex_grounding.json": [
+        (None, "candidates.0.groundingMetadata", {}),
+        (None, "usageMetadata.trafficType", "ON_DEMAND"),
+        (None, "createTime", "2026-06-15T18:18:30.977177Z")],
+    "provider-real/gemini/response_vertex_tool_combination.json": [
+        (None, "candidates.0.groundingMetadata.groundingChunks.0.web.title", "google.com"),
+        (None, "usageMetadata.candidatesTokensDetails", [{"modality": "TEXT", "tokenCount": 250}])],
+    "provider-real/gemini/stream_service_tier_flex.sse": [
+        (0, "usageMetadata.trafficType", "ON_DEMAND_FLEX")],
+    "provider-real/gemini/stream_thought_signature.sse": [
+        (0, "candidates.0.content.parts.0.thoughtSignature", Prefix("EpwICpkIAXLI2nxlU6gsWZaZ"))],
+    "provider-real/gemini/stream_tool_call_gemini3.chunks.txt": [
+        (0, "candidates.0.content.parts.0.thoughtSignature", Prefix("EpEgCo4gAb4+9vvWwdN+NkNi"))],
+    "provider-real/gemini/stream_vertex_partial_args.chunks.txt": [
+        (0, "candidates.0.content.parts.0.functionCall.willContinue", True),
+        (1, "candidates.0.content.parts.0.functionCall.partialArgs.0.jsonPath",
+         "$.recipe.ingredients[0].amount")],
+    "provider-real/gemini/stream_web_search.sse": [
+        (0, "candidates.0.groundingMetadata", {}),
+        (0, "usageMetadata.toolUsePromptTokenCount", 102)],
+}  # fmt: skip
+
+
+def _at(value: Any, path: str) -> Any:
+    for part in path.split("."):
+        value = value[int(part)] if isinstance(value, list) else value[part]
+    return value
+
+
+def _objects(path: Path) -> list[Any]:
+    if _kind(path) == "stream":
+        return [json.loads(line) for line in _event_lines(path)]
+    return [json.loads(path.read_bytes())]
+
+
+@pytest.mark.parametrize("name", sorted(NEWER), ids=str)
+def test_newer_than_catalog_features_are_there(name: str) -> None:
+    """Each listed newer block or key sits at its path with its recorded value."""
+    objects = _objects(DATA / name)
+    for index, where, expected in NEWER[name]:
+        got = _at(objects[0 if index is None else index], where)
+        if type(expected) is Prefix:
+            assert isinstance(got, str) and got.startswith(expected), (index, where, got)
+        else:
+            assert got == expected, (index, where)
+
+
+def test_newer_than_catalog_counts() -> None:
+    """At least five recordings per provider carry blocks or keys newer than the catalog; the
+    exact numbers added are pinned."""
+    per_provider: dict[str, int] = {}
+    per_folder: dict[tuple[str, str], int] = {}
+    for name in NEWER:
+        provider = str(_provider(DATA / name))
+        per_provider[provider] = per_provider.get(provider, 0) + 1
+        key = (name.split("/")[0], provider)
+        per_folder[key] = per_folder.get(key, 0) + 1
+    assert min(per_provider.values()) >= 5
+    assert per_folder == {
+        ("provider-dialects", "openai_chat"): 39,
+        ("provider-real", "anthropic"): 17,
+        ("provider-real", "openai_chat"): 6,
+        ("provider-real", "openai_responses"): 14,
+        ("provider-real", "gemini"): 14,
+    }
+
+
+def test_every_new_recording_is_in_newer() -> None:
+    """Every file added in provider-dialects and provider-real names its newer blocks or keys."""
+    new = ("provider-dialects/", "provider-real/")
+    added = sorted(_rel(p) for p in ALL if _rel(p).startswith(new))
+    assert added == sorted(NEWER)
