@@ -145,9 +145,9 @@ def test_recording_counts() -> None:
         ("anthropic", "request"): 10,
         ("anthropic", "response"): 14,
         ("anthropic", "stream"): 9,
-        ("openai_chat", "request"): 12,
-        ("openai_chat", "response"): 26,
-        ("openai_chat", "stream"): 21,
+        ("openai_chat", "request"): 17,
+        ("openai_chat", "response"): 29,
+        ("openai_chat", "stream"): 23,
         ("openai_responses", "request"): 12,
         ("openai_responses", "response"): 15,
         ("openai_responses", "stream"): 8,
@@ -253,6 +253,28 @@ NEWER: dict[str, list[tuple[int | None, str, Any]]] = {
     "provider-dialects/request_mistral_tool_call_index_prefix.json": [
         (None, "messages.1.prefix", False), (None, "messages.1.content", []),
         (None, "messages.1.tool_calls.0.index", 0)],
+    "provider-dialects/request_openrouter_cache_control_messages.json": [
+        (None, "messages.3.content.0.cache_control", {"ttl": "5m", "type": "ephemeral"})],
+    "provider-dialects/request_openrouter_cache_control_text_parts.json": [
+        (None, "messages.0.content.0.type", "text"),
+        (None, "messages.0.content.0.cache_control", {"ttl": "1h", "type": "ephemeral"})],
+    "provider-dialects/request_openrouter_cache_control_tool.json": [
+        (None, "tools.0.cache_control", {"ttl": "5m", "type": "ephemeral"})],
+    "provider-dialects/request_snowflake_reasoning_details_replay.json": [
+        (None, "messages.1.reasoning_details.0.type", "reasoning.text"),
+        (None, "messages.1.reasoning_details.0.signature", Prefix("EvABCmcIDxABGAIqQFM/"))],
+    "provider-dialects/request_zai_reasoning_content_replay.json": [
+        (None, "messages.1.reasoning_content", Prefix("\nThe user is asking for the product")),
+        (None, "thinking", {"clear_thinking": False, "type": "enabled"})],
+    "provider-dialects/response_openrouter_cache_usage.json": [
+        (None, "choices.0.native_finish_reason", "stop"), (None, "usage.cost", 0.00219855)],
+    "provider-dialects/response_snowflake_reasoning_details.json": [
+        (None, "choices.0.message.reasoning_details.0.format", "anthropic-claude-v1")],
+    "provider-dialects/response_zai_reasoning_content.json": [
+        (None, "choices.0.message.reasoning_content", Prefix("\n1.  **Identify the user"))],
+    "provider-dialects/stream_snowflake_thinking.sse": [
+        (0, "choices.0.delta.reasoning_details.0.text", "15")],
+    "provider-dialects/stream_zai_thinking.sse": [(0, "choices.0.delta.reasoning_content", "\n1")],
     "provider-dialects/request_openrouter_reasoning_option.json": [
         (None, "reasoning", {"effort": "high", "enabled": True})],
     "provider-dialects/response_alibaba_reasoning_content.json": [
@@ -508,7 +530,7 @@ def test_newer_than_catalog_counts() -> None:
         per_folder[key] = per_folder.get(key, 0) + 1
     assert min(per_provider.values()) >= 5
     assert per_folder == {
-        ("provider-dialects", "openai_chat"): 39,
+        ("provider-dialects", "openai_chat"): 49,
         ("provider-real", "anthropic"): 17,
         ("provider-real", "openai_chat"): 6,
         ("provider-real", "openai_responses"): 14,
