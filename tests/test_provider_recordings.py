@@ -142,13 +142,13 @@ def test_recording_counts() -> None:
         key = (str(_provider(p)), str(_kind(p)))
         counts[key] = counts.get(key, 0) + 1
     assert counts == {
-        ("anthropic", "request"): 10,
+        ("anthropic", "request"): 12,
         ("anthropic", "response"): 14,
         ("anthropic", "stream"): 9,
-        ("openai_chat", "request"): 17,
+        ("openai_chat", "request"): 18,
         ("openai_chat", "response"): 29,
         ("openai_chat", "stream"): 23,
-        ("openai_responses", "request"): 12,
+        ("openai_responses", "request"): 13,
         ("openai_responses", "response"): 15,
         ("openai_responses", "stream"): 8,
         ("gemini", "request"): 8,
@@ -538,8 +538,31 @@ def test_newer_than_catalog_counts() -> None:
     }
 
 
-def test_every_new_recording_is_in_newer() -> None:
-    """Every file added in provider-dialects and provider-real names its newer blocks or keys."""
+# Recordings added for their shape rather than new keys: the exact role sequence of their
+# messages (consecutive same-role messages must stay separate).
+SHAPES: dict[str, tuple[str, list[str]]] = {
+    "provider-real/anthropic/request_consecutive_user_messages.json": (
+        "messages", ["user", "user"]),
+    "provider-real/anthropic/request_mid_conversation_system.json": (
+        "messages", ["user", "assistant", "user", "user", "system", "system"]),
+    "provider-real/openai_chat/request_consecutive_user_messages.json": (
+        "messages", ["user", "user"]),
+    "provider-real/openai_responses/request_consecutive_assistant_messages.json": (
+        "input", ["user", "assistant", "assistant", "user"]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES), ids=str)
+def test_shape_recordings_have_their_roles(name: str) -> None:
+    """Each shape recording has exactly the pinned role sequence."""
+    key, roles = SHAPES[name]
+    body = json.loads((DATA / name).read_bytes())
+    assert [m["role"] for m in body[key]] == roles
+
+
+def test_every_new_recording_is_pinned() -> None:
+    """Every file added in provider-dialects and provider-real is in NEWER or SHAPES."""
     new = ("provider-dialects/", "provider-real/")
     added = sorted(_rel(p) for p in ALL if _rel(p).startswith(new))
-    assert added == sorted(NEWER)
+    assert added == sorted([*NEWER, *SHAPES])
+    assert not set(NEWER) & set(SHAPES)
