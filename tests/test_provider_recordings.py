@@ -146,11 +146,11 @@ def test_recording_counts() -> None:
         ("anthropic", "response"): 14,
         ("anthropic", "stream"): 9,
         ("openai_chat", "request"): 18,
-        ("openai_chat", "response"): 29,
+        ("openai_chat", "response"): 30,
         ("openai_chat", "stream"): 23,
         ("openai_responses", "request"): 13,
-        ("openai_responses", "response"): 15,
-        ("openai_responses", "stream"): 8,
+        ("openai_responses", "response"): 16,
+        ("openai_responses", "stream"): 9,
         ("gemini", "request"): 8,
         ("gemini", "response"): 12,
         ("gemini", "stream"): 8,
@@ -219,6 +219,7 @@ def test_streams_with_a_final_object() -> None:
         "provider-examples-responses/stream_function_call.sse",
         "provider-examples-responses/stream_reasoning_web_search.sse",
         "provider-examples-responses/stream_text.sse",
+        "provider-real/openai_responses/stream_azure_content_filters.chunks.txt",
         "provider-real/openai_responses/stream_compaction.sse",
         "provider-real/openai_responses/stream_custom_tool.chunks.txt",
         "provider-real/openai_responses/stream_phase.chunks.txt",
@@ -281,6 +282,11 @@ NEWER: dict[str, list[tuple[int | None, str, Any]]] = {
         (None, "choices.0.message.reasoning_content", Prefix("We are asked: \"How many 'r's"))],
     "provider-dialects/response_alibaba_tool_call_index.json": [
         (None, "choices.0.message.tool_calls.0.index", 0)],
+    "provider-dialects/response_azure_content_filter_results.json": [
+        (None, "prompt_filter_results.0.content_filter_results.jailbreak",
+         {"detected": False, "filtered": False}),
+        (None, "choices.0.content_filter_results.protected_material_code",
+         {"detected": False, "filtered": False})],
     "provider-dialects/response_azure_content_filter_reasoning.json": [
         (None, "prompt_filter_results", None), (None, "choices.0.content_filter_results", {}),
         (None, "choices.0.message.reasoning_content", Prefix("We need to invent a new holiday"))],
@@ -427,6 +433,9 @@ NEWER: dict[str, list[tuple[int | None, str, Any]]] = {
     "provider-real/openai_responses/response_azure_content_filters.json": [
         (None, "content_filters", None),
         (None, "output.0.encrypted_content", Prefix("gAAAAABpPLg7YtHo-XROa4SQaGVD"))],
+    "provider-real/openai_responses/response_azure_content_filters_text.json": [
+        (None, "content_filters.0.source_type", "prompt"),
+        (None, "content_filters.1.source_type", "completion")],
     "provider-real/openai_responses/response_compaction.json": [
         (None, "output.1.type", "compaction"), (None, "completed_at", 1771353083)],
     "provider-real/openai_responses/response_custom_tool.json": [
@@ -439,6 +448,9 @@ NEWER: dict[str, list[tuple[int | None, str, Any]]] = {
         (None, "output.0.type", "shell_call"), (None, "output.1.type", "shell_call_output")],
     "provider-real/openai_responses/response_tool_search.json": [
         (None, "output.0.type", "tool_search_call"), (None, "output.1.type", "tool_search_output")],
+    "provider-real/openai_responses/stream_azure_content_filters.chunks.txt": [
+        (0, "response.content_filters", None),
+        (8, "response.content_filters.1.source_type", "completion")],
     "provider-real/openai_responses/stream_compaction.sse": [
         (0, "response.prompt_cache_retention", None), (0, "response.completed_at", None)],
     "provider-real/openai_responses/stream_custom_tool.chunks.txt": [
@@ -530,10 +542,10 @@ def test_newer_than_catalog_counts() -> None:
         per_folder[key] = per_folder.get(key, 0) + 1
     assert min(per_provider.values()) >= 5
     assert per_folder == {
-        ("provider-dialects", "openai_chat"): 49,
+        ("provider-dialects", "openai_chat"): 50,
         ("provider-real", "anthropic"): 17,
         ("provider-real", "openai_chat"): 6,
-        ("provider-real", "openai_responses"): 14,
+        ("provider-real", "openai_responses"): 16,
         ("provider-real", "gemini"): 14,
     }
 
