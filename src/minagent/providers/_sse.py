@@ -102,15 +102,17 @@ class SSEParser:
             if end < 0:
                 break
             if end > start:
-                if end - start > limit:
-                    self._too_long(self._offset + start, end - start, out)
+                if end + 1 - start > limit:  # the event's lines, its last line end included
+                    self._too_long(self._offset + start, end + 1 - start, out)
                 self._block(bytes(buf[start:end]), self._offset + start, out)
             start = end + 2
         if start:
             del buf[:start]
             self._offset += start
         if len(buf) > limit:
-            self._too_long(self._offset, len(buf), out)
+            lead = len(buf) - len(buf.lstrip(b"\n"))  # the empty lines before the event
+            if len(buf) - lead > limit:
+                self._too_long(self._offset + lead, len(buf) - lead, out)
         return out
 
     def close(self) -> list[SSEEvent]:
@@ -229,7 +231,8 @@ class SSEParser:
         del buf[:pos]
         self._offset += pos
         self._scan = scan - pos
-        if self._size + len(buf) > self._limit:
+        pending = 0 if buf == b"\r" else len(buf)  # a lone \r: an empty line, or \r\n's half
+        if self._size + pending > self._limit:
             start = self._start if lines else self._offset
-            self._too_long(start, self._size + len(buf), out)
+            self._too_long(start, self._size + pending, out)
         return out

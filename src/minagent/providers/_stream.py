@@ -8,8 +8,9 @@ A provider stream is read in two layers, each written once here:
   stream has ended. Raw events after the end are refused.
 - `Accumulator`: events in, the final `ModelResponse` out. ``feed`` parses and applies, ``close``
   ends the stream and checks it is complete, ``response`` gives the response so far at any time.
-  The provider supplies ``_apply`` (one event), ``_complete`` (is the stream whole?) and
-  ``_response`` (the body so far, decoded by its adapter).
+  ``body`` gives the provider's own non-streamed body built so far (a plain dict, what the
+  provider would have answered without streaming). The provider supplies ``_apply`` (one
+  event), ``_complete`` (is the stream whole?), ``body`` and ``_decode`` (its adapter's).
 
 Failures are `StreamError` (``.frame`` = the event index) and never lose what came before: when a
 chunk holds good events and then a bad one, the parser returns the good ones in the error's
@@ -233,9 +234,9 @@ class Accumulator:
         self._ended = index
 
     def response(self) -> ModelResponse:
-        """The response accumulated so far, as the provider's adapter decodes it."""
+        """The response accumulated so far, as the provider's adapter decodes `body`."""
         try:
-            return self._response()
+            return self._decode(self.body())
         except StreamError:
             raise
         except WireError as err:
@@ -250,7 +251,11 @@ class Accumulator:
         """``""`` when the stream is whole, else what is missing (``before message_stop``)."""
         raise NotImplementedError
 
-    def _response(self) -> ModelResponse:
+    def body(self) -> dict[str, Any]:
+        """The provider's non-streamed response body accumulated so far, as a new dict."""
+        raise NotImplementedError
+
+    def _decode(self, body: dict[str, Any]) -> ModelResponse:
         raise NotImplementedError
 
 

@@ -354,8 +354,8 @@ class StreamAccumulator(Accumulator):
             return "before message_start"
         return "" if self._ended is not None else "before message_stop"
 
-    def _response(self) -> ModelResponse:
-        """The response as accumulated so far (raises `StreamError` before message_start).
+    def body(self) -> dict[str, Any]:
+        """The Messages response body accumulated so far (`StreamError` before message_start).
 
         A tool block whose input is still arriving (or that never got its stop, as when
         ``max_tokens`` cuts it) gets the text received so far, parsed if it is a complete JSON
@@ -364,8 +364,11 @@ class StreamAccumulator(Accumulator):
         message = self._require("a response", self.events)
         body = dict(message)
         body["content"] = [block.finished() for block in self._blocks]
+        return body
+
+    def _decode(self, body: dict[str, Any]) -> ModelResponse:
         if body.get("stop_reason") is None:
-            body["stop_reason"] = ""
+            body = dict(body, stop_reason="")
         return adapter.decode_response(msgspec.json.encode(body))
 
 

@@ -315,11 +315,14 @@ class StreamAccumulator(Accumulator):
             return ""
         return "before any candidate's finishReason (the stream was cut between chunks)"
 
-    def _response(self) -> ModelResponse:
-        """The response merged so far."""
+    def body(self) -> dict[str, Any]:
+        """The ``GenerateContentResponse`` merged so far."""
         body = dict(self._body)
         if self._candidates:
             body["candidates"] = [self._candidates[i].body() for i in sorted(self._candidates)]
+        return body
+
+    def _decode(self, body: dict[str, Any]) -> ModelResponse:
         result: ModelResponse = adapter.response_from_dict(body)
         return result
 

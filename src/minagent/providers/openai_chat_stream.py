@@ -275,8 +275,8 @@ class StreamAccumulator(Accumulator):
             for j, more in calls:
                 _merge(state.calls[j], more, join=True)
 
-    def _response(self) -> ModelResponse:
-        """The response so far, as `openai_chat.decode_response` would give it."""
+    def body(self) -> dict[str, Any]:
+        """The ``chat.completion`` body accumulated so far (`StreamError` before any chunk)."""
         if self._top is None:
             raise fail("no chunk received yet", self.events)
         choices = []
@@ -320,6 +320,9 @@ class StreamAccumulator(Accumulator):
         for key, value in top.items():
             if key not in body:
                 body[key] = value
+        return body
+
+    def _decode(self, body: dict[str, Any]) -> ModelResponse:
         return adapter.decode_response(msgspec.json.encode(body))
 
 

@@ -248,13 +248,16 @@ class StreamAccumulator(Accumulator):
         """The output items as built from the events so far (not from the final snapshot)."""
         return [self._items[k] for k in sorted(self._items)]
 
-    def _response(self) -> ModelResponse:
-        """The response so far: the terminal snapshot once it came, else the events' items."""
+    def body(self) -> dict[str, Any]:
+        """The ``response`` object so far: the terminal snapshot once it came (with the items
+        built from the events if its ``output`` is empty), else the latest snapshot with them."""
         if self._final is not None and self._final.get("output"):
-            body = self._final
-        else:
-            body = dict(self._final if self._final is not None else self._snapshot)
-            body["output"] = self.output()
+            return dict(self._final)
+        body = dict(self._final if self._final is not None else self._snapshot)
+        body["output"] = self.output()
+        return body
+
+    def _decode(self, body: dict[str, Any]) -> ModelResponse:
         result: ModelResponse = adapter.response_from_dict(body)
         return result
 
