@@ -144,7 +144,7 @@ def test_recording_counts() -> None:
     assert counts == {
         ("anthropic", "request"): 12,
         ("anthropic", "response"): 14,
-        ("anthropic", "stream"): 9,
+        ("anthropic", "stream"): 10,
         ("openai_chat", "request"): 18,
         ("openai_chat", "response"): 30,
         ("openai_chat", "stream"): 23,
@@ -211,6 +211,56 @@ def test_stream_accumulates_to_its_final_object(path: Path) -> None:
     else:
         again = adapter.encode_response(adapter.decode_response(body))
         assert json.loads(again) == json.loads(body)
+
+
+def _expected_outline(path: Path, provider: str) -> Any:
+    """What the recorded events say the final response holds, read off the events alone:
+    Anthropic's block types in order and its stop reason; each Chat choice's text (the string
+    ``content`` deltas joined) and finish reason."""
+    events = [json.loads(line) for line in _event_lines(path)]
+    if provider == "anthropic":
+        starts = {e["index"]: e["content_block"]["type"] for e in events
+                  if e.get("type") == "content_block_start"}  # fmt: skip
+        stops = [e["delta"]["stop_reason"] for e in events if e.get("type") == "message_delta"]
+        return [starts[i] for i in sorted(starts)], stops[-1]
+    choices: dict[int, list[Any]] = {}
+    for event in events:
+        for choice in event.get("choices") or []:
+            text, finish = choices.setdefault(choice["index"], ["", None])
+            content = (choice.get("delta") or {}).get("content")
+            choices[choice["index"]] = [
+                text + content if isinstance(content, str) else text,
+                choice.get("finish_reason") or finish,
+            ]
+    return choices
+
+
+def _outline(body: dict[str, Any], provider: str) -> Any:
+    if provider == "anthropic":
+        return [b["type"] for b in body["content"]], body["stop_reason"]
+    return {
+        c["index"]: [c["message"].get("content") or "", c["finish_reason"]] for c in body["choices"]
+    }
+
+
+OUTLINED = [p for p in STREAMS if _provider(p) in ("anthropic", "openai_chat")]
+
+
+@pytest.mark.parametrize("path", OUTLINED, ids=_rel)
+def test_stream_keeps_what_its_events_say(path: Path) -> None:
+    """Nothing the events carry is lost on the way: the accumulated Anthropic response has every
+    started block, in order, and the last stop reason; each Chat choice has its joined text and
+    finish reason (where the events name one)."""
+    provider = str(_provider(path))
+    response = _stream_module(provider).accumulate([_wire_bytes(path, provider)])
+    body = json.loads(_adapter(provider).encode_response(response))
+    expected = _expected_outline(path, provider)
+    got = _outline(body, provider)
+    if provider == "openai_chat":  # a choice whose events never name a finish reason pins none
+        for index, (_, finish) in expected.items():
+            if finish is None and index in got:
+                got[index][1] = None
+    assert got == expected
 
 
 def test_streams_with_a_final_object() -> None:
@@ -405,9 +455,12 @@ NEWER: dict[str, list[tuple[int | None, str, Any]]] = {
     "provider-real/anthropic/stream_compaction_usage.sse": [
         (1, "content_block.type", "compaction"), (3, "delta.type", "compaction_delta"),
         (10, "context_management", {"applied_edits": []})],
+    "provider-real/anthropic/stream_container.chunks.txt": [
+        (48, "delta.container.id", "container_011CYgdezfe66pcmCprMd28x"),
+        (1, "content_block.caller", {"type": "direct"})],
+    "provider-real/anthropic/stream_context_management.chunks.txt": [
+        (20, "context_management", {"applied_edits": []})],
     "provider-real/anthropic/stream_fallback.chunks.txt": [(1, "content_block.type", "fallback")],
-    "provider-real/anthropic/stream_tool_search.chunks.txt": [
-        (17, "content_block.content.tool_references.0.type", "tool_reference")],
     # OpenAI Chat
     "provider-real/openai_chat/request_input_audio.json": [
         (None, "messages.0.content.1.type", "input_audio"),
@@ -543,7 +596,7 @@ def test_newer_than_catalog_counts() -> None:
     assert min(per_provider.values()) >= 5
     assert per_folder == {
         ("provider-dialects", "openai_chat"): 50,
-        ("provider-real", "anthropic"): 17,
+        ("provider-real", "anthropic"): 18,
         ("provider-real", "openai_chat"): 6,
         ("provider-real", "openai_responses"): 16,
         ("provider-real", "gemini"): 14,
