@@ -216,13 +216,15 @@ def test_stream_accumulates_to_its_final_object(path: Path) -> None:
 def _expected_outline(path: Path, provider: str) -> Any:
     """What the recorded events say the final response holds, read off the events alone:
     Anthropic's block types in order and its stop reason; each Chat choice's text (the string
-    ``content`` deltas joined) and finish reason."""
+    ``content`` deltas joined) and finish reason; Gemini as `_gemini_outline`."""
     events = [json.loads(line) for line in _event_lines(path)]
     if provider == "anthropic":
         starts = {e["index"]: e["content_block"]["type"] for e in events
                   if e.get("type") == "content_block_start"}  # fmt: skip
         stops = [e["delta"]["stop_reason"] for e in events if e.get("type") == "message_delta"]
         return [starts[i] for i in sorted(starts)], stops[-1]
+    if provider == "gemini":
+        return _gemini_outline(events)
     choices: dict[int, list[Any]] = {}
     for event in events:
         for choice in event.get("choices") or []:
@@ -235,7 +237,23 @@ def _expected_outline(path: Path, provider: str) -> Any:
     return choices
 
 
+def _gemini_outline(chunks: list[Any]) -> dict[int, list[Any]]:
+    """Per candidate: its answer text (non-thought text parts joined), its thought text, and the
+    last finish reason."""
+    out: dict[int, list[Any]] = {}
+    for chunk in chunks:
+        for candidate in chunk.get("candidates") or []:
+            entry = out.setdefault(candidate.get("index", 0), ["", "", None])
+            for part in (candidate.get("content") or {}).get("parts") or []:
+                if isinstance(part.get("text"), str):
+                    entry[1 if part.get("thought") else 0] += part["text"]
+            entry[2] = candidate.get("finishReason", entry[2])
+    return out
+
+
 def _outline(body: dict[str, Any], provider: str) -> Any:
+    if provider == "gemini":
+        return _gemini_outline([body])
     if provider == "anthropic":
         return [b["type"] for b in body["content"]], body["stop_reason"]
     return {
@@ -243,14 +261,15 @@ def _outline(body: dict[str, Any], provider: str) -> Any:
     }
 
 
-OUTLINED = [p for p in STREAMS if _provider(p) in ("anthropic", "openai_chat")]
+OUTLINED = [p for p in STREAMS if _provider(p) in ("anthropic", "openai_chat", "gemini")]
 
 
 @pytest.mark.parametrize("path", OUTLINED, ids=_rel)
 def test_stream_keeps_what_its_events_say(path: Path) -> None:
     """Nothing the events carry is lost on the way: the accumulated Anthropic response has every
     started block, in order, and the last stop reason; each Chat choice has its joined text and
-    finish reason (where the events name one)."""
+    finish reason (where the events name one); each Gemini candidate its joined answer and thought
+    text and last finish reason."""
     provider = str(_provider(path))
     response = _stream_module(provider).accumulate([_wire_bytes(path, provider)])
     body = json.loads(_adapter(provider).encode_response(response))
