@@ -151,7 +151,7 @@ def test_recording_counts() -> None:
         ("openai_responses", "request"): 13,
         ("openai_responses", "response"): 16,
         ("openai_responses", "stream"): 9,
-        ("gemini", "request"): 8,
+        ("gemini", "request"): 12,
         ("gemini", "response"): 12,
         ("gemini", "stream"): 8,
     }
@@ -537,8 +537,18 @@ NEWER: dict[str, list[tuple[int | None, str, Any]]] = {
         (None, "tools.0.fileSearch.file_search_store_names.0",
          Prefix("fileSearchStores/testfilesearchgrounding-")),
         (None, "contents.1.parts.0.thoughtSignature", Prefix("Ep8ECpwECAISlwQBDDnWx3nx"))],
+    "provider-real/gemini/request_google_search_with_functions.json": [
+        (None, "tools.0.googleSearch", {}),
+        (None, "toolConfig.functionCallingConfig", {"mode": "AUTO"})],
+    "provider-real/gemini/request_image_config.json": [
+        (None, "generationConfig.imageConfig.imageOutputOptions",
+         {"compressionQuality": 85, "mimeType": "image/jpeg"})],
+    "provider-real/gemini/request_response_json_schema.json": [
+        (None, "generationConfig.responseJsonSchema.properties.amount.anyOf.0",
+         {"type": "number"})],
     "provider-real/gemini/request_tool_call_thought_signature.json": [
         (None, "contents.1.parts.0.thoughtSignature", Prefix("EpwICpkIAXLI2nxlU6gsWZaZ"))],
+    "provider-real/gemini/request_url_context.json": [(None, "tools.0.urlContext", {})],
     "provider-real/gemini/response_grounding_file_search.json": [
         (None, "candidates.0.groundingMetadata.groundingChunks.0.retrievedContext.fileSearchStore",
          Prefix("fileSearchStores/")),
@@ -618,7 +628,7 @@ def test_newer_than_catalog_counts() -> None:
         ("provider-real", "anthropic"): 18,
         ("provider-real", "openai_chat"): 6,
         ("provider-real", "openai_responses"): 16,
-        ("provider-real", "gemini"): 14,
+        ("provider-real", "gemini"): 18,
     }
 
 
