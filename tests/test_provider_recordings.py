@@ -145,8 +145,8 @@ def test_recording_counts() -> None:
         ("anthropic", "request"): 12,
         ("anthropic", "response"): 14,
         ("anthropic", "stream"): 10,
-        ("openai_chat", "request"): 18,
-        ("openai_chat", "response"): 30,
+        ("openai_chat", "request"): 21,
+        ("openai_chat", "response"): 31,
         ("openai_chat", "stream"): 23,
         ("openai_responses", "request"): 13,
         ("openai_responses", "response"): 16,
@@ -481,10 +481,17 @@ NEWER: dict[str, list[tuple[int | None, str, Any]]] = {
         (20, "context_management", {"applied_edits": []})],
     "provider-real/anthropic/stream_fallback.chunks.txt": [(1, "content_block.type", "fallback")],
     # OpenAI Chat
+    "provider-real/openai_chat/request_file_part.json": [
+        (None, "messages.0.content.1.type", "file"),
+        (None, "messages.0.content.1.file.file_data", Prefix("data:application/pdf;base64,"))],
     "provider-real/openai_chat/request_input_audio.json": [
         (None, "messages.0.content.1.type", "input_audio"),
         (None, "messages.0.content.1.input_audio.format", "mp3")],
+    "provider-real/openai_chat/request_prompt_cache_key.json": [
+        (None, "prompt_cache_key", "pydantic-ai-prompt-cache-e2e-chat")],
     "provider-real/openai_chat/request_reasoning_effort.json": [(None, "reasoning_effort", "high")],
+    "provider-real/openai_chat/request_web_search_options.json": [
+        (None, "web_search_options", {"search_context_size": "low"})],
     "provider-real/openai_chat/response_annotations_service_tier.json": [
         (None, "choices.0.message.annotations", []), (None, "service_tier", "default"),
         (None, "usage.completion_tokens_details.accepted_prediction_tokens", 0)],
@@ -493,6 +500,10 @@ NEWER: dict[str, list[tuple[int | None, str, Any]]] = {
     "provider-real/openai_chat/response_reasoning_tokens.json": [
         (None, "usage.completion_tokens_details.reasoning_tokens", 1792),
         (None, "choices.0.message.annotations", [])],
+    "provider-real/openai_chat/response_web_search_annotations.json": [
+        (None, "model", "gpt-4o-search-preview-2025-03-11"),
+        (None, "choices.0.message.annotations", []),
+        (None, "usage.completion_tokens_details.rejected_prediction_tokens", 0)],
     "provider-real/openai_chat/stream_text_obfuscation.chunks.txt": [
         (0, "obfuscation", "Qup1BsQ3"), (0, "service_tier", "default")],
     # OpenAI Responses
@@ -626,7 +637,7 @@ def test_newer_than_catalog_counts() -> None:
     assert per_folder == {
         ("provider-dialects", "openai_chat"): 50,
         ("provider-real", "anthropic"): 18,
-        ("provider-real", "openai_chat"): 6,
+        ("provider-real", "openai_chat"): 10,
         ("provider-real", "openai_responses"): 16,
         ("provider-real", "gemini"): 18,
     }
