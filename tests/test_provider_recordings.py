@@ -488,7 +488,8 @@ NEWER: dict[str, list[tuple[int | None, str, Any]]] = {
         (None, "messages.0.content.1.type", "input_audio"),
         (None, "messages.0.content.1.input_audio.format", "mp3")],
     "provider-real/openai_chat/request_prompt_cache_key.json": [
-        (None, "prompt_cache_key", "pydantic-ai-prompt-cache-e2e-chat")],
+        (None, "prompt_cache_key", "pydantic-ai-prompt-cache-e2e-chat"),
+        (None, "messages.0.content.0.prompt_cache_breakpoint", {"mode": "explicit"})],
     "provider-real/openai_chat/request_reasoning_effort.json": [(None, "reasoning_effort", "high")],
     "provider-real/openai_chat/request_web_search_options.json": [
         (None, "web_search_options", {"search_context_size": "low"})],
