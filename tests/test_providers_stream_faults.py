@@ -489,7 +489,7 @@ def test_gemini_every_candidate_is_kept() -> None:
     acc.feed(g_sse([first, second, end]))
     resp = acc.close()
     assert resp.message.content == [TextBlock("ac")]
-    assert acc._candidates[1].body() == {  # noqa: SLF001
+    assert acc._candidates[1].body() == {
         "index": 1,
         "finishReason": "STOP",
         "content": {"role": "model", "parts": [{"text": "bd"}]},
@@ -511,7 +511,7 @@ def test_max_event_default_and_limit() -> None:
     assert Limits().max_event == DEFAULT_MAX_EVENT == 16 << 20
     assert Limits(max_size=100).event_limit == 100
     assert Limits(max_event=50).event_limit == 50
-    with pytest.raises(ValueError, match="Limits.max_event must be a positive int, got 0"):
+    with pytest.raises(ValueError, match=r"^Limits\.max_event must be a positive int, got 0$"):
         Limits(max_event=0)
 
 
