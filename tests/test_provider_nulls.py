@@ -29,14 +29,16 @@ def _enc(
     return json.loads(data), dropped
 
 
+CHAT = "openai_chat"
+
+
 def test_null_message_key_is_reported_not_refused() -> None:
-    """A null message key Anthropic has no place for is left out and listed, under "error" too."""
-    msgs = [Message(role="user", content="hi", extra=Extra(name=None))]
+    """A null message key of another provider's message that Anthropic has no place for is left
+    out and listed as metadata, under "error" too."""
+    msgs = [Message(role="user", content="hi", extra=Extra(name=None, from_provider=CHAT))]
     body, dropped = _enc(anthropic, msgs, model="m", max_tokens=8)
     assert body == {"model": "m", "max_tokens": 8, "messages": [{"role": "user", "content": "hi"}]}
-    assert dropped == [
-        Dropped("$.messages[0].name", "the message key 'name' (no such key here) (null)")
-    ]
+    assert dropped == [Dropped("$.messages[0].name", "the message key 'name' (null)", "metadata")]
 
 
 def test_null_kept_where_the_target_has_the_key() -> None:
@@ -47,12 +49,16 @@ def test_null_kept_where_the_target_has_the_key() -> None:
     assert dropped == []
 
 
-def test_non_null_unknown_key_still_refused() -> None:
-    """A key with a value the target cannot hold is still refused by path."""
-    msgs = [Message(role="user", content="hi", extra=Extra(name="bob"))]
+def test_non_null_content_key_still_refused() -> None:
+    """A content key (a refusal text) the target cannot hold is still refused by path; a
+    metadata key (a participant name) is listed."""
+    msgs = [Message(role="assistant", content="hi", extra=Extra(refusal="no", from_provider=CHAT))]
     with pytest.raises(UnsupportedError) as err:
         _enc(anthropic, msgs, model="m", max_tokens=8)
-    assert err.value.path == "$.messages[0].name"
+    assert err.value.path == "$.messages[0].refusal"
+    msgs = [Message(role="user", content="hi", extra=Extra(name="bob", from_provider=CHAT))]
+    _, dropped = _enc(anthropic, msgs, model="m", max_tokens=8)
+    assert dropped == [Dropped("$.messages[0].name", "the message key 'name'", "metadata")]
 
 
 @pytest.mark.parametrize(
@@ -82,9 +88,9 @@ def test_every_source_key_is_reported() -> None:
     msgs = [Message(role="user", content=[ImageBlock(src)])]
     _, dropped = _enc(openai_responses, msgs, "drop", model="m")
     assert dropped == [
-        Dropped("$.messages[0].content[0].source.a", "the key 'a' on a source"),
-        Dropped("$.messages[0].content[0].source.b", "the key 'b' on a source (null)"),
-        Dropped("$.messages[0].content[0].source.c", "the key 'c' on a source"),
+        Dropped("$.messages[0].content[0].source.a", "the key 'a' on a source", "metadata"),
+        Dropped("$.messages[0].content[0].source.b", "the key 'b' on a source (null)", "metadata"),
+        Dropped("$.messages[0].content[0].source.c", "the key 'c' on a source", "metadata"),
     ]
 
 
@@ -95,7 +101,11 @@ def test_null_stop_option_is_listed() -> None:
     )
     assert "stop_sequences" not in body and "stop" not in body
     assert dropped == [
-        Dropped("$.options.stop", "the option 'stop' (stop_sequences cannot be null) (null)")
+        Dropped(
+            "$.options.stop",
+            "the option 'stop' (stop_sequences cannot be null) (null)",
+            "metadata",
+        )
     ]
 
 
@@ -107,7 +117,7 @@ def test_null_tool_key_is_listed() -> None:
         {"type": "function", "function": {"name": "t", "parameters": {"type": "object"}}}
     ]
     assert dropped == [
-        Dropped("$.options.tools[0].cache_control", "the tool key 'cache_control' (null)")
+        Dropped("$.options.tools[0].cache_control", "the tool key 'cache_control' (null)", "metadata")
     ]
 
 
@@ -161,6 +171,7 @@ def test_responses_tool_calls_cross_without_refusal() -> None:
         Dropped(
             "$.messages[1].content[0].annotations",
             "the key 'annotations' on a text block (empty list)",
+            "metadata",
         )
     ]
     body, dropped = _enc(openai_chat, msgs, model="m")
@@ -227,9 +238,13 @@ def test_typed_block_fields_are_not_lost(mod: Any) -> None:
     assert dropped == [
         Dropped("$.messages[0].content[0].citations", "the key 'citations' on a text block"),
         Dropped(
-            "$.messages[0].content[0].cache_control", "the key 'cache_control' on a text block"
+            "$.messages[0].content[0].cache_control",
+            "the key 'cache_control' on a text block",
+            "metadata",
         ),
-        Dropped("$.messages[1].content[0].caller", "the key 'caller' on a tool_use block"),
+        Dropped(
+            "$.messages[1].content[0].caller", "the key 'caller' on a tool_use block", "metadata"
+        ),
     ]
 
 

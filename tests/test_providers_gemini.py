@@ -95,8 +95,8 @@ def assert_agrees(ours: ModelResponse, sdk: gt.GenerateContentResponse) -> None:
     assert ours.usage.get("output_tokens") == um.candidates_token_count
     assert ours.usage.get("total_tokens") == um.total_token_count
     assert ours.usage.get("reasoning_tokens") == um.thoughts_token_count
-    assert ours.extra["responseId"] == sdk.response_id
-    assert ours.extra["modelVersion"] == sdk.model_version
+    assert ours.id == sdk.response_id
+    assert ours.model == sdk.model_version
     assert G.FINISH_REASONS.get(cand.finish_reason.value, cand.finish_reason.value) in (
         ours.stop_reason,
         "end_turn" if ours.stop_reason == "tool_use" else None,
@@ -199,7 +199,7 @@ def test_function_responses_map_to_tool_messages() -> None:
         role="tool",
         content='{"return_value":"cars"}',
         tool_call_id="pyd_ai_df5891897e434a16add992cc09f10172",
-        extra=Extra({"gemini_response": "object"}),
+        extra=Extra({"gemini_response": "object", "from_provider": "gemini"}),
     )
 
 
@@ -310,7 +310,9 @@ def test_usage_and_finish_reasons() -> None:
 
 
 def test_foreign_content_refused_or_dropped() -> None:
-    """An Anthropic signature and a server tool block cannot go to Gemini: refused or dropped."""
+    """A server tool block cannot go to Gemini: refused, or dropped and listed as content; the
+    Anthropic signature of a thinking block (metadata here: the text maps to a thought part) is
+    always dropped and listed as metadata."""
     msgs = [
         Message(role="user", content="hi"),
         Message(
@@ -324,12 +326,12 @@ def test_foreign_content_refused_or_dropped() -> None:
     ]
     with pytest.raises(UnsupportedError) as err:
         G.encode_request(msgs)
-    assert err.value.path == "$.messages[1].content[0].signature"
+    assert err.value.path == "$.messages[1].content[1]"
     dropped: list[Dropped] = []
     body = json.loads(G.encode_request(msgs, unsupported="drop", dropped=dropped))
-    assert [d.path for d in dropped] == [
-        "$.messages[1].content[0].signature",
-        "$.messages[1].content[1]",
+    assert [(d.path, d.kind) for d in dropped] == [
+        ("$.messages[1].content[0].signature", "metadata"),
+        ("$.messages[1].content[1]", "content"),
     ]
     assert body["contents"][1] == {
         "role": "model",

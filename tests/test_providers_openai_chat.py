@@ -31,6 +31,7 @@ from minagent.wire.errors import ValidationError
 
 from .providers_sdk import examples, validate_params
 
+CHAT = "openai_chat"
 REQUESTS = examples("openai", "request")
 RESPONSES = examples("openai", "response")
 
@@ -116,9 +117,9 @@ def our_view(resp: ModelResponse) -> dict[str, Any]:
         if not blocks:
             blocks = []
     return {
-        "id": resp.extra["id"],
-        "model": resp.extra["model"],
-        "created": resp.extra["created"],
+        "id": resp.id,
+        "model": resp.model,
+        "created": resp.created,
         "finish_reason": {v: k for k, v in openai_chat.FINISH_REASONS.items()}.get(
             resp.stop_reason, resp.stop_reason
         ),
@@ -217,7 +218,11 @@ def test_null_and_absent_content_decode_differently() -> None:
     absent = openai_chat.decode_request(b'{"messages":[{"role":"assistant"}]}')
     assert null.messages == [Message(role="assistant", content=[])]
     assert absent.messages == [
-        Message(role="assistant", content="", extra=Extra({"content_absent": True}))
+        Message(
+            role="assistant",
+            content="",
+            extra=Extra({"content_absent": True, "from_provider": "openai_chat"}),
+        )
     ]
 
 
@@ -260,8 +265,8 @@ def test_roles_names_and_parts() -> None:
     }
     req = openai_chat.decode_request(json.dumps(body).encode())
     assert req.messages == [
-        Message(role="system", content="dev", extra=Extra({"developer": True})),
-        Message(role="system", content=[TextBlock("sys")], extra=Extra({"name": "boss"})),
+        Message(role="system", content="dev", extra=Extra(developer=True, from_provider=CHAT)),
+        Message(role="system", content=[TextBlock("sys")], extra=Extra(name="boss", from_provider=CHAT)),
         Message(
             role="user",
             content=[
@@ -271,8 +276,9 @@ def test_roles_names_and_parts() -> None:
                 DocumentBlock(Base64Source("application/pdf", pdf), extra=Extra(filename="a.pdf")),
                 UnknownBlock(Extra(body["messages"][2]["content"][4])),
             ],
+            extra=Extra(from_provider=CHAT),
         ),
-        Message(role="assistant", content=[], extra=Extra({"refusal": "no"})),
+        Message(role="assistant", content=[], extra=Extra(refusal="no", from_provider=CHAT)),
         Message(role="tool", content="42", tool_call_id="c1"),
     ]
     out = openai_chat.encode_request(req)
@@ -319,7 +325,7 @@ def test_n_choices_are_kept_and_listed() -> None:
     data = json.dumps(N3).encode()
     resp = openai_chat.decode_response(data)
     assert resp.message == Message(
-        role="assistant", content="answer 0", extra=Extra({"refusal": None})
+        role="assistant", content="answer 0", extra=Extra(refusal=None, from_provider=CHAT)
     )
     assert resp.stop_reason == "max_tokens"
     assert resp.extra["choices"] == N3["choices"][1:]

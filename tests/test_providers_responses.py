@@ -132,7 +132,7 @@ def assert_agrees(ours: ModelResponse, sdk: Response) -> None:
     assert ours.usage["total_tokens"] == usage.total_tokens
     assert ours.usage["cache_read_input_tokens"] == usage.input_tokens_details.cached_tokens
     assert ours.usage["reasoning_tokens"] == usage.output_tokens_details.reasoning_tokens
-    assert ours.extra["id"] == sdk.id and ours.extra["model"] == sdk.model
+    assert ours.id == sdk.id and ours.model == sdk.model
     assert ours.extra["status"] == sdk.status
 
 
@@ -298,7 +298,11 @@ def test_instructions_and_developer() -> None:
     req = R.decode_request(json.dumps(body).encode())
     assert req.messages[:2] == [
         Message(role="system", content="Be brief."),
-        Message(role="system", content="Use metric.", extra=Extra({"developer": True})),
+        Message(
+            role="system",
+            content="Use metric.",
+            extra=Extra({"developer": True, "from_provider": "openai_responses"}),
+        ),
     ]
     assert req.options == {"model": "gpt-5", "store": False}
     assert json.loads(R.encode_request(req)) == body

@@ -18,8 +18,11 @@ from ..wire.messages import Message
 __all__ = [
     "BLOCK_HINTS",
     "HINTS",
+    "NEW_TURN",
+    "SOURCE",
     "RAW_ARGUMENTS",
     "USAGE_EXTRA",
+    "DropKind",
     "Dropped",
     "Request",
     "StreamError",
@@ -40,16 +43,32 @@ __all__ = [
     "without_keys",
 ]
 
-HINTS = frozenset({"content_absent", "developer"})
+SOURCE = "from_provider"
+"""The hint key naming the adapter whose decoder produced a message or response (``"openai_chat"``,
+...). Everything else in that object's ``extra`` (and in its blocks' ``extra``, and its unknown
+blocks) is that provider's own data: its encoder writes it back unchanged, every other encoder maps
+it exactly, refuses it by name and path, or drops and lists it; none copies it. A message without
+it is in the neutral shape, which is the Anthropic Messages shape (the block catalog's own)."""
+
+NEW_TURN = "new_turn"
+"""Hint on the first neutral message of a provider message that followed another message of the
+same role (two consecutive user turns): the source's encoder starts a new provider message there
+instead of joining it to the previous one."""
+
+HINTS = frozenset({"content_absent", "developer", SOURCE, NEW_TURN})
 """Keys an adapter may put in a neutral `Message`'s ``extra`` to remember how the source *spelled*
 something, not what it said: ``content_absent: true`` (the provider message had no ``content``
 key at all, as opposed to ``null`` or ``""``), ``developer: true`` (an OpenAI ``developer``
 message, neutrally a ``system`` message). The source's encoder reads them back; every other
 encoder ignores them, since they carry no content."""
 
-BLOCK_HINTS = frozenset({"args_absent", "openai_item"})
+BLOCK_HINTS = frozenset(
+    {"args_absent", "openai_item", "type_absent", "openai_reasoning", "content_list"}
+)
 """Keys an adapter may put in a content block's ``extra`` for its own bookkeeping, not content:
-``openai_item`` (OpenAI Responses: the item-level keys of the item a block came from, ``id``,
+``type_absent`` (OpenAI Chat: a tool call without ``type``), ``openai_reasoning`` and
+``content_list`` (OpenAI Chat: the message key a reasoning text came from, and whether the content
+around it was a list), ``openai_item`` (OpenAI Responses: the item-level keys of the item a block came from, ``id``,
 ``status``, ...; it also marks where an item begins), ``args_absent`` (Gemini: a
 ``functionCall`` without ``args``). The source's encoder reads them back; every other encoder
 ignores them (`block_hint`). One exception: on a `ThinkingBlock`, ``openai_item`` holds the whole
@@ -88,13 +107,21 @@ class Request(msgspec.Struct, kw_only=True, gc=False):
     """Every other top-level key of the request, as the provider wrote it."""
 
 
+DropKind = Literal["content", "metadata"]
+"""What a dropped item was: ``content`` (what the model said or was told: text, images, tool
+calls, thinking, citations; dropped only under ``unsupported="drop"``) or ``metadata`` (ids,
+tiers, counters the target lacks, nulls; dropped and listed under either policy)."""
+
+
 class Dropped(msgspec.Struct, frozen=True, gc=False):
-    """One item an encoder dropped under ``unsupported="drop"``."""
+    """One item an encoder left out: content under ``unsupported="drop"``, or metadata."""
 
     path: str
     """Where it was, as a JSON path into the neutral input (``$.messages[2].content[0]``)."""
     what: str
     """What it was and why the target cannot hold it (``thinking block with signature``)."""
+    kind: DropKind = "content"
+    """``content`` or ``metadata`` (see `DropKind`); a gateway may ignore metadata."""
 
 
 class UnsupportedError(EncodeError):
@@ -138,17 +165,25 @@ class Unsupported:
             raise UnsupportedError(f"the target format cannot hold {what}", path=path)
         self.dropped.append(Dropped(path, what))
 
-    def report_key(self, path: str, what: str, value: Any) -> None:
+    def metadata(self, path: str, what: str) -> None:
+        """Record metadata the target has no place for (an id, a tier, a counter): never refused,
+        under either policy, always listed in ``dropped`` with ``kind="metadata"``."""
+        self.dropped.append(Dropped(path, what, "metadata"))
+
+    def report_key(self, path: str, what: str, value: Any, metadata: bool = False) -> None:
         """Like `report`, for a key the target has no place for, holding ``value``.
 
-        A ``null`` or an empty list (``annotations: []`` on every Responses text part) carries no
-        content: it is never refused, under either policy, but it is still recorded in
-        ``dropped`` (``what`` plus `` (null)`` / `` (empty list)``), so nothing goes silently.
+        Metadata (``metadata=True``), a ``null`` or an empty list (``annotations: []`` on every
+        Responses text part) carries no content: it is never refused, under either policy, but it
+        is still recorded in ``dropped`` as metadata (``what`` plus `` (null)`` /
+        `` (empty list)`` for those), so nothing goes silently.
         """
         if value is None:
-            self.dropped.append(Dropped(path, what + " (null)"))
+            self.metadata(path, what + " (null)")
         elif type(value) is list and not value:
-            self.dropped.append(Dropped(path, what + " (empty list)"))
+            self.metadata(path, what + " (empty list)")
+        elif metadata:
+            self.metadata(path, what)
         else:
             self.report(path, what)
 

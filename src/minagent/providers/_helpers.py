@@ -11,7 +11,7 @@ import msgspec
 from msgspec import UNSET
 
 from ..wire.blocks import Base64Source, UnknownBlock
-from ..wire.errors import ValidationError
+from ..wire.errors import EncodeError, ValidationError
 from ..wire.extra import Extra
 
 __all__ = [
@@ -23,7 +23,9 @@ __all__ = [
     "extra_dict",
     "extra_or_unset",
     "json_text",
+    "arguments_exact",
     "parse_arguments",
+    "tool_arguments",
     "parse_data_url",
     "want_dict",
     "want_list",
@@ -137,6 +139,35 @@ def parse_arguments(raw: str) -> tuple[dict[str, Any], str | None]:
     if type(value) is not dict:
         return {}, raw
     return (value, None) if json_text(value) == raw else (value, raw)
+
+
+def arguments_exact(raw: str, value: Any) -> bool:
+    """Whether the arguments text ``raw`` is a JSON object equal to ``value`` (so writing
+    ``value`` instead changes only its spelling)."""
+    try:
+        parsed = _DEC.decode(raw)
+    except (msgspec.DecodeError, RecursionError):
+        return False
+    return type(parsed) is dict and parsed == value
+
+
+def tool_arguments(block: Any, path: str) -> str:
+    """A tool call's ``arguments`` text: the raw text it came as (`RAW_ARGUMENTS` in its
+    ``extra``) while ``input`` still equals what that text parses to (``{}`` for text that is not
+    a JSON object), else the compact JSON of ``input``. `EncodeError` at ``path`` when ``input``
+    cannot be written."""
+    extra = block.extra
+    raw = extra.get("arguments") if extra is not UNSET else None
+    if type(raw) is str:
+        parsed, _ = parse_arguments(raw)
+        if parsed == block.input:
+            return raw
+    try:
+        return json_text(block.input)
+    except RecursionError:
+        raise EncodeError("tool input nested too deep to write", path=path + ".input") from None
+    except (TypeError, ValueError, OverflowError) as err:
+        raise EncodeError(f"cannot write tool input: {err}", path=path + ".input") from None
 
 
 def block_kind(block: Any) -> str:

@@ -45,10 +45,13 @@ from ..wire.extra import Extra
 from ..wire.messages import Message, ModelResponse
 from ._base import (
     HINTS,
+    NEW_TURN,
+    SOURCE,
     USAGE_EXTRA,
     Dropped,
     Request,
     Unsupported,
+    UnsupportedError,
     UnsupportedPolicy,
     as_request,
     block_hint,
@@ -63,18 +66,19 @@ from ._base import (
     without_keys,
 )
 from ._convert import options_for_anthropic
-from .anthropic_stream import StreamAccumulator, StreamEvent, StreamParser, accumulate
+from ._toolkit import foreign_block, foreign_extra, foreign_key, is_own
 
 __all__ = [
-    "StreamAccumulator",
-    "StreamEvent",
-    "StreamParser",
-    "accumulate",
+    "NAME",
     "decode_request",
     "decode_response",
     "encode_request",
     "encode_response",
 ]
+
+NAME = "anthropic"
+"""This adapter's name (`providers.get`), and the `SOURCE` hint of data it decoded. The neutral
+shape is this API's shape: a message or response without a `SOURCE` hint is written as it is."""
 
 # --- what the Messages API holds (from the anthropic SDK's types; tests compare) ---------------
 
@@ -151,7 +155,10 @@ def decode_request(data: bytes | bytearray | memoryview) -> Request:
     if raw_system is not None:
         out.append(_system_message(raw_system))
     for i, msg in enumerate(messages):
+        start = len(out)
         _split_user(msg, i, out)
+        if start and start < len(out) and _would_join(out[start - 1], out[start]):
+            out[start] = _hinted(out[start], NEW_TURN)  # two user turns: keep them two
     options = {key: decode_json(raw, f"$.{key}") for key, raw in top.items()}
     return Request(messages=out, options=options)
 
@@ -190,6 +197,26 @@ def _split_user(msg: Message, i: int, out: list[Message]) -> None:
             run.append(block)
     if run:
         out.append(Message(role="user", content=run))
+
+
+def _would_join(previous: Message, msg: Message) -> bool:
+    """Whether `encode_request` would write ``msg`` into the same user turn as ``previous``."""
+    if msg.role == "tool":
+        return previous.role == "tool" or (previous.role == "user" and _listed(previous))
+    return previous.role == "tool" and msg.role == "user" and _listed(msg)
+
+
+def _listed(msg: Message) -> bool:
+    if type(msg.content) is not list or not msg.content:
+        return False
+    return msg.extra is UNSET or all(key in HINTS for key in msg.extra)
+
+
+def _hinted(msg: Message, hint: str) -> Message:
+    """``msg`` with the hint ``hint: true`` added to its ``extra``."""
+    extra = dict(msg.extra.items()) if msg.extra is not UNSET else {}
+    extra[hint] = True
+    return msgspec.structs.replace(msg, extra=Extra._own(extra))
 
 
 def _is_tool_result(block: ContentBlock) -> bool:
@@ -278,11 +305,7 @@ def decode_response(data: bytes | bytearray | memoryview) -> ModelResponse:
         decode_json(data, "$")  # raises the located DecodeError
         raise
     counters, other = flatten_usage(fast.usage)
-    extra: dict[str, Any] = {
-        "id": fast.id,
-        "model": fast.model,
-        "stop_sequence": fast.stop_sequence,
-    }
+    extra: dict[str, Any] = {SOURCE: NAME, "stop_sequence": fast.stop_sequence}
     if fast.stop_details is not UNSET:
         extra["stop_details"] = fast.stop_details
     if fast.container is not UNSET:
@@ -293,6 +316,8 @@ def decode_response(data: bytes | bytearray | memoryview) -> ModelResponse:
         message=Message(role="assistant", content=fast.content),
         stop_reason=fast.stop_reason,
         usage=counters,
+        id=fast.id,
+        model=fast.model,
         extra=Extra._own(extra),
     )
 
@@ -319,13 +344,18 @@ def _decode_response_slow(data: Any) -> ModelResponse:
     if type(usage) is not dict:
         raise ValidationError("'usage' must be an object", path="$.usage")
     counters, other = flatten_usage(usage)
+    typed: dict[str, Any] = {}
+    for key in ("id", "model"):
+        if type(rest.get(key)) is str:
+            typed[key] = rest.pop(key)
     if other:
         rest[USAGE_EXTRA] = other
     return ModelResponse(
         message=message,
         stop_reason=stop_reason,
         usage=counters,
-        extra=Extra._own(rest) if rest else UNSET,
+        extra=Extra._own({SOURCE: NAME, **rest}),
+        **typed,
     )
 
 
@@ -343,10 +373,12 @@ def encode_request(
     """Write a Messages API request body: ``encode_request(req)`` or
     ``encode_request(messages, model=..., max_tokens=..., tools=..., **options)``.
 
-    Keyword options add to and override ``request.options``. Options in another provider's shape
-    (OpenAI ``tools``, ``tool_choice``, ``stop``, ``max_completion_tokens``, ...) are converted;
-    what this API cannot hold raises `UnsupportedError` naming it and its path, or, with
-    ``unsupported="drop"``, is left out and recorded in ``dropped``.
+    Keyword options add to and override ``request.options``. Messages in the neutral shape (no
+    `SOURCE` hint: this API's own) are written as they are, unknown blocks and keys included.
+    Another provider's data is mapped where this API has an exact equivalent; what it cannot hold
+    raises `UnsupportedError` naming it and its path when it is content, or, with
+    ``unsupported="drop"`` (and always for metadata), is left out and listed in ``dropped``.
+    The input is never changed.
     """
     req = as_request(request, options)
     policy = Unsupported(unsupported, dropped)
@@ -368,36 +400,44 @@ def encode_request(
         msg = messages[i]
         path = f"$.messages[{i}]"
         role = msg.role
+        extra = msg.extra
+        own = extra is UNSET or is_own(extra, NAME, neutral=True)
+        new_turn = extra is not UNSET and extra.get(NEW_TURN) is True
         if role == "tool":
-            block = _tool_result(msg, path, policy)
+            block = _tool_result(msg, path, policy, own)
             if block is None:
                 continue
-            if joinable:
+            if joinable and not new_turn:
                 out[-1]["content"].append(block)
             else:
                 out.append({"role": "user", "content": [block]})
             joinable = after_tool = True
             continue
-        _message_keys(msg, path, policy)
-        content = _content(msg.content, path, policy)
+        keys = _message_keys(msg, path, policy, own)
+        content = _content(msg.content, path, policy, own)
         listed = role == "user" and type(msg.content) is list and len(msg.content) > 0
-        if listed and after_tool:
+        if listed and after_tool and not new_turn and not keys:
             out[-1]["content"].extend(content)
         else:
-            out.append({"role": role, "content": content})
-        joinable = listed
+            item = {"role": role, "content": content}
+            if keys:
+                item.update(keys)
+            out.append(item)
+        joinable = listed and not keys
         after_tool = False
     body["messages"] = out
     return encode_json(body)
 
 
-def _message_keys(msg: Message, path: str, policy: Unsupported) -> None:
+def _message_keys(msg: Message, path: str, policy: Unsupported, own: bool) -> dict[str, Any]:
+    """The message keys to write back (its own provider's), after reporting the others."""
     extra = msg.extra
     if extra is UNSET:
-        return
-    for key, value in extra.items():
-        if key not in HINTS:
-            policy.report_key(f"{path}.{key}", f"the message key {key!r} (no such key here)", value)
+        return {}
+    if own:
+        return {k: v for k, v in extra.items() if k not in HINTS}
+    foreign_extra(policy, extra, path, "the message key")
+    return {}
 
 
 def _system(messages: list[Message], policy: Unsupported) -> Any:
@@ -405,7 +445,9 @@ def _system(messages: list[Message], policy: Unsupported) -> Any:
     parts: list[Any] = []
     for i, msg in enumerate(messages):
         path = f"$.messages[{i}]"
-        _message_keys(msg, path, policy)
+        own = msg.extra is UNSET or is_own(msg.extra, NAME, neutral=True)
+        if _message_keys(msg, path, policy, own):
+            policy.metadata(path, "message keys on a system message (the system prompt has none)")
         if len(messages) == 1 and isinstance(msg.content, str):
             return msg.content
         content = msg.content
@@ -415,7 +457,7 @@ def _system(messages: list[Message], policy: Unsupported) -> Any:
         kept = [
             b for j, b in enumerate(content) if _system_block(b, f"{path}.content[{j}]", policy)
         ]
-        parts.extend(_content(kept, path, policy))
+        parts.extend(_content(kept, path, policy, own))
     return parts
 
 
@@ -426,7 +468,7 @@ def _system_block(block: ContentBlock, path: str, policy: Unsupported) -> bool:
     return False
 
 
-def _tool_result(msg: Message, path: str, policy: Unsupported) -> dict[str, Any] | None:
+def _tool_result(msg: Message, path: str, policy: Unsupported, own: bool) -> dict[str, Any] | None:
     if msg.tool_call_id is UNSET:
         policy.report(path, "a tool message without tool_call_id")
         return None
@@ -439,20 +481,24 @@ def _tool_result(msg: Message, path: str, policy: Unsupported) -> dict[str, Any]
             kept = []
             for j, b in enumerate(content):
                 kind = _block_type(b)
-                if kind in TOOL_RESULT_CONTENT:
+                if own or kind in TOOL_RESULT_CONTENT:
                     kept.append(b)
                 else:
                     policy.report(f"{path}.content[{j}]", f"a {kind} block in a tool result")
-            content = _content(kept, path, policy)
+            content = _content(kept, path, policy, own)
         block["content"] = content
     if msg.is_error is not UNSET:
         block["is_error"] = msg.is_error
     if extra is not UNSET:
         for key, value in extra.items():
-            if key in TOOL_RESULT_KEYS:
+            if key in HINTS:
+                continue
+            if own or key in TOOL_RESULT_KEYS:
                 block[key] = value
-            elif key not in HINTS:
-                policy.report_key(f"{path}.{key}", f"the key {key!r} on a tool result", value)
+            else:
+                foreign_key(
+                    policy, f"{path}.{key}", f"the key {key!r} on a tool result", key, value
+                )
     return block
 
 
@@ -460,7 +506,9 @@ def _block_type(block: Any) -> str:
     return str(block.type)
 
 
-def _content(content: str | list[ContentBlock], path: str, policy: Unsupported) -> Any:
+def _content(
+    content: str | list[ContentBlock], path: str, policy: Unsupported, own: bool = True
+) -> Any:
     """Message content as this API writes it (blocks checked, lowered for msgspec)."""
     if isinstance(content, str):
         return content
@@ -479,12 +527,18 @@ def _content(content: str | list[ContentBlock], path: str, policy: Unsupported) 
     kept: list[Any] = []
     for j, block in enumerate(content):
         where = f"{path}.content[{j}]"
+        if type(block) is ThinkingBlock and block.signature is UNSET:
+            policy.report(
+                where,
+                "a thinking block without a signature (Anthropic takes back only thinking it "
+                "signed)",
+            )
+            continue
+        if own:
+            kept.append(block)
+            continue
         if isinstance(block, UnknownBlock):
-            kind = block.data.get("type")
-            if kind in OTHER_BLOCKS:
-                kept.append(block)
-            else:
-                policy.report(where, f"a {kind!r} block (not a Messages API block)")
+            foreign_block(policy, where, block.type, "another provider")
             continue
         block = _checked_block(block, where, policy)
         if block is not None:
@@ -497,14 +551,9 @@ _PLAIN_SOURCES = frozenset({Base64Source, UrlSource})
 
 
 def _checked_block(block: Any, path: str, policy: Unsupported) -> Any:
-    """``block``, or a copy without the keys this API cannot hold, or None to leave it out."""
+    """Another provider's ``block``, or a copy without the keys this API cannot hold, or None to
+    leave it out."""
     cls = type(block)
-    if cls is ThinkingBlock and block.signature is UNSET:
-        policy.report(
-            path,
-            "a thinking block without a signature (Anthropic takes back only thinking it signed)",
-        )
-        return None
     if cls is ImageBlock or cls is DocumentBlock:
         source = block.source
         if type(source) is UnknownSource and source.type not in SOURCE_TYPES:
@@ -514,14 +563,16 @@ def _checked_block(block: Any, path: str, policy: Unsupported) -> Any:
             source.extra is not UNSET
         ):
             for key, value in source.extra.items():
-                policy.report_key(f"{path}.source.{key}", f"the key {key!r} on a source", value)
+                foreign_key(
+                    policy, f"{path}.source.{key}", f"the key {key!r} on a source", key, value
+                )
             source = msgspec.structs.replace(source, extra=UNSET)
             block = msgspec.structs.replace(block, source=source)
     allowed = BLOCK_KEYS.get(cls)
     if allowed is None:  # a typed block of the provider catalog: an Anthropic block or not
         if _block_type(block) in OTHER_BLOCKS:
             return block
-        policy.report(path, f"a {_block_type(block)!r} block (not a Messages API block)")
+        foreign_block(policy, path, _block_type(block), "another provider")
         return None
     keys = block_keys(block)
     if not keys:
@@ -531,7 +582,8 @@ def _checked_block(block: Any, path: str, policy: Unsupported) -> Any:
         return block
     for key, value in keys.items():
         if key in bad and not block_hint(key, block):
-            policy.report_key(f"{path}.{key}", f"the key {key!r} on a {cls.type} block", value)
+            what = f"the key {key!r} on a {cls.type} block"
+            foreign_key(policy, f"{path}.{key}", what, key, value)
     return without_keys(block, bad)
 
 
@@ -546,60 +598,77 @@ def encode_response(
     """Write a Messages API response body for ``response`` (what a gateway returns to a client).
 
     ``fields`` supply top-level keys the response lacks (``id=``, ``model=``). A response decoded
-    by `decode_response` is written back as it came. Keys, blocks and counters this API cannot
-    hold raise `UnsupportedError`, or are dropped and recorded with ``unsupported="drop"``.
+    by `decode_response` is written back as it came. Another provider's keys, blocks and counters
+    this API cannot hold are refused (content) or listed in ``dropped`` (metadata; content too
+    with ``unsupported="drop"``); none is copied.
     """
     policy = Unsupported(unsupported, dropped)
     extra = dict(response.extra.items()) if response.extra is not UNSET else {}
-    usage_other = extra.pop(USAGE_EXTRA, None) or {}
+    own = extra.pop(SOURCE, NAME) == NAME
+    usage_other = extra.pop(USAGE_EXTRA, None)
+    if type(usage_other) is not dict:
+        if usage_other is not None:
+            policy.metadata("$.usage_extra", "a usage that is not an object")
+        usage_other = {}
     top: dict[str, Any] = {}
-    for key, value in extra.items():
-        if key in RESPONSE_KEYS:
-            top[key] = value
-        else:
-            policy.report_key(f"$.{key}", f"the response key {key!r}", value)
+    if own:
+        top = {k: v for k, v in extra.items() if k not in HINTS}
+    else:
+        foreign_extra(policy, extra, "$", "the response key")
     for key, value in fields.items():
         top.setdefault(key, value)
     msg = response.message
-    _message_keys(msg, "$.message", policy)
+    msg_own = msg.extra is UNSET or is_own(msg.extra, NAME, neutral=True)
+    if _message_keys(msg, "$.message", policy, msg_own):
+        policy.metadata("$.message", "message keys on a response message (it has none here)")
     content = msg.content
     if isinstance(content, str):
         content = [TextBlock(content)] if content else []
+    ident = response.id if response.id is not UNSET else top.pop("id", None)
+    model = response.model if response.model is not UNSET else top.pop("model", None)
+    top.pop("id", None)
+    top.pop("model", None)
+    if response.created is not UNSET and own:
+        top.setdefault("created", response.created)
+    elif response.created is not UNSET:
+        policy.metadata("$.created", "the creation time (a Messages response has none)")
     body = {
-        "id": top.pop("id", None),
+        "id": ident,
         "type": "message",
         "role": "assistant",
-        "model": top.pop("model", None),
-        "content": _content(content, "$.message", policy),
+        "model": model,
+        "content": _content(content, "$.message", policy, msg_own),
         "stop_reason": response.stop_reason,
         "stop_sequence": top.pop("stop_sequence", None),
-        "usage": _usage(response.usage, usage_other, policy),
+        "usage": _usage(response.usage, usage_other, policy, own),
     }
     body.update(top)
     return encode_json(body)
 
 
-def _usage(counters: dict[str, int], other: dict[str, Any], policy: Unsupported) -> Any:
-    kept: dict[str, int] = {}
-    for name, value in counters.items():
-        if name in USAGE_COUNTERS or name.startswith(USAGE_GROUPS):
-            kept[name] = value
-        elif name not in DERIVED_COUNTERS:
-            policy.report(f"$.usage.{name}", f"the usage counter {name!r}")
-    rest: dict[str, Any] = {}
-    for name, value in other.items():
-        if (
-            name in USAGE_OTHER
-            or name in USAGE_COUNTERS
-            or name in _USAGE_OBJECTS
-            or name.startswith(USAGE_GROUPS)
-        ):
-            rest[name] = value
-        else:
-            policy.report_key(f"$.usage_extra.{name}", f"the usage entry {name!r}", value)
+def _usage(counters: dict[str, int], other: dict[str, Any], policy: Unsupported, own: bool) -> Any:
+    if own:
+        kept = dict(counters)
+        rest = other
+    else:
+        kept = {}
+        for name, value in counters.items():
+            if name in USAGE_COUNTERS or name.startswith(USAGE_GROUPS):
+                kept[name] = value
+            elif name not in DERIVED_COUNTERS:
+                policy.metadata(f"$.usage.{name}", f"the usage counter {name!r}")
+        rest = {}
+        for name, value in other.items():
+            if name in USAGE_OTHER or name in _USAGE_OBJECTS or name.startswith(USAGE_GROUPS):
+                rest[name] = value
+            else:
+                policy.metadata(f"$.usage_extra.{name}", f"the usage entry {name!r}")
     kept.setdefault("input_tokens", 0)
     kept.setdefault("output_tokens", 0)
-    return unflatten_usage(kept, rest)
+    try:
+        return unflatten_usage(kept, rest)
+    except ValidationError as err:
+        raise UnsupportedError(err.message, path="$.usage") from None
 
 
 _USAGE_OBJECTS = frozenset({"cache_creation", "server_tool_use", "output_tokens_details"})

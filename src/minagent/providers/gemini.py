@@ -33,6 +33,7 @@ from __future__ import annotations
 import mimetypes
 from typing import Any
 
+import msgspec
 from msgspec import UNSET
 
 from ..wire.blocks import (
@@ -51,10 +52,13 @@ from ..wire.extra import Extra
 from ..wire.messages import Message, ModelResponse
 from ._base import (
     HINTS,
+    NEW_TURN,
+    SOURCE,
     USAGE_EXTRA,
     Dropped,
     Request,
     Unsupported,
+    UnsupportedError,
     UnsupportedPolicy,
     as_request,
     bare,
@@ -78,9 +82,11 @@ from ._helpers import (
     want_list,
     want_str,
 )
+from ._toolkit import foreign_block, foreign_key, is_own, tagged
 
 __all__ = [
     "FINISH_REASONS",
+    "NAME",
     "ID_PREFIX",
     "PART_TYPE",
     "USAGE_NAMES",
@@ -89,6 +95,10 @@ __all__ = [
     "encode_request",
     "encode_response",
 ]
+
+NAME = "gemini"
+"""This adapter's name (`providers.get`), and the `SOURCE` hint of the messages and responses its
+decoders produce: their unnamed data is written back unchanged here, never copied elsewhere."""
 
 ID_PREFIX = "minagent-gemini-"
 """Prefix of the ids given to ``functionCall`` parts that came without one; never written back."""
@@ -129,6 +139,10 @@ Anthropic); the encoder adds it back."""
 
 _USAGE_BACK = {v: k for k, v in USAGE_NAMES.items()}
 _RESPONSE_MARK = "gemini_response"
+_RESPONSE_KEYS = frozenset({"willContinue", "scheduling", "parts"})
+"""``functionResponse`` keys besides ``id``, ``name`` and ``response`` kept flat in a tool
+message's ``extra``; any other key of it is kept under `_FR_KEYS`."""
+_FR_KEYS = "functionResponse"
 _DATA_KEYS = ("text", "inlineData", "fileData", "functionCall", "functionResponse")
 
 
@@ -166,15 +180,28 @@ def decode_request(data: bytes | bytearray | memoryview | str) -> Request:
         rest = {k: v for k, v in system.items() if k != "parts"}
         parts = want_list(system.get("parts", []), "$.systemInstruction.parts")
         blocks = [_block(p, f"$.systemInstruction.parts[{j}]", None) for j, p in enumerate(parts)]
-        messages.append(Message(role="system", content=_simplify(blocks)))
+        content = _simplify(blocks)
+        messages.append(Message(role="system", content=content, extra=tagged({}, content, NAME)))
         if rest:
             options["systemInstruction"] = rest
     contents = options.pop("contents", MISSING)
     if contents is not MISSING:
         calls = _Calls()
         for i, raw in enumerate(want_list(contents, "$.contents")):
+            start = len(messages)
             _content(want_dict(raw, f"$.contents[{i}]"), i, f"$.contents[{i}]", calls, messages)
+            if (
+                0 < start < len(messages)
+                and messages[start - 1].role == messages[start].role == "tool"
+            ):
+                messages[start] = _new_turn(messages[start])
     return Request(messages=messages, options=options)
+
+
+def _new_turn(msg: Message) -> Message:
+    extra = extra_dict(msg)
+    extra[NEW_TURN] = True
+    return msgspec.structs.replace(msg, extra=Extra._own(extra))
 
 
 def _simplify(blocks: list[ContentBlock]) -> str | list[ContentBlock]:
@@ -185,26 +212,29 @@ def _simplify(blocks: list[ContentBlock]) -> str | list[ContentBlock]:
 
 def _content(content: dict[str, Any], i: int, path: str, calls: _Calls, out: list[Message]) -> None:
     role = content.get("role", "user")
-    if role not in ("user", "model"):
+    if type(role) is not str or role not in ("user", "model"):
         raise ValidationError(f"unknown role {role!r}", path=path + ".role")
     rest = {k: v for k, v in content.items() if k not in ("role", "parts")}
     parts = want_list(content.get("parts", []), path + ".parts")
     if role == "model":
         blocks = [_block(p, f"{path}.parts[{j}]", (i, j, calls)) for j, p in enumerate(parts)]
-        out.append(Message(role="assistant", content=_simplify(blocks), extra=extra_or_unset(rest)))
+        simple = _simplify(blocks)
+        out.append(Message(role="assistant", content=simple, extra=tagged(rest, simple, NAME)))
         return
     run: list[ContentBlock] = []
     for j, raw in enumerate(parts):
         part = want_dict(raw, f"{path}.parts[{j}]")
         if "functionResponse" in part:
             if run:
-                out.append(Message(role="user", content=_simplify(run)))
+                simple = _simplify(run)
+                out.append(Message(role="user", content=simple, extra=tagged({}, simple, NAME)))
                 run = []
             out.append(_tool_message(part, f"{path}.parts[{j}]", calls))
         else:
             run.append(_block(part, f"{path}.parts[{j}]", None))
     if run or not parts:
-        out.append(Message(role="user", content=_simplify(run), extra=extra_or_unset(rest)))
+        simple = _simplify(run)
+        out.append(Message(role="user", content=simple, extra=tagged(rest, simple, NAME)))
 
 
 def _tool_message(part: dict[str, Any], path: str, calls: _Calls) -> Message:
@@ -212,7 +242,11 @@ def _tool_message(part: dict[str, Any], path: str, calls: _Calls) -> Message:
     name = want_str(fr.get("name"), path + ".functionResponse.name")
     response = want_dict(fr.get("response", {}), path + ".functionResponse.response")
     extra: dict[str, Any] = {k: v for k, v in part.items() if k != "functionResponse"}
-    extra.update((k, v) for k, v in fr.items() if k not in ("name", "response", "id"))
+    for key, value in fr.items():
+        if key in _RESPONSE_KEYS:
+            extra[key] = value
+        elif key not in ("name", "response", "id"):
+            extra.setdefault(_FR_KEYS, {})[key] = value
     ident = fr.get("id")
     if type(ident) is str:
         calls.answer(name)
@@ -237,7 +271,7 @@ def _tool_message(part: dict[str, Any], path: str, calls: _Calls) -> Message:
         content=content,
         tool_call_id=ident,
         is_error=is_error,
-        extra=extra_or_unset(extra),
+        extra=tagged(extra, content, NAME),
     )
 
 
@@ -359,11 +393,17 @@ def response_from_dict(body: dict[str, Any]) -> ModelResponse:
             extra[USAGE_EXTRA] = other
     elif usage is not MISSING:
         extra[USAGE_EXTRA] = usage
+    typed: dict[str, Any] = {}
+    for key, name in (("responseId", "id"), ("modelVersion", "model")):
+        if type(extra.get(key)) is str:
+            typed[name] = extra.pop(key)
+    extra[SOURCE] = NAME
     return ModelResponse(
-        message=Message(role="assistant", content=blocks),
+        message=Message(role="assistant", content=blocks, extra=tagged({}, blocks, NAME)),
         stop_reason=reason,
         usage=counters,
-        extra=extra_or_unset(extra),
+        extra=Extra._own(extra),
+        **typed,
     )
 
 
@@ -420,21 +460,22 @@ def encode_request(
                 )
             continue
         path = f"$.messages[{i}]"
+        own = is_own(msg.extra, NAME)
         if role == "system":
             _message_extra(msg, _NO_KEYS, path, policy)
-            system_parts.extend(_parts(content, path, policy, names, system=True))
+            system_parts.extend(_parts(content, path, policy, names, True, own))
             continue
         if role == "tool":
             part = _response_part(msg, path, policy, names)
             if part is None:
                 continue
-            if tool_content is None:
+            if tool_content is None or (msg.extra is not UNSET and msg.extra.get(NEW_TURN) is True):
                 tool_content = {"role": "user", "parts": []}
                 contents.append(tool_content)
             tool_content["parts"].append(part)
             continue
         tool_content = None
-        parts = _parts(content, path, policy, names, system=False)
+        parts = _parts(content, path, policy, names, False, own)
         item = {"role": "model" if role == "assistant" else "user", "parts": parts}
         if not plain:
             item.update(_message_extra(msg, _CONTENT_KEYS, path, policy))
@@ -449,16 +490,19 @@ def encode_request(
 def _message_extra(
     msg: Message, allowed: frozenset[str], path: str, policy: Unsupported
 ) -> dict[str, Any]:
+    """The message keys to write on its content: all of them (but hints) when this adapter
+    decoded the message, else the ``allowed`` ones, reporting the rest."""
     out: dict[str, Any] = {}
     if msg.extra is UNSET:
         return out
+    own = is_own(msg.extra, NAME)
     for key, value in msg.extra.items():
-        if key in allowed:
-            out[key] = value
-        elif key in HINTS:
+        if key in HINTS:
             continue
+        if own or key in allowed:
+            out[key] = value
         else:
-            policy.report_key(f"{path}.{key}", f"the message key {key!r} (no such key here)", value)
+            foreign_key(policy, f"{path}.{key}", f"the message key {key!r}", key, value)
     return out
 
 
@@ -468,6 +512,7 @@ def _parts(
     policy: Unsupported,
     names: dict[str, str],
     system: bool,
+    own: bool,
 ) -> list[Any]:
     if type(content) is str:
         return [{"text": content}]
@@ -490,7 +535,7 @@ def _parts(
         if system and kind is not TextBlock:
             policy.report(where, f"a {block_kind(block)} block in the system instruction")
             continue
-        part = _part(block, where, policy, names)
+        part = _part(block, where, policy, names, own)
         if part is not None:
             parts.append(part)
     return parts
@@ -507,30 +552,31 @@ _CALL_KEYS = _PART_KEYS | {"args_absent"}
 
 
 def _part_keys(
-    block: Any, path: str, policy: Unsupported, allowed: frozenset[str]
+    block: Any, path: str, policy: Unsupported, allowed: frozenset[str], own: bool
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in block_keys(block).items():
-        if key in allowed:
+        if own or key in allowed:
             out[key] = value
         elif not block_hint(key, block):
-            policy.report_key(
-                f"{path}.{key}", f"the key {key!r} on a {block_kind(block)} block", value
-            )
+            what = f"the key {key!r} on a {block_kind(block)} block"
+            foreign_key(policy, f"{path}.{key}", what, key, value)
     return out
 
 
-def _part(block: Any, path: str, policy: Unsupported, names: dict[str, str]) -> Any:
+def _part(block: Any, path: str, policy: Unsupported, names: dict[str, str], own: bool) -> Any:
     kind = type(block)
     if kind is TextBlock:
-        return {"text": block.text, **_part_keys(block, path, policy, _PART_KEYS)}
+        return {"text": block.text, **_part_keys(block, path, policy, _PART_KEYS, own)}
     if kind is ThinkingBlock:
         if block.signature is not UNSET:
-            policy.report(path + ".signature", "a thinking signature (Anthropic) on a Gemini part")
-        keys = _part_keys(block, path, policy, _PART_KEYS)
+            policy.metadata(
+                path + ".signature", "a thinking signature (Anthropic's; Gemini signs its own)"
+            )
+        keys = _part_keys(block, path, policy, _PART_KEYS, own)
         return {"text": block.thinking, "thought": True, **keys}
     if kind is ToolUseBlock:
-        keys = _part_keys(block, path, policy, _CALL_KEYS)
+        keys = _part_keys(block, path, policy, _CALL_KEYS, own)
         call: dict[str, Any] = {"name": block.name}
         if not keys.pop("args_absent", False) or block.input:
             call["args"] = block.input
@@ -539,17 +585,26 @@ def _part(block: Any, path: str, policy: Unsupported, names: dict[str, str]) -> 
         names[block.id] = block.name
         return {"functionCall": call, **keys}
     if kind is ImageBlock or kind is DocumentBlock:
-        return _media(block, path, policy)
-    if kind is UnknownBlock and block.type == PART_TYPE:
+        return _media(block, path, policy, own)
+    if kind is UnknownBlock and own and block.type == PART_TYPE:
         return {k: v for k, v in block.data.items() if k != "type"}
+    if kind is UnknownBlock:
+        foreign_block(policy, path, block.type, None if own else "another provider")
+        return None
     policy.report(path, f"a {block_kind(block)} block (not a Gemini part)")
     return None
 
 
-def _media(block: Any, path: str, policy: Unsupported) -> Any:
-    keys = _part_keys(block, path, policy, _PART_KEYS)
+def _media(block: Any, path: str, policy: Unsupported, own: bool) -> Any:
+    keys = _part_keys(block, path, policy, _PART_KEYS, own)
     source = block.source
     more = extra_dict(source) if type(source) in (Base64Source, UrlSource) else {}
+    if not own:
+        for key, value in more.items():
+            if key != "mimeType":
+                what = f"the key {key!r} on a source"
+                foreign_key(policy, f"{path}.source.{key}", what, key, value)
+        more = {k: v for k, v in more.items() if k == "mimeType"}
     if type(source) is Base64Source:
         data = base64_json(source.data)  # msgspec.Raw: base64 written once
         return {"inlineData": {"mimeType": source.media_type, "data": data, **more}, **keys}
@@ -606,15 +661,18 @@ def _response_part(
     fr["name"] = name
     fr["response"] = response
     part: dict[str, Any] = {"functionResponse": fr}
+    own = is_own(msg.extra, NAME)
     for key, value in extra.items():
-        if key in _PART_KEYS:
-            part[key] = value
-        elif key in HINTS:
+        if key in HINTS:
             continue
-        elif key in ("willContinue", "scheduling", "parts"):
+        if key in _RESPONSE_KEYS:
             fr[key] = value
+        elif own and key == _FR_KEYS and type(value) is dict:
+            fr.update(value)
+        elif key in _PART_KEYS or own:
+            part[key] = value
         else:
-            policy.report_key(f"{path}.{key}", f"the key {key!r} on a tool result", value)
+            foreign_key(policy, f"{path}.{key}", f"the key {key!r} on a tool result", key, value)
     return part
 
 
@@ -626,13 +684,24 @@ def encode_response(
 ) -> bytes:
     """Encode a `ModelResponse` as a Gemini ``GenerateContentResponse``.
 
-    Keys kept in ``extra`` come back unchanged; ``finishReason`` follows ``stop_reason`` when it
-    changed (``refusal`` is written as ``SAFETY``).
+    A response this adapter decoded comes back unchanged. Another provider's keys are never
+    copied: content raises `UnsupportedError` (or is dropped and listed with
+    ``unsupported="drop"``), metadata is listed in ``dropped``. ``finishReason`` follows
+    ``stop_reason`` when it changed (``refusal`` is written as ``SAFETY``).
     """
     policy = Unsupported(unsupported, dropped)
     extra = dict(response.extra.items()) if response.extra is not UNSET else {}
+    own = extra.pop(SOURCE, None) == NAME
     usage_other = extra.pop(USAGE_EXTRA, MISSING)
-    body: dict[str, Any] = dict(extra)
+    body: dict[str, Any] = {}
+    if own:
+        body.update((k, v) for k, v in extra.items() if k not in HINTS)
+    else:
+        for key, value in extra.items():
+            if key not in HINTS:
+                foreign_key(policy, f"$.{key}", f"the response key {key!r}", key, value)
+        if response.created is not UNSET:
+            policy.metadata("$.created", "the creation time (Gemini writes createTime text)")
     candidates = body.get("candidates")
     first: dict[str, Any]
     if type(candidates) is list and candidates and type(candidates[0]) is dict:
@@ -641,7 +710,8 @@ def encode_response(
     else:
         first, rest = {"content": {"role": "model"}, "index": 0}, []
     names: dict[str, str] = {}
-    parts = _parts(response.message.content, "$.message", policy, names, system=False)
+    msg = response.message
+    parts = _parts(msg.content, "$.message", policy, names, False, is_own(msg.extra, NAME))
     content = first.get("content", MISSING)
     if parts or content is not MISSING:
         content = dict(content) if type(content) is dict else {"role": "model"}
@@ -649,7 +719,7 @@ def encode_response(
             content["parts"] = parts
         first["content"] = content
     finish = first.get("finishReason")
-    blocks = response.message.content if type(response.message.content) is list else []
+    blocks = msg.content if type(msg.content) is list else []
     if type(finish) is not str:
         if response.stop_reason not in ("end_turn", "tool_use"):
             first["finishReason"] = _FINISH_BACK.get(response.stop_reason, response.stop_reason)
@@ -659,8 +729,37 @@ def encode_response(
     if response.usage or (usage_other is not MISSING and usage_other is not None):
         other = usage_other if type(usage_other) is dict else {}
         counters = dict(response.usage)
+        if not own:
+            counters, other = _foreign_usage(counters, other, usage_other, policy)
         _uncached(counters, 1)
-        body["usageMetadata"] = unflatten_usage(counters, other, _USAGE_BACK)
-    elif usage_other is None:
+        try:
+            body["usageMetadata"] = unflatten_usage(counters, other, _USAGE_BACK)
+        except ValidationError as err:
+            raise UnsupportedError(err.message, path="$.usage") from None
+    elif usage_other is None and own:
         body["usageMetadata"] = None
+    if response.model is not UNSET:
+        body["modelVersion"] = response.model
+    if response.id is not UNSET:
+        body["responseId"] = response.id
     return encode_json(body)
+
+
+_USAGE_NEUTRAL = frozenset(USAGE_NAMES.values())
+
+
+def _foreign_usage(
+    counters: dict[str, int], other: dict[str, Any], raw: Any, policy: Unsupported
+) -> tuple[dict[str, int], dict[str, Any]]:
+    """Another provider's usage: the counters Gemini names; the rest listed as metadata."""
+    kept = {}
+    for name, value in counters.items():
+        if name in _USAGE_NEUTRAL:
+            kept[name] = value
+        else:
+            policy.metadata(f"$.usage.{name}", f"the usage counter {name!r}")
+    for name in other:
+        policy.metadata(f"$.usage_extra.{name}", f"the usage entry {name!r}")
+    if raw is not MISSING and type(raw) is not dict:
+        policy.metadata("$.usage_extra", "a usage that is not an object")
+    return kept, {}

@@ -30,12 +30,14 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET
 
+from ..wire import _values
 from ..wire.blocks import (
     Base64Source,
     ContentBlock,
     DocumentBlock,
     ImageBlock,
     TextBlock,
+    ThinkingBlock,
     ToolUseBlock,
     UnknownBlock,
     UrlSource,
@@ -46,10 +48,12 @@ from ..wire.messages import Message, ModelResponse
 from ._base import (
     HINTS,
     RAW_ARGUMENTS,
+    SOURCE,
     USAGE_EXTRA,
     Dropped,
     Request,
     Unsupported,
+    UnsupportedError,
     UnsupportedPolicy,
     as_request,
     bare,
@@ -61,21 +65,44 @@ from ._base import (
     unflatten_usage,
 )
 from ._convert import options_for_openai
-from ._helpers import data_url
-from .openai_chat_stream import StreamAccumulator, StreamParser, accumulate
+from ._helpers import data_url, tool_arguments
+from ._toolkit import foreign_block, foreign_key, is_own, tagged, unknown_block
 
 __all__ = [
     "FINISH_REASONS",
+    "NAME",
+    "REASONING_KEYS",
     "STOP_REASONS",
-    "StreamAccumulator",
-    "StreamParser",
-    "accumulate",
+    "TOOL_CALL",
     "decode_choices",
     "decode_request",
     "decode_response",
     "encode_request",
     "encode_response",
 ]
+
+NAME = "openai_chat"
+"""This adapter's name (`providers.get`), and the `SOURCE` hint of the messages and responses its
+decoders produce: their unnamed data (message, part, call, choice and response keys, unknown
+parts) is written back unchanged here and never copied by another encoder."""
+
+REASONING_KEYS = ("reasoning_content", "reasoning")
+"""Assistant message keys holding the model's reasoning as text (DeepSeek, xAI, vLLM, Qwen:
+``reasoning_content``; OpenRouter: ``reasoning``). Decoded as an unsigned `ThinkingBlock` first in
+the content, whose ``extra`` holds the hint ``openai_reasoning`` (the key's name)."""
+
+_REASONING = "openai_reasoning"
+_CONTENT_LIST = "content_list"
+"""Hint on the reasoning block: the message's content was a list of parts, not a string."""
+
+TOOL_CALL = "openai_chat_tool_call"
+"""``type`` of the `UnknownBlock` holding a tool call this adapter does not map (no string
+``type`` of its own, or an odd shape), whole under ``call``; written back into ``tool_calls``."""
+
+_TYPE_ABSENT = "type_absent"
+"""Hint on a `ToolUseBlock`: its tool call had no ``type`` (Mistral)."""
+_FUNCTION_KEYS = "function_keys"
+"""`ToolUseBlock` extra key: keys of the call's ``function`` besides ``name`` and ``arguments``."""
 
 FINISH_REASONS = {
     "stop": "end_turn",
@@ -228,7 +255,7 @@ def _fast_message(m: _MessageIn) -> Message:
         role=role,
         content=blocks,
         tool_call_id=m.tool_call_id,
-        extra=Extra._own(extra) if extra else UNSET,
+        extra=tagged(extra, blocks, NAME),
     )
 
 
@@ -247,7 +274,7 @@ def _message(obj: dict[str, Any], path: str) -> Message:
     if role == "developer":
         role = "system"
         extra["developer"] = True
-    if role not in MESSAGE_KEYS:
+    if type(role) is not str or role not in MESSAGE_KEYS:
         raise ValidationError(f"unsupported role {role!r}", path=path + ".role")
     tool_call_id: Any = UNSET
     if role == "tool":
@@ -276,21 +303,48 @@ def _message(obj: dict[str, Any], path: str) -> Message:
         blocks = list(blocks) + [
             _tool_call(c, f"{path}.tool_calls[{j}]") for j, c in enumerate(tool_calls)
         ]
+    if role == "assistant":
+        blocks = _reasoning(obj, blocks)
     extra.update(obj)
     return Message(
         role=role,
         content=blocks,
         tool_call_id=tool_call_id,
-        extra=Extra._own(extra) if extra else UNSET,
+        extra=tagged(extra, blocks, NAME),
     )
+
+
+def _reasoning(obj: dict[str, Any], blocks: Any) -> Any:
+    """``blocks`` with the message's reasoning text (`REASONING_KEYS`, popped from ``obj``) as a
+    thinking block in front."""
+    for key in REASONING_KEYS:
+        text = obj.get(key)
+        if type(text) is str:
+            del obj[key]
+            hints: dict[str, Any] = {_REASONING: key}
+            if type(blocks) is str:
+                blocks = [TextBlock(blocks)] if blocks else []
+            elif blocks:
+                hints[_CONTENT_LIST] = True
+            return [ThinkingBlock(thinking=text, extra=Extra._own(hints)), *blocks]
+    return blocks
+
+
+_TEXT_PART = frozenset({"type", "text"})
 
 
 def _part(part: Any, path: str) -> ContentBlock:
     if type(part) is not dict or type(part.get("type")) is not str:
         raise ValidationError("a content part must be an object with a string 'type'", path=path)
     kind = part["type"]
-    if kind == "text" and type(part.get("text")) is str and len(part) == 2:
-        return TextBlock(part["text"])
+    if kind == "text":
+        text = part.get("text")
+        if type(text) is not str:
+            raise ValidationError("a text part needs a string 'text'", path=path + ".text")
+        if len(part) == 2:
+            return TextBlock(text)
+        rest = {k: v for k, v in part.items() if k not in _TEXT_PART}  # cache_control, ...
+        return TextBlock(text, extra=Extra._own(rest))
     if kind == "image_url":
         image = part.get("image_url")
         if type(image) is dict and type(image.get("url")) is str and len(part) == 2:
@@ -305,7 +359,7 @@ def _part(part: Any, path: str) -> ContentBlock:
             rest = {k: v for k, v in file.items() if k != "file_data"}
             if type(source) is Base64Source:
                 return DocumentBlock(source=source, extra=Extra._own(rest) if rest else UNSET)
-    return UnknownBlock(Extra(part))
+    return unknown_block(dict(part), path)
 
 
 def _source(url: str) -> Base64Source | UrlSource:
@@ -332,21 +386,41 @@ def _source(url: str) -> Base64Source | UrlSource:
 _BYTES = msgspec.json.Decoder(bytes)
 
 
+_CALL_KEYS = frozenset({"id", "type", "function"})
+
+
 def _tool_call(call: Any, path: str) -> ContentBlock:
+    """A tool call as a `ToolUseBlock` (its other keys, such as ``index``, in ``extra``), or,
+    when it is not a function call with a string id, name and arguments, whole (`TOOL_CALL`, or
+    its own ``type`` for custom calls)."""
     if type(call) is not dict:
         raise ValidationError("a tool call must be an object", path=path)
     function = call.get("function")
+    kind = call.get("type", MISSING_TYPE)
     if (
-        call.get("type") != "function"
-        or type(call.get("id")) is not str
-        or type(function) is not dict
-        or type(function.get("name")) is not str
-        or type(function.get("arguments")) is not str
-        or len(call) != 3
-        or len(function) != 2
+        (kind == "function" or kind is MISSING_TYPE)
+        and type(call.get("id")) is str
+        and type(function) is dict
+        and type(function.get("name")) is str
+        and type(function.get("arguments")) is str
     ):
-        return UnknownBlock(Extra(call))  # a custom tool call, or keys we do not name: whole
-    return _tool_use(call["id"], function["name"], function["arguments"])
+        block = _tool_use(call["id"], function["name"], function["arguments"])
+        if len(call) == 3 and len(function) == 2:
+            return block
+        extra = dict(block.extra.items()) if block.extra is not UNSET else {}
+        if kind is MISSING_TYPE:
+            extra[_TYPE_ABSENT] = True
+        extra.update((k, v) for k, v in call.items() if k not in _CALL_KEYS)
+        more = {k: v for k, v in function.items() if k not in ("name", "arguments")}
+        if more:
+            extra[_FUNCTION_KEYS] = more
+        return msgspec.structs.replace(block, extra=Extra._own(extra))
+    if type(kind) is str and kind not in ("function", TOOL_CALL) and "id" in call:
+        return unknown_block(dict(call), path)  # a custom tool call: whole, by its own type
+    return UnknownBlock(Extra._own({"type": TOOL_CALL, "call": call}))
+
+
+MISSING_TYPE: Any = object()
 
 
 _ARGS = msgspec.json.Decoder(dict[str, Any])
@@ -356,7 +430,7 @@ _ENC = msgspec.json.Encoder()
 def _tool_use(ident: str, name: str, arguments: str) -> ToolUseBlock:
     try:
         value = _ARGS.decode(arguments)
-    except msgspec.DecodeError:  # truncated or not an object: keep the text only
+    except (msgspec.DecodeError, RecursionError):  # truncated, not an object, too deep: text only
         raw = Extra._own({RAW_ARGUMENTS: arguments})
         return ToolUseBlock(id=ident, name=name, input={}, extra=raw)
     if _ENC.encode(value) == arguments.encode():
@@ -451,13 +525,7 @@ def _fast_response(fast: _Response) -> ModelResponse:
         extra["refusal"] = msg.refusal
     if msg.annotations is not UNSET:
         extra["annotations"] = msg.annotations
-    top: dict[str, Any] = {
-        "id": fast.id,
-        "object": fast.object,
-        "created": fast.created,
-        "model": fast.model,
-        "logprobs": choice.logprobs,
-    }
+    top: dict[str, Any] = {SOURCE: NAME, "object": fast.object, "logprobs": choice.logprobs}
     if fast.service_tier is not UNSET:
         top["service_tier"] = fast.service_tier
     if fast.system_fingerprint is not UNSET:
@@ -470,11 +538,12 @@ def _fast_response(fast: _Response) -> ModelResponse:
     else:
         top["usage_absent"] = True
     return ModelResponse(
-        message=Message(
-            role="assistant", content=content, extra=Extra._own(extra) if extra else UNSET
-        ),
+        message=Message(role="assistant", content=content, extra=tagged(extra, content, NAME)),
         stop_reason=FINISH_REASONS.get(choice.finish_reason, choice.finish_reason),
         usage=counters,
+        id=fast.id,
+        model=fast.model,
+        created=fast.created,
         extra=Extra._own(top),
     )
 
@@ -528,7 +597,12 @@ def _response(obj: dict[str, Any], path: str) -> ModelResponse:
         raise ValidationError(
             "'finish_reason' must be a string", path=f"{path}.choices[0].finish_reason"
         )
-    top = obj
+    top: dict[str, Any] = {SOURCE: NAME}
+    typed: dict[str, Any] = {}
+    for key, kind in (("id", str), ("model", str), ("created", int)):
+        if type(obj.get(key)) is kind:
+            typed[key] = obj.pop(key)
+    top.update(obj)
     if "logprobs" in first:
         top["logprobs"] = first.pop("logprobs")
     if first:
@@ -549,7 +623,8 @@ def _response(obj: dict[str, Any], path: str) -> ModelResponse:
         message=message,
         stop_reason=FINISH_REASONS.get(finish, finish),
         usage=counters,
-        extra=Extra._own(top) if top else UNSET,
+        extra=Extra._own(top),
+        **typed,
     )
 
 
@@ -589,11 +664,12 @@ def encode_request(
     """Write a Chat Completions request body: ``encode_request(req)`` or
     ``encode_request(messages, model=..., tools=..., **options)``.
 
-    Keyword options add to and override ``request.options``; Anthropic-shaped options (``tools``
-    with ``input_schema``, ``tool_choice`` objects, ``stop_sequences``) are converted. What this
-    API cannot hold (thinking, ``cache_control``, an unknown block, ...) raises `UnsupportedError`
-    naming it and its path, or with ``unsupported="drop"`` is left out and recorded in
-    ``dropped``.
+    Keyword options add to and override ``request.options``. Messages this adapter decoded are
+    written back as they came; another provider's data is mapped where Chat Completions has an
+    exact equivalent, and what it cannot hold (thinking, an unknown block, ...) raises
+    `UnsupportedError` naming it and its path when it is content, or is left out and listed in
+    ``dropped`` (metadata always; content with ``unsupported="drop"``). The input is never
+    changed.
     """
     req = as_request(request, options)
     policy = Unsupported(unsupported, dropped)
@@ -621,6 +697,7 @@ def _encode_message(
 ) -> dict[str, Any] | None:
     role = msg.role
     extra = msg.extra if msg.extra is not UNSET else {}
+    own = is_own(msg.extra, NAME)
     out: dict[str, Any] = {"role": "developer" if extra.get("developer") is True else role}
     absent = extra.get("content_absent") is True
     if role == "tool":
@@ -629,20 +706,22 @@ def _encode_message(
             return None
         if msg.is_error is True:
             policy.report(path + ".is_error", "is_error: true (tool messages have no error flag)")
-        out["content"] = _parts(msg.content, path, policy, "tool")
+        out["content"] = _parts(msg.content, path, policy, "tool", own)
         out["tool_call_id"] = msg.tool_call_id
     elif role == "assistant":
-        _assistant(msg, path, policy, out, absent, response)
+        _assistant(msg, path, policy, out, absent, own, response)
     else:
-        content = _parts(msg.content, path, policy, role)
+        content = _parts(msg.content, path, policy, role, own)
         if not absent:
             out["content"] = content
     allowed = MESSAGE_KEYS[role]
     for key, value in extra.items():
-        if key in allowed:
+        if key in HINTS or key == "tool_calls":
+            continue
+        if own or key in allowed:
             out[key] = value
-        elif key not in HINTS and key != "tool_calls":
-            policy.report_key(f"{path}.{key}", f"the message key {key!r}", value)
+        else:
+            foreign_key(policy, f"{path}.{key}", f"the message key {key!r}", key, value)
     return out
 
 
@@ -652,10 +731,12 @@ def _assistant(
     policy: Unsupported,
     out: dict[str, Any],
     absent: bool,
+    own: bool,
     response: bool = False,
 ) -> None:
-    """Fill ``out`` for an assistant message: ``content`` (a string, parts or null) and
-    ``tool_calls``. In a response (``response=True``) content is always a string or null."""
+    """Fill ``out`` for an assistant message: ``content`` (a string, parts or null),
+    ``tool_calls`` and a reasoning key. In a response (``response=True``) content is always a
+    string or null."""
     content = msg.content
     if isinstance(content, str):
         if not absent:
@@ -663,61 +744,85 @@ def _assistant(
         return
     calls: list[Any] = []
     parts: list[Any] = []
+    as_list = False
     for j, block in enumerate(content):
         where = f"{path}.content[{j}]"
         cls = type(block)
         if cls is ToolUseBlock:
-            calls.append(_encode_call(block, where, policy))  # type: ignore[arg-type]
-        elif cls is UnknownBlock and block.data.get("type") == "custom" and "custom" in block.data:  # type: ignore[union-attr]
+            calls.append(_encode_call(block, where, policy, own))  # type: ignore[arg-type]
+        elif cls is UnknownBlock and own and block.type == TOOL_CALL:  # type: ignore[union-attr]
+            calls.append(block.data["call"])  # type: ignore[union-attr]
+        elif cls is UnknownBlock and own and "custom" in block.data:  # type: ignore[union-attr]
             calls.append(block.data.to_dict())  # type: ignore[union-attr]
+        elif cls is ThinkingBlock and own and _reasoning_key(block) is not None:
+            out[_reasoning_key(block)] = block.thinking  # type: ignore[union-attr,index]
+            as_list = block.extra.get(_CONTENT_LIST) is True  # type: ignore[union-attr]
         else:
-            part = _encode_part(block, where, policy, "assistant")
+            part = _encode_part(block, where, policy, "assistant", own)
             if part is not None:
                 parts.append(part)
     has_calls = bool(calls) or (msg.extra is not UNSET and msg.extra.get("tool_calls") == [])
     value: Any = parts or None
     if response:
         texts = []
-        for part in parts:
-            if part["type"] == "text":
+        for j, part in enumerate(parts):
+            if part["type"] == "text" and len(part) == 2:
                 texts.append(part["text"])
             else:
-                policy.report(path, f"a {part['type']!r} part in a response message")
+                policy.report(f"{path}.content[{j}]", f"a {part['type']!r} part in a response")
         value = "".join(texts) if texts else None
-    elif has_calls and len(parts) == 1 and parts[0]["type"] == "text":
-        value = parts[0]["text"]
+    elif (has_calls or _reasoning_key_in(content)) and not as_list and len(parts) == 1:
+        if parts[0]["type"] == "text" and len(parts[0]) == 2:
+            value = parts[0]["text"]
+    elif _reasoning_key_in(content) and not as_list and not parts and not has_calls:
+        value = ""
     if not absent:
         out["content"] = value
     if has_calls:
         out["tool_calls"] = calls
 
 
-def _encode_call(block: ToolUseBlock, path: str, policy: Unsupported) -> dict[str, Any]:
-    raw = block.extra.get(RAW_ARGUMENTS) if block.extra is not UNSET else None
-    arguments: str | None = None
-    if type(raw) is str:
-        try:
-            parsed = _ARGS.decode(raw)
-        except msgspec.DecodeError:
-            parsed = {}
-        if parsed == block.input:
-            arguments = raw
-    if arguments is None:
-        try:
-            arguments = _ENC.encode(block.input).decode()
-        except (TypeError, ValueError, OverflowError) as err:
-            raise EncodeError(f"cannot write tool input: {err}", path=path + ".input") from None
+def _reasoning_key(block: Any) -> str | None:
+    extra = block.extra
+    key = extra.get(_REASONING) if extra is not UNSET else None
+    return key if key in REASONING_KEYS else None
+
+
+def _reasoning_key_in(content: list[Any]) -> bool:
+    return (
+        bool(content)
+        and type(content[0]) is ThinkingBlock
+        and _reasoning_key(content[0]) is not None
+    )
+
+
+_OWN_CALL_HINTS = frozenset({RAW_ARGUMENTS, _TYPE_ABSENT, _FUNCTION_KEYS})
+
+
+def _encode_call(block: ToolUseBlock, path: str, policy: Unsupported, own: bool) -> dict[str, Any]:
+    extra = block.extra if block.extra is not UNSET else {}
+    arguments = tool_arguments(block, path)
+    call: dict[str, Any] = {"id": block.id}
+    if not (own and extra.get(_TYPE_ABSENT) is True):
+        call["type"] = "function"
+    function: dict[str, Any] = {"name": block.name, "arguments": arguments}
     for key, value in block_keys(block).items():
-        if key != RAW_ARGUMENTS and not block_hint(key, block):
-            policy.report_key(f"{path}.{key}", f"the key {key!r} on a tool_use block", value)
-    return {
-        "id": block.id,
-        "type": "function",
-        "function": {"name": block.name, "arguments": arguments},
-    }
+        if key == RAW_ARGUMENTS or key == _TYPE_ABSENT:
+            continue
+        if own and key == _FUNCTION_KEYS and type(value) is dict:
+            function.update(value)
+        elif own:
+            call[key] = value
+        elif not block_hint(key, block):
+            what = f"the key {key!r} on a tool_use block"
+            foreign_key(policy, f"{path}.{key}", what, key, value)
+    call["function"] = function
+    return call
 
 
-def _parts(content: str | list[ContentBlock], path: str, policy: Unsupported, role: str) -> Any:
+def _parts(
+    content: str | list[ContentBlock], path: str, policy: Unsupported, role: str, own: bool
+) -> Any:
     """Content as a string or a list of content parts."""
     if isinstance(content, str):
         return content
@@ -726,36 +831,37 @@ def _parts(content: str | list[ContentBlock], path: str, policy: Unsupported, ro
         if type(block) is TextBlock and bare(block):
             out.append(block)  # {"type": "text", "text": ...} as msgspec writes the struct
             continue
-        part = _encode_part(block, f"{path}.content[{j}]", policy, role)
+        part = _encode_part(block, f"{path}.content[{j}]", policy, role, own)
         if part is not None:
             out.append(part)
     return out
 
 
-def _encode_part(block: ContentBlock, path: str, policy: Unsupported, role: str) -> Any:
+def _encode_part(block: ContentBlock, path: str, policy: Unsupported, role: str, own: bool) -> Any:
     cls = type(block)
     if cls is UnknownBlock:
-        kind = block.data.get("type")  # type: ignore[union-attr]
-        if kind in OTHER_PARTS:
-            return _checked_data(block.data.to_dict(), path, policy)  # type: ignore[union-attr]
-        policy.report(path, f"a {kind!r} block (not a Chat Completions content part)")
+        kind = block.type  # type: ignore[union-attr]
+        if own and kind != TOOL_CALL:
+            return _checked_data(block.data.to_dict(), path)  # type: ignore[union-attr]
+        foreign_block(policy, path, kind, None if own else "another provider")
         return None
     if cls is TextBlock:
-        _keys_ok(block, _TEXT_KEYS, path, policy)
-        return {"type": "text", "text": block.text}  # type: ignore[union-attr]
+        part = {"type": "text", "text": block.text}  # type: ignore[union-attr]
+        _keys(block, _TEXT_KEYS, path, policy, own, part)
+        return part
     if cls is ImageBlock and role == "user":
         source = block.source  # type: ignore[union-attr]
-        url = _url(source, path + ".source", policy)
+        url = _url(source, path + ".source", policy, own)
         if url is None:
             return None
         image: dict[str, Any] = {"url": url}
-        _keys_ok(block, _IMAGE_KEYS, path, policy, image)
+        _keys(block, _IMAGE_KEYS, path, policy, own, image)
         return {"type": "image_url", "image_url": image}
     if cls is DocumentBlock and role == "user":
         source = block.source  # type: ignore[union-attr]
         if type(source) is Base64Source:
             file: dict[str, Any] = {"file_data": data_url(source)}
-            _keys_ok(block, _DOCUMENT_KEYS, path, policy, file)
+            _keys(block, _DOCUMENT_KEYS, path, policy, own, file)
             return {"type": "file", "file": file}
     policy.report(path, f"a {_kind(block)} block in a {role} message")
     return None
@@ -765,39 +871,42 @@ def _kind(block: Any) -> str:
     return str(block.type)
 
 
-def _keys_ok(
+def _keys(
     block: Any,
     allowed: frozenset[str],
     path: str,
     policy: Unsupported,
-    into: dict[str, Any] | None = None,
-) -> bool:
-    ok = True
+    own: bool,
+    into: dict[str, Any],
+) -> None:
+    """Copy ``block``'s keys into ``into``: all of them when they are this API's own, else the
+    ``allowed`` ones, reporting the rest."""
     for key, value in block_keys(block).items():
-        if key in allowed and into is not None:
+        if block_hint(key, block):
+            continue
+        if own or key in allowed:
             into[key] = value
-        elif not block_hint(key, block):
-            ok = False
-            policy.report_key(f"{path}.{key}", f"the key {key!r} on a {block.type} block", value)
-    return ok
+        else:
+            what = f"the key {key!r} on a {block.type} block"
+            foreign_key(policy, f"{path}.{key}", what, key, value)
 
 
-def _url(source: Any, path: str, policy: Unsupported) -> Any:
+def _url(source: Any, path: str, policy: Unsupported, own: bool) -> Any:
     """The image URL (a ``str``, or `msgspec.Raw` JSON text for a data URL), or None."""
     cls = type(source)
     if cls is UrlSource:
         for key, value in block_keys(source).items():
-            policy.report_key(f"{path}.{key}", f"the key {key!r} on a url source", value)
+            foreign_key(policy, f"{path}.{key}", f"the key {key!r} on a url source", key, value)
         return str(source.url)
     if cls is Base64Source:
+        for key, value in block_keys(source).items():
+            foreign_key(policy, f"{path}.{key}", f"the key {key!r} on a source", key, value)
         return data_url(source)
     policy.report(path, f"a {getattr(source, 'type', '?')!r} source")
     return None
 
 
-def _checked_data(data: dict[str, Any], path: str, policy: Unsupported) -> dict[str, Any]:
-    from ..wire import _values
-
+def _checked_data(data: dict[str, Any], path: str) -> dict[str, Any]:
     found = _values.find(data, _values.json_problem, path)
     if found is not None:
         raise EncodeError(found[1], path=found[0])
@@ -814,26 +923,46 @@ def encode_response(
 ) -> bytes:
     """Write a Chat Completions response body for ``response`` (what a gateway returns).
 
-    ``fields`` supply top-level keys the response lacks (``id=``, ``model=``, ``created=``). A
-    response decoded by `decode_response` is written back as it came. What this API cannot hold
-    raises `UnsupportedError`, or is dropped and recorded with ``unsupported="drop"``.
+    ``fields`` supply top-level keys the response lacks (``id=``, ``model=``, ``created=``;
+    ``created`` is 0 when neither the response nor ``fields`` give one). A
+    response decoded by `decode_response` is written back as it came. Another provider's keys
+    are never copied: content this API cannot hold raises `UnsupportedError`, or is dropped and
+    listed with ``unsupported="drop"``; metadata is always listed in ``dropped``.
     """
     policy = Unsupported(unsupported, dropped)
     extra = dict(response.extra.items()) if response.extra is not UNSET else {}
+    own = extra.pop(SOURCE, None) == NAME
     usage_other = extra.pop(USAGE_EXTRA, None) or {}
-    usage_absent = extra.pop("usage_absent", False) is True
-    more = extra.pop("choices", None)
-    logprobs = extra.pop("logprobs", None)
-    choice_extra = extra.pop("choice_extra", None) or {}
+    if type(usage_other) is not dict:
+        policy.metadata("$.usage_extra", "a usage that is not an object")
+        usage_other = {}
     top: dict[str, Any] = {}
-    for key, value in extra.items():
-        if key in RESPONSE_KEYS:
+    usage_absent = False
+    logprobs = None
+    choice_extra: Any = {}
+    more: Any = None
+    if own:
+        usage_absent = extra.pop("usage_absent", False) is True
+        more = extra.pop("choices", None)
+        logprobs = extra.pop("logprobs", None)
+        choice_extra = extra.pop("choice_extra", None) or {}
+        top = {k: v for k, v in extra.items() if k not in HINTS}
+    else:
+        for key, value in extra.items():
+            if key in HINTS:
+                continue
+            if key in _NEUTRAL_TOP:
+                top[key] = value  # the neutral shape's own keys (system_fingerprint, ...)
+            else:
+                foreign_key(policy, f"$.{key}", f"the response key {key!r}", key, value)
+    for key in ("id", "created", "model"):
+        value = getattr(response, key)
+        if value is not UNSET:
             top[key] = value
-        else:
-            policy.report_key(f"$.{key}", f"the response key {key!r}", value)
     for key, value in fields.items():
         top.setdefault(key, value)
-    for key in ("id", "created", "model"):
+    top.setdefault("created", 0)  # required here; Anthropic and Gemini responses have none
+    for key in ("id", "model"):
         if key not in top:
             raise EncodeError(f"a Chat Completions response needs {key!r}; pass {key}=...")
     top.setdefault("object", "chat.completion")
@@ -844,50 +973,61 @@ def encode_response(
         "logprobs": logprobs,
         "finish_reason": STOP_REASONS.get(response.stop_reason, response.stop_reason),
     }
-    choice.update(choice_extra)
+    if type(choice_extra) is dict:
+        choice.update(choice_extra)
     body: dict[str, Any] = {
         "id": top.pop("id"),
         "object": top.pop("object"),
         "created": top.pop("created"),
         "model": top.pop("model"),
-        "choices": [choice, *(more or [])],
+        "choices": [choice, *(more if type(more) is list else [])],
     }
     if not usage_absent:
-        body["usage"] = _usage_out(response.usage, usage_other, policy)
+        body["usage"] = _usage_out(response.usage, usage_other, policy, own)
     body.update(top)
     return encode_json(body)
 
 
+_NEUTRAL_TOP = frozenset({"service_tier", "system_fingerprint"})
+"""Keys a response in the neutral shape (no `SOURCE` hint) may carry that this API names.
+(Another provider's ``service_tier`` means its own tiers: not copied.)"""
 _USAGE_GROUPS = ("prompt_tokens_details.", "completion_tokens_details.")
 _USAGE_OTHER_GROUPS = frozenset({"prompt_tokens_details", "completion_tokens_details"})
 
 
-def _usage_out(counters: dict[str, int], other: dict[str, Any], policy: Unsupported) -> Any:
+def _usage_out(
+    counters: dict[str, int], other: dict[str, Any], policy: Unsupported, own: bool
+) -> Any:
     if "" in other:
         return other[""]
     kept: dict[str, int] = {}
     for name, value in counters.items():
         back = _USAGE_BACK.get(name, name)
-        if back in ("prompt_tokens", "completion_tokens", "total_tokens") or back.startswith(
-            _USAGE_GROUPS
+        if (
+            own
+            or back in ("prompt_tokens", "completion_tokens", "total_tokens")
+            or back.startswith(_USAGE_GROUPS)
         ):
             kept[back] = value
-        elif name == "cache_creation_input_tokens":
-            kept["prompt_tokens"] = kept.get("prompt_tokens", 0)  # folded in below
-        else:
-            policy.report(f"$.usage.{name}", f"the usage counter {name!r}")
+        elif name != "cache_creation_input_tokens":  # folded into prompt_tokens below
+            policy.metadata(f"$.usage.{name}", f"the usage counter {name!r}")
     prompt = counters.get("input_tokens", 0) + counters.get("cache_read_input_tokens", 0)
     prompt += counters.get("cache_creation_input_tokens", 0)
+    if not own:
+        kept.pop("cache_creation_input_tokens", None)
     kept["prompt_tokens"] = prompt
     kept.setdefault("completion_tokens", 0)
     kept.setdefault("total_tokens", prompt + kept["completion_tokens"])
     rest = {}
     for name, value in other.items():
-        if name.startswith(_USAGE_GROUPS) or name in _USAGE_OTHER_GROUPS:
+        if own or name.startswith(_USAGE_GROUPS) or name in _USAGE_OTHER_GROUPS:
             rest[name] = value
         else:
-            policy.report_key(f"$.usage_extra.{name}", f"the usage entry {name!r}", value)
-    return unflatten_usage(kept, rest)
+            policy.metadata(f"$.usage_extra.{name}", f"the usage entry {name!r}")
+    try:
+        return unflatten_usage(kept, rest)
+    except ValidationError as err:
+        raise UnsupportedError(err.message, path="$.usage") from None
 
 
 _REQUEST_FAST = msgspec.json.Decoder(list[_MessageIn])

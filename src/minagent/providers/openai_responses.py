@@ -50,10 +50,12 @@ from ..wire.extra import Extra
 from ..wire.messages import Message, ModelResponse
 from ._base import (
     HINTS,
+    SOURCE,
     USAGE_EXTRA,
     Dropped,
     Request,
     Unsupported,
+    UnsupportedError,
     UnsupportedPolicy,
     as_request,
     bare,
@@ -71,16 +73,18 @@ from ._helpers import (
     data_url,
     extra_dict,
     extra_or_unset,
-    json_text,
     parse_arguments,
     parse_data_url,
+    tool_arguments,
     want_dict,
     want_list,
     want_str,
 )
+from ._toolkit import foreign_block, foreign_key, is_own, tagged, unknown_block
 
 __all__ = [
     "ITEM_KEY",
+    "NAME",
     "RESPONSES_ITEM_TYPES",
     "USAGE_NAMES",
     "decode_request",
@@ -89,6 +93,10 @@ __all__ = [
     "encode_response",
     "stop_reason",
 ]
+
+NAME = "openai_responses"
+"""This adapter's name (`providers.get`), and the `SOURCE` hint of the messages and responses its
+decoders produce: their unnamed data is written back unchanged here, never copied elsewhere."""
 
 ITEM_KEY = "openai_item"
 """Block ``extra`` key holding the item-level keys of the Responses item the block starts."""
@@ -208,14 +216,16 @@ def _easy_string(item: dict[str, Any]) -> bool:
 def _flush(run: list[ContentBlock], single: dict[str, Any] | None, out: list[Message]) -> None:
     if single is not None:
         rest = {k: v for k, v in single.items() if k not in ("role", "content")}
-        out.append(Message(role="assistant", content=single["content"], extra=extra_or_unset(rest)))
+        out.append(
+            Message(role="assistant", content=single["content"], extra=tagged(rest, "", NAME))
+        )
     elif run:
-        out.append(Message(role="assistant", content=run))
+        out.append(Message(role="assistant", content=run, extra=tagged({}, run, NAME)))
 
 
 def _input_message(item: dict[str, Any], path: str) -> Message:
     role = item.get("role")
-    if role not in ("user", "system", "developer"):
+    if type(role) is not str or role not in ("user", "system", "developer"):
         raise ValidationError(f"unknown message role {role!r}", path=path + ".role")
     rest = {k: v for k, v in item.items() if k not in ("role", "content")}
     if role == "developer":
@@ -225,7 +235,7 @@ def _input_message(item: dict[str, Any], path: str) -> Message:
         raise ValidationError("a message needs 'content'", path=path)
     if type(content) is not str:
         content = [_part(p, f"{path}.content[{j}]") for j, p in enumerate(want_list(content, path))]
-    return Message(role=_ROLES[role], content=content, extra=extra_or_unset(rest))
+    return Message(role=_ROLES[role], content=content, extra=tagged(rest, content, NAME))
 
 
 def _tool_message(item: dict[str, Any], path: str) -> Message:
@@ -239,15 +249,20 @@ def _tool_message(item: dict[str, Any], path: str) -> Message:
             for j, p in enumerate(want_list(output, path + ".output"))
         ]
     rest = {k: v for k, v in item.items() if k not in ("type", "call_id", "output")}
-    return Message(role="tool", content=output, tool_call_id=call_id, extra=extra_or_unset(rest))
+    return Message(
+        role="tool", content=output, tool_call_id=call_id, extra=tagged(rest, output, NAME)
+    )
 
 
 def _part(raw: Any, path: str) -> ContentBlock:
     part = want_dict(raw, path)
     kind = part.get("type")
-    if kind in ("input_text", "output_text") and type(part.get("text")) is str:
+    if kind in ("input_text", "output_text"):
+        text = part.get("text")
+        if type(text) is not str:
+            raise ValidationError(f"an {kind} part needs a string 'text'", path=path + ".text")
         rest = {k: v for k, v in part.items() if k not in ("type", "text")}
-        return TextBlock(text=part["text"], extra=extra_or_unset(rest))
+        return TextBlock(text=text, extra=extra_or_unset(rest))
     if kind == "input_image" and type(part.get("image_url")) is str:
         source = _source(part["image_url"])
         rest = {k: v for k, v in part.items() if k not in ("type", "image_url")}
@@ -269,10 +284,7 @@ def _part(raw: Any, path: str) -> ContentBlock:
 
 
 def _unknown(obj: dict[str, Any], path: str) -> UnknownBlock:
-    try:
-        return UnknownBlock(Extra._own(obj))
-    except TypeError as err:
-        raise ValidationError(str(err), path=path) from None
+    return unknown_block(dict(obj), path)
 
 
 def _source(url: str) -> Base64Source | UrlSource:
@@ -281,6 +293,8 @@ def _source(url: str) -> Base64Source | UrlSource:
 
 
 def _with_item(block: Any, item_keys: dict[str, Any]) -> Any:
+    if type(block) is UnknownBlock:  # a part held whole (refusal, ...): the item keys inside
+        return UnknownBlock(Extra._own({**block.data.to_dict(), ITEM_KEY: item_keys}))
     extra = extra_dict(block)
     extra = {ITEM_KEY: item_keys, **extra}
     return msgspec.structs.replace(block, extra=Extra._own(extra))
@@ -374,11 +388,21 @@ def response_from_dict(body: dict[str, Any]) -> ModelResponse:
             extra[USAGE_EXTRA] = other
     elif usage is not MISSING:
         extra[USAGE_EXTRA] = usage  # null: kept as it came
+    typed: dict[str, Any] = {}
+    for key, name, kind in (
+        ("id", "id", str),
+        ("model", "model", str),
+        ("created_at", "created", int),
+    ):
+        if type(extra.get(key)) is kind:
+            typed[name] = extra.pop(key)
+    extra[SOURCE] = NAME
     return ModelResponse(
-        message=Message(role="assistant", content=blocks),
+        message=Message(role="assistant", content=blocks, extra=tagged({}, blocks, NAME)),
         stop_reason=stop_reason(body, blocks),
         usage=counters,
-        extra=extra_or_unset(extra),
+        extra=Extra._own(extra),
+        **typed,
     )
 
 
@@ -426,16 +450,19 @@ def encode_request(
 def _message_rest(
     msg: Message, allowed: frozenset[str], path: str, policy: Unsupported
 ) -> dict[str, Any]:
+    """The message keys to write on its item: all of them (but hints) when this adapter decoded
+    the message, else the ``allowed`` ones, reporting the rest."""
     rest: dict[str, Any] = {}
     if msg.extra is UNSET:
         return rest
+    own = is_own(msg.extra, NAME)
     for key, value in msg.extra.items():
-        if key in allowed:
-            rest[key] = value
-        elif key in HINTS:
+        if key in HINTS:
             continue
+        if own or key in allowed:
+            rest[key] = value
         else:
-            policy.report_key(f"{path}.{key}", f"the message key {key!r} (no such key here)", value)
+            foreign_key(policy, f"{path}.{key}", f"the message key {key!r}", key, value)
     return rest
 
 
@@ -454,34 +481,29 @@ def _encode_message(msg: Message, path: str, policy: Unsupported, items: list[An
     rest = _message_rest(msg, _MESSAGE_KEYS, path, policy)
     out: dict[str, Any] = {"role": role}
     content = msg.content
+    own = is_own(msg.extra, NAME)
     out["content"] = (
-        content if type(content) is str else _input_parts(content, path + ".content", policy)  # type: ignore[arg-type]
+        content if type(content) is str else _input_parts(content, path + ".content", policy, own)  # type: ignore[arg-type]
     )
     out.update(rest)
     items.append(out)
 
 
-def _input_parts(blocks: list[ContentBlock], path: str, policy: Unsupported) -> list[Any]:
+def _input_parts(
+    blocks: list[ContentBlock], path: str, policy: Unsupported, own: bool
+) -> list[Any]:
     parts = []
     for j, block in enumerate(blocks):
-        part = _input_part(block, f"{path}[{j}]", policy)
+        part = _input_part(block, f"{path}[{j}]", policy, own)
         if part is not None:
             parts.append(part)
     return parts
 
 
 def _block_extra(
-    block: Any, path: str, policy: Unsupported, allowed: frozenset[str]
+    block: Any, path: str, policy: Unsupported, allowed: frozenset[str], own: bool
 ) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in block_keys(block).items():
-        if key in allowed:
-            out[key] = value
-        elif not block_hint(key, block):
-            policy.report_key(
-                f"{path}.{key}", f"the key {key!r} on a {block_kind(block)} block", value
-            )
-    return out
+    return _check_keys(block_keys(block), allowed, path, policy, block, own)
 
 
 def _source_ok(source: Any, path: str, policy: Unsupported) -> bool:
@@ -490,7 +512,8 @@ def _source_ok(source: Any, path: str, policy: Unsupported) -> bool:
         return False
     if source.extra is not UNSET:
         for key, value in source.extra.items():
-            policy.report_key(f"{path}.source.{key}", f"the key {key!r} on a source", value)
+            what = f"the key {key!r} on a source"
+            foreign_key(policy, f"{path}.source.{key}", what, key, value)
     return True
 
 
@@ -498,29 +521,32 @@ _IMAGE_KEYS = frozenset({"detail", "file_id"})
 _FILE_KEYS = frozenset({"filename", "file_id"})
 
 
-def _input_part(block: Any, path: str, policy: Unsupported) -> Any:
+def _input_part(block: Any, path: str, policy: Unsupported, own: bool) -> Any:
     kind = type(block)
     if kind is TextBlock:
-        rest = _block_extra(block, path, policy, frozenset())
+        rest = _block_extra(block, path, policy, frozenset(), own)
         return {"type": "input_text", "text": block.text, **rest}
     if kind is ImageBlock:
         if not _source_ok(block.source, path, policy):
             return None
         source = block.source
         url = data_url(source) if type(source) is Base64Source else source.url
-        rest = _block_extra(block, path, policy, _IMAGE_KEYS)
+        rest = _block_extra(block, path, policy, _IMAGE_KEYS, own)
         rest.setdefault("detail", "auto")
         return {"type": "input_image", "image_url": url, **rest}
     if kind is DocumentBlock:
         if not _source_ok(block.source, path, policy):
             return None
         source = block.source
-        rest = _block_extra(block, path, policy, _FILE_KEYS)
+        rest = _block_extra(block, path, policy, _FILE_KEYS, own)
         if type(source) is Base64Source:
             return {"type": "input_file", "file_data": data_url(source), **rest}
         return {"type": "input_file", "file_url": source.url, **rest}
-    if kind is UnknownBlock and block.type in _PART_TYPES:
+    if kind is UnknownBlock and own:
         return block.data.to_dict()
+    if kind is UnknownBlock:
+        foreign_block(policy, path, block.type, "another provider")
+        return None
     policy.report(path, f"a {block_kind(block)} block in a Responses message")
     return None
 
@@ -536,7 +562,7 @@ def _encode_tool(msg: Message, path: str, policy: Unsupported) -> Any:
     rest = _message_rest(msg, _TOOL_OUTPUT_KEYS, path, policy)
     output: Any = msg.content
     if type(output) is not str:
-        output = _input_parts(output, path + ".content", policy)
+        output = _input_parts(output, path + ".content", policy, is_own(msg.extra, NAME))
     return {"type": "function_call_output", "call_id": msg.tool_call_id, "output": output, **rest}
 
 
@@ -549,7 +575,9 @@ def _encode_assistant(msg: Message, path: str, policy: Unsupported, items: list[
         rest = _message_rest(msg, _MESSAGE_KEYS, path, policy)
         items.append({"role": "assistant", "content": msg.content, **rest})
         return
-    _message_rest(msg, frozenset(), path, policy)
+    own = is_own(msg.extra, NAME)
+    if _message_rest(msg, frozenset(), path, policy):
+        policy.metadata(path, "message keys on an assistant turn of several items")
     current: dict[str, Any] | None = None  # the message item text parts are appended to
     blocks: list[Any] = msg.content  # type: ignore[assignment]  # a list here
     for j, block in enumerate(blocks):
@@ -561,33 +589,39 @@ def _encode_assistant(msg: Message, path: str, policy: Unsupported, items: list[
                     "type": "function_call",
                     "call_id": block.id,
                     "name": block.name,
-                    "arguments": json_text(block.input),
+                    "arguments": tool_arguments(block, f"{path}.content[{j}]"),
                 }
             )
             continue
         where = f"{path}.content[{j}]"
-        extra = block_keys(block)  # typed optional fields (cache_control, ...) and extra keys
-        keys = extra.pop(ITEM_KEY, MISSING)
-        if kind is TextBlock or (kind is UnknownBlock and block.type == "refusal"):
+        if kind is UnknownBlock:
+            data = block.data.to_dict()
+            keys = data.pop(ITEM_KEY, MISSING) if own else MISSING
+            extra: dict[str, Any] = {}
+        else:
+            data = {}
+            extra = block_keys(block)  # typed optional fields (cache_control, ...), extra keys
+            keys = extra.pop(ITEM_KEY, MISSING) if own or kind is ThinkingBlock else MISSING
+        if kind is TextBlock or (kind is UnknownBlock and own and block.type in _PART_TYPES):
             if keys is not MISSING and type(keys) is dict and keys.get("content") == "":
                 # an assistant message item whose content was a string
                 item_keys = {k: v for k, v in keys.items() if k != "content"}
-                _check_keys(extra, frozenset(), where, policy, block)
+                _check_keys(extra, frozenset(), where, policy, block, own)
                 items.append({"role": "assistant", "content": block.text, **item_keys})
                 current = None
                 continue
             if kind is TextBlock:
                 part = {"type": "output_text", "text": block.text}
-                part.update(_check_keys(extra, _TEXT_PART_KEYS, where, policy, block))
+                part.update(_check_keys(extra, _TEXT_PART_KEYS, where, policy, block, own))
             else:
-                part = block.data.to_dict()
+                part = data
             if keys is not MISSING:
                 current = {**want_dict(keys, where + "." + ITEM_KEY), "role": "assistant"}
                 current["content"] = [part]
                 items.append(current)
             elif current is not None:
                 current["content"].append(part)
-            elif kind is TextBlock and not extra:
+            elif kind is TextBlock and len(part) == 2:
                 items.append({"role": "assistant", "content": part["text"]})
             else:
                 current = {"role": "assistant", "content": [part]}
@@ -595,41 +629,50 @@ def _encode_assistant(msg: Message, path: str, policy: Unsupported, items: list[
             continue
         current = None
         if kind is ToolUseBlock:
-            items.append(_encode_call(block, keys, extra, where, policy))
+            items.append(_encode_call(block, keys, extra, where, policy, own))
         elif kind is ThinkingBlock:
-            item = _encode_reasoning(block, keys, extra, where, policy)
+            item = _encode_reasoning(block, keys, extra, where, policy, own)
             if item is not None:
                 items.append(item)
-        elif kind is UnknownBlock and _is_item_type(block.type):
-            items.append(block.data.to_dict())
+        elif kind is UnknownBlock and own:
+            items.append(data)
+        elif kind is UnknownBlock:
+            foreign_block(policy, where, block.type, "another provider")
         else:
             policy.report(where, f"a {block_kind(block)} block in an assistant turn")
 
 
 def _check_keys(
-    extra: dict[str, Any], allowed: frozenset[str], path: str, policy: Unsupported, block: Any
+    extra: dict[str, Any],
+    allowed: frozenset[str],
+    path: str,
+    policy: Unsupported,
+    block: Any,
+    own: bool,
 ) -> dict[str, Any]:
     out = {}
     for key, value in extra.items():
-        if key in allowed:
+        if block_hint(key, block) and not (own and key == ITEM_KEY):
+            continue
+        if own or key in allowed:
             out[key] = value
-        elif not block_hint(key, block):
-            policy.report_key(
-                f"{path}.{key}", f"the key {key!r} on a {block_kind(block)} block", value
-            )
+        else:
+            what = f"the key {key!r} on a {block_kind(block)} block"
+            foreign_key(policy, f"{path}.{key}", what, key, value)
     return out
 
 
 def _encode_call(
-    block: ToolUseBlock, keys: Any, extra: dict[str, Any], path: str, policy: Unsupported
+    block: ToolUseBlock,
+    keys: Any,
+    extra: dict[str, Any],
+    path: str,
+    policy: Unsupported,
+    own: bool,
 ) -> dict[str, Any]:
-    raw = extra.pop("arguments", MISSING)
-    arguments = json_text(block.input)
-    if type(raw) is str:
-        parsed, _ = parse_arguments(raw)
-        if parsed == block.input:
-            arguments = raw
-    _check_keys(extra, frozenset(), path, policy, block)
+    arguments = tool_arguments(block, path)
+    extra.pop("arguments", None)
+    rest = _check_keys(extra, frozenset(), path, policy, block, own)
     item: dict[str, Any] = {
         "type": "function_call",
         "call_id": block.id,
@@ -638,11 +681,17 @@ def _encode_call(
     }
     if keys is not MISSING:
         item.update(want_dict(keys, path + "." + ITEM_KEY))
+    item.update(rest)
     return item
 
 
 def _encode_reasoning(
-    block: ThinkingBlock, keys: Any, extra: dict[str, Any], path: str, policy: Unsupported
+    block: ThinkingBlock,
+    keys: Any,
+    extra: dict[str, Any],
+    path: str,
+    policy: Unsupported,
+    own: bool,
 ) -> dict[str, Any] | None:
     if keys is MISSING:
         what = "thinking with a signature" if block.signature is not UNSET else "thinking"
@@ -651,7 +700,7 @@ def _encode_reasoning(
     item = {"type": "reasoning", **want_dict(keys, path + "." + ITEM_KEY)}
     if block.signature is not UNSET:
         policy.report(path + ".signature", "a thinking signature (Anthropic) on a reasoning item")
-    _check_keys(extra, frozenset(), path, policy, block)
+    _check_keys(extra, frozenset(), path, policy, block, own)
     if reasoning_text(item) != block.thinking:
         policy.report(path + ".thinking", "reasoning text changed from its reasoning item")
         return None
@@ -666,30 +715,45 @@ def encode_response(
 ) -> bytes:
     """Encode a `ModelResponse` as a Responses ``response`` object.
 
-    Keys kept in ``extra`` come back unchanged; a response from another provider gets the required
-    keys (``id``, ``object``, ``created_at``, ``status``, ``model``, ...) filled in; ``status`` and
-    ``incomplete_details`` follow ``stop_reason`` when it changed.
+    A response this adapter decoded comes back unchanged. One from another provider gets the
+    keys a Response requires (``id``, ``object``, ``created_at``, ``status``, ``model``, ...)
+    from its typed fields or defaults; its other keys are never copied: content raises
+    `UnsupportedError` (or is dropped and listed with ``unsupported="drop"``), metadata is listed
+    in ``dropped``. ``status`` and ``incomplete_details`` follow ``stop_reason`` when it changed.
     """
     policy = Unsupported(unsupported, dropped)
     extra = dict(response.extra.items()) if response.extra is not UNSET else {}
+    own = extra.pop(SOURCE, None) == NAME
     usage_other = extra.pop(USAGE_EXTRA, MISSING)
     body: dict[str, Any] = {
-        "id": "resp_minagent",
+        "id": "resp_minagent" if response.id is UNSET else response.id,
         "object": "response",
-        "created_at": 0,
+        "created_at": 0 if response.created is UNSET else response.created,
         "status": "completed",
         "error": None,
         "incomplete_details": None,
-        "model": "",
+        "model": "" if response.model is UNSET else response.model,
         "parallel_tool_calls": True,
         "tool_choice": "auto",
         "tools": [],
     }
-    body.update(extra)
+    if own:
+        body.update((k, v) for k, v in extra.items() if k not in HINTS)
+        if response.created is UNSET:
+            body.pop("created_at")  # it had none (or not an integer one: kept in extra)
+            body.update((k, v) for k, v in extra.items() if k == "created_at")
+    else:
+        for key, value in extra.items():
+            if key not in HINTS:
+                foreign_key(policy, f"$.{key}", f"the response key {key!r}", key, value)
     items: list[Any] = []
     msg = response.message
     if type(msg.content) is str:
-        msg = Message(role="assistant", content=[TextBlock(msg.content)] if msg.content else [])
+        msg = Message(
+            role="assistant",
+            content=[TextBlock(msg.content)] if msg.content else [],
+            extra=msg.extra,
+        )
     _encode_assistant(msg, "$.message", policy, items)
     for item in items:  # output messages need the long form
         if item.get("type", "message") == "message" and type(item.get("content")) is str:
@@ -704,21 +768,51 @@ def encode_response(
             )
         elif item.get("type", "message") == "message":
             item.setdefault("type", "message")
+            item.setdefault("id", "msg_minagent")
+            item.setdefault("status", "completed")
+            for part in item.get("content", []):
+                if type(part) is dict and part.get("type") == "output_text":
+                    part.setdefault("annotations", [])
     body["output"] = items
     blocks = msg.content if type(msg.content) is list else []
     if stop_reason(body, blocks) != response.stop_reason:
         body.update(_status_for(response.stop_reason))
-    if usage_other is None and not response.usage:
+    if own and usage_other is None and not response.usage:
         body["usage"] = None
     elif response.usage or usage_other is not MISSING:
         other = usage_other if type(usage_other) is dict else {}
+        if usage_other is not MISSING and type(usage_other) is not dict and not own:
+            policy.metadata("$.usage_extra", "a usage that is not an object")
         counters = dict(response.usage)
+        if not own:
+            counters, other = _foreign_usage(counters, other, policy)
         _uncached(counters, 1)
-        usage = unflatten_usage(counters, other, _USAGE_BACK)
-        if "object" not in extra:  # from another provider: the keys a Response requires
+        try:
+            usage = unflatten_usage(counters, other, _USAGE_BACK)
+        except ValidationError as err:
+            raise UnsupportedError(err.message, path="$.usage") from None
+        if not own:  # from another provider: the keys a Response requires
             _usage_defaults(usage)
         body["usage"] = usage
     return encode_json(body)
+
+
+_USAGE_NEUTRAL = frozenset(USAGE_NAMES.values()) | {"total_tokens"}
+
+
+def _foreign_usage(
+    counters: dict[str, int], other: dict[str, Any], policy: Unsupported
+) -> tuple[dict[str, int], dict[str, Any]]:
+    """Another provider's usage: the counters this API names; the rest listed as metadata."""
+    kept = {}
+    for name, value in counters.items():
+        if name in _USAGE_NEUTRAL:
+            kept[name] = value
+        else:
+            policy.metadata(f"$.usage.{name}", f"the usage counter {name!r}")
+    for name in other:
+        policy.metadata(f"$.usage_extra.{name}", f"the usage entry {name!r}")
+    return kept, {}
 
 
 def _uncached(counters: dict[str, int], sign: int) -> None:
