@@ -150,7 +150,7 @@ def test_recording_counts() -> None:
         ("openai_chat", "stream"): 23,
         ("openai_responses", "request"): 13,
         ("openai_responses", "response"): 16,
-        ("openai_responses", "stream"): 9,
+        ("openai_responses", "stream"): 10,
         ("gemini", "request"): 12,
         ("gemini", "response"): 12,
         ("gemini", "stream"): 8,
@@ -282,6 +282,24 @@ def test_stream_keeps_what_its_events_say(path: Path) -> None:
     assert got == expected
 
 
+def _response_ids(path: Path, provider: str) -> set[Any]:
+    events = [json.loads(line) for line in _event_lines(path)]
+    if provider == "anthropic":
+        return {e["message"]["id"] for e in events if e.get("type") == "message_start"}
+    if provider == "openai_responses":
+        return {e["response"]["id"] for e in events if e.get("type") == "response.created"}
+    if provider == "gemini":
+        return {e.get("responseId") for e in events}
+    return {e.get("id") for e in events if e.get("choices")}
+
+
+@pytest.mark.parametrize("path", STREAMS, ids=_rel)
+def test_each_stream_is_one_response(path: Path) -> None:
+    """A stream recording holds exactly one response (some upstream fixtures concatenate the
+    streams of several agent steps; those are not one HTTP stream and are left out)."""
+    assert len(_response_ids(path, str(_provider(path)))) == 1
+
+
 def test_streams_with_a_final_object() -> None:
     """The streams whose recording carries the provider's final object (compared exactly)."""
     assert [_rel(p) for p in STREAMS if _final_object(p) is not None] == [
@@ -291,8 +309,9 @@ def test_streams_with_a_final_object() -> None:
         "provider-real/openai_responses/stream_azure_content_filters.chunks.txt",
         "provider-real/openai_responses/stream_compaction.sse",
         "provider-real/openai_responses/stream_custom_tool.chunks.txt",
+        "provider-real/openai_responses/stream_moderation.sse",
         "provider-real/openai_responses/stream_phase.chunks.txt",
-        "provider-real/openai_responses/stream_reasoning_encrypted_content.chunks.txt",
+        "provider-real/openai_responses/stream_reasoning_encrypted_content.sse",
         "provider-real/openai_responses/stream_shell_container.chunks.txt",
     ]
 
@@ -540,8 +559,12 @@ NEWER: dict[str, list[tuple[int | None, str, Any]]] = {
     "provider-real/openai_responses/stream_custom_tool.chunks.txt": [
         (2, "item.type", "custom_tool_call"), (3, "type", "response.custom_tool_call_input.delta")],
     "provider-real/openai_responses/stream_phase.chunks.txt": [(2, "item.phase", "commentary")],
-    "provider-real/openai_responses/stream_reasoning_encrypted_content.chunks.txt": [
-        (2, "item.encrypted_content", Prefix("gAAAAABpPDIUph8czEXzDePCV2lJ"))],
+    "provider-real/openai_responses/stream_moderation.sse": [
+        (0, "response.moderation", None), (0, "response.prompt_cache_retention", "in_memory"),
+        (2, "item.encrypted_content", Prefix("gAAAAABqX6NTF9B3VMwzG1Wl"))],
+    "provider-real/openai_responses/stream_reasoning_encrypted_content.sse": [
+        (2, "item.type", "reasoning"),
+        (2, "item.encrypted_content", Prefix("gAAAAABoyXusnBzv6TRLFFsi"))],
     "provider-real/openai_responses/stream_shell_container.chunks.txt": [
         (2, "item.type", "shell_call"), (15, "item.type", "shell_call_output")],
     # Gemini
@@ -639,7 +662,7 @@ def test_newer_than_catalog_counts() -> None:
         ("provider-dialects", "openai_chat"): 50,
         ("provider-real", "anthropic"): 18,
         ("provider-real", "openai_chat"): 10,
-        ("provider-real", "openai_responses"): 16,
+        ("provider-real", "openai_responses"): 17,
         ("provider-real", "gemini"): 18,
     }
 
