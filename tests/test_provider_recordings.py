@@ -129,8 +129,7 @@ def _final_object(path: Path) -> Any:
 
 
 def test_every_recording_is_classified() -> None:
-    """Every file under tests/data/provider-* is a request, response or stream of a known
-    provider (a new folder or an oddly named file fails here instead of being skipped)."""
+    """Every file under tests/data/provider-* is a request, response or stream of a provider."""
     unclassified = [_rel(p) for p in ALL if _provider(p) is None or _kind(p) is None]
     assert unclassified == []
 
@@ -168,7 +167,7 @@ def test_every_folder_has_sources_and_license() -> None:
 
 
 def test_new_recordings_are_listed_in_sources() -> None:
-    """Every file in the new folders is named in its folder's SOURCES.md with its upstream path."""
+    """Every file in the new folders has its row in its folder's SOURCES.md."""
     for top in ("provider-dialects", "provider-real"):
         sources = (DATA / top / "SOURCES.md").read_text(encoding="utf-8")
         missing = [
@@ -199,8 +198,7 @@ def test_response_round_trips(path: Path) -> None:
 
 @pytest.mark.parametrize("path", STREAMS, ids=_rel)
 def test_stream_accumulates_to_its_final_object(path: Path) -> None:
-    """A recorded stream accumulates; its response encodes to the stream's own final object
-    where it has one, and otherwise encodes to a fixed point of decode/encode."""
+    """A stream's accumulated response encodes to its final object, else to a fixed point."""
     provider = str(_provider(path))
     adapter = _adapter(provider)
     response = _stream_module(provider).accumulate([_wire_bytes(path, provider)])
@@ -215,8 +213,9 @@ def test_stream_accumulates_to_its_final_object(path: Path) -> None:
 
 def _expected_outline(path: Path, provider: str) -> Any:
     """What the recorded events say the final response holds, read off the events alone:
-    Anthropic's block types in order and its stop reason; each Chat choice's text (the string
-    ``content`` deltas joined) and finish reason; Gemini as `_gemini_outline`."""
+    Anthropic's started block types in order and its last stop reason; each Chat choice's text
+    (its string ``content`` deltas joined) and finish reason (compared only where the events name
+    one); Gemini as `_gemini_outline`. Guards against content lost without an error."""
     events = [json.loads(line) for line in _event_lines(path)]
     if provider == "anthropic":
         starts = {e["index"]: e["content_block"]["type"] for e in events
@@ -266,10 +265,7 @@ OUTLINED = [p for p in STREAMS if _provider(p) in ("anthropic", "openai_chat", "
 
 @pytest.mark.parametrize("path", OUTLINED, ids=_rel)
 def test_stream_keeps_what_its_events_say(path: Path) -> None:
-    """Nothing the events carry is lost on the way: the accumulated Anthropic response has every
-    started block, in order, and the last stop reason; each Chat choice has its joined text and
-    finish reason (where the events name one); each Gemini candidate its joined answer and thought
-    text and last finish reason."""
+    """The accumulated response holds what the events say it holds (see `_expected_outline`)."""
     provider = str(_provider(path))
     response = _stream_module(provider).accumulate([_wire_bytes(path, provider)])
     body = json.loads(_adapter(provider).encode_response(response))
@@ -295,8 +291,7 @@ def _response_ids(path: Path, provider: str) -> set[Any]:
 
 @pytest.mark.parametrize("path", STREAMS, ids=_rel)
 def test_each_stream_is_one_response(path: Path) -> None:
-    """A stream recording holds exactly one response (some upstream fixtures concatenate the
-    streams of several agent steps; those are not one HTTP stream and are left out)."""
+    """A stream recording is one response, not several agent steps concatenated."""
     assert len(_response_ids(path, str(_provider(path)))) == 1
 
 
@@ -648,8 +643,7 @@ def test_newer_than_catalog_features_are_there(name: str) -> None:
 
 
 def test_newer_than_catalog_counts() -> None:
-    """At least five recordings per provider carry blocks or keys newer than the catalog; the
-    exact numbers added are pinned."""
+    """At least five newer-than-catalog recordings per provider; the numbers added are pinned."""
     per_provider: dict[str, int] = {}
     per_folder: dict[tuple[str, str], int] = {}
     for name in NEWER:
