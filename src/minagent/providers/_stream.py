@@ -23,7 +23,7 @@ they came from and their index) and listed in ``accumulator.unknown``, never dro
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 import msgspec
@@ -122,24 +122,21 @@ class Parser:
     def feed(self, chunk: bytes | bytearray | memoryview) -> list[Any]:
         """Add ``chunk``; return the events it completed. Raises `StreamError` whose
         ``.received`` holds the events of this chunk decoded before the failure."""
-        try:
-            raws = self._frames.feed(chunk)
-        except StreamError as err:
-            self._decode_all(err.received, err)
-            raise
-        return self._decode_all(raws, None)
+        return self._decode_all(self._frames.feed, chunk)
 
     def close(self) -> list[Any]:
         """End the stream: the events its last bytes completed; `StreamError` if it stopped
         inside an event."""
-        try:
-            raws = self._frames.close()
-        except StreamError as err:
-            self._decode_all(err.received, err)
-            raise
-        return self._decode_all(raws, None)
+        return self._decode_all(self._frames.close)
 
-    def _decode_all(self, raws: list[SSEEvent], failure: StreamError | None) -> list[Any]:
+    def _decode_all(self, frame: Callable[..., list[SSEEvent]], *args: Any) -> list[Any]:
+        """Decode the raw events ``frame(*args)`` gives; when framing fails, decode those it
+        completed first and re-raise with them in ``.received``."""
+        failure: StreamError | None = None
+        try:
+            raws = frame(*args)
+        except StreamError as err:
+            raws, failure = err.received, err
         out: list[Any] = []
         for raw in raws:
             if self.ended is not None:
@@ -157,6 +154,7 @@ class Parser:
                 out.append(event)
         if failure is not None:
             failure.received = out
+            raise failure
         return out
 
 
@@ -191,8 +189,21 @@ class Accumulator:
                 f"the stream is longer than the limit of {self._limit} bytes (Limits.max_size)",
                 self.events,
             )
+        return self._take(self._parser.feed, chunk)
+
+    def close(self) -> ModelResponse:
+        """End the stream and return the final response; `StreamError` if it is incomplete."""
+        self._take(self._parser.close)
+        missing = self._complete()
+        if missing:
+            raise fail(f"the stream ended {missing}", self.events)
+        return self.response()
+
+    def _take(self, parse: Callable[..., list[Any]], *args: Any) -> list[Any]:
+        """Apply the events ``parse(*args)`` gives; when it fails, first the events it decoded
+        before the failure (error replay), then re-raise."""
         try:
-            events = self._parser.feed(chunk)
+            events = parse(*args)
         except StreamError as err:
             for event in err.received:
                 self.apply(event)
@@ -200,21 +211,6 @@ class Accumulator:
         for event in events:
             self.apply(event)
         return events
-
-    def close(self) -> ModelResponse:
-        """End the stream and return the final response; `StreamError` if it is incomplete."""
-        try:
-            events = self._parser.close()
-        except StreamError as err:
-            for event in err.received:
-                self.apply(event)
-            raise
-        for event in events:
-            self.apply(event)
-        missing = self._complete()
-        if missing:
-            raise fail(f"the stream ended {missing}", self.events)
-        return self.response()
 
     def apply(self, event: Any) -> None:
         """Apply one event (as the parser yields them)."""

@@ -136,7 +136,7 @@ class ErrorEvent(_Event, tag="error"):
     error: dict[str, Any]
 
 
-StreamEvent = Union[  # noqa: UP007
+_KNOWN = Union[  # noqa: UP007 (a runtime union for msgspec)
     MessageStart,
     ContentBlockStart,
     ContentBlockDelta,
@@ -145,21 +145,9 @@ StreamEvent = Union[  # noqa: UP007
     MessageStop,
     Ping,
     ErrorEvent,
-    UnknownEvent,
 ]
+StreamEvent = Union[_KNOWN, UnknownEvent]  # noqa: UP007
 """Any event `StreamParser` yields."""
-
-
-_KNOWN = Union[  # noqa: UP007
-    MessageStart,
-    ContentBlockStart,
-    ContentBlockDelta,
-    ContentBlockStop,
-    MessageDelta,
-    MessageStop,
-    Ping,
-    ErrorEvent,
-]
 _DECODER = msgspec.json.Decoder(_KNOWN)
 _TYPES = frozenset(
     {

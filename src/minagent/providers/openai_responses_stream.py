@@ -180,21 +180,10 @@ class StreamAccumulator(Accumulator):
             item_type, key, index_key, part_type, field = _PART_TEXT[name]
             item = self._item(data, kind, frame, item_type)
             part = self._part(item, key, data, index_key, kind, frame, part_type)
-            if tail == "delta":
-                piece = want(data.get("delta"), str, f"{kind}: 'delta'", frame)
-                current = part.get(field, "")
-                part[field] = want(current, str, f"{kind}: the part's {field!r}", frame) + piece
-            else:
-                part[field] = want(data.get(field), str, f"{kind}: {field!r}", frame)
+            _grow(part, field, tail, data, kind, frame)
         elif name in _ITEM_TEXT and tail in ("delta", "done"):
             item_type, field = _ITEM_TEXT[name]
-            item = self._item(data, kind, frame, item_type)
-            if tail == "delta":
-                piece = want(data.get("delta"), str, f"{kind}: 'delta'", frame)
-                current = item.get(field, "")
-                item[field] = want(current, str, f"{kind}: the item's {field!r}", frame) + piece
-            else:
-                item[field] = want(data.get(field), str, f"{kind}: {field!r}", frame)
+            _grow(self._item(data, kind, frame, item_type), field, tail, data, kind, frame)
         elif name in _PARTS and tail in ("added", "done"):
             key, index_key = _PARTS[name]
             at = self._index(data, "output_index", kind, frame)
@@ -260,6 +249,19 @@ class StreamAccumulator(Accumulator):
     def _decode(self, body: dict[str, Any]) -> ModelResponse:
         result: ModelResponse = adapter.response_from_dict(body)
         return result
+
+
+def _grow(
+    into: dict[str, Any], field: str, tail: str, data: dict[str, Any], kind: str, frame: int
+) -> None:
+    """``.delta``: append the event's ``delta`` to ``into[field]``; ``.done``: set the whole
+    text the event carries under ``field``."""
+    if tail == "delta":
+        piece = want(data.get("delta"), str, f"{kind}: 'delta'", frame)
+        current = want(into.get(field, ""), str, f"{kind}: the existing {field!r}", frame)
+        into[field] = current + piece
+    else:
+        into[field] = want(data.get(field), str, f"{kind}: {field!r}", frame)
 
 
 def _progress(kind: str) -> bool:
