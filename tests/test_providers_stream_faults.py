@@ -578,3 +578,36 @@ def test_multi_line_event_in_many_chunks(eol: bytes) -> None:
         got += parser.feed(stream[i : i + 7])
     got += parser.close()
     assert got == [SSEEvent("message", b"\n".join(line[6:] for line in lines), 0, 0)]
+
+
+def test_anthropic_unnamed_delta_type_merges_into_its_block() -> None:
+    """A delta type the module does not name (``compaction_delta``) appends its strings to
+    its block, as the SDK's generic accumulate does; nothing is dropped."""
+    block = {"type": "compaction", "content": ""}
+    data = a_start() + a_block(0, block)
+    data += a_delta(0, {"type": "compaction_delta", "content": "sum"})
+    data += a_delta(0, {"type": "compaction_delta", "content": "mary"})
+    acc = A.StreamAccumulator()
+    acc.feed(data + a_stop(0) + a_end())
+    acc.close()
+    assert acc.body()["content"] == [{"type": "compaction", "content": "summary"}]
+
+
+def test_chat_content_parts_and_index_less_calls() -> None:
+    """Mistral's list-of-parts content is kept in order, and tool calls without ``index`` are
+    each a new call (one continuing the last call's id joins it)."""
+    call = {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    other = dict(call, id="b")
+    data = chat_chunk({"role": "assistant", "content": [{"type": "thinking", "thinking": "t"}]})
+    data += chat_chunk({"content": [{"type": "text", "text": "x"}]})
+    data += chat_chunk({"tool_calls": [call]}) + chat_chunk({"tool_calls": [other]})
+    data += chat_chunk({}, "tool_calls") + b"data: [DONE]\n\n"
+    acc = C.StreamAccumulator()
+    acc.feed(data)
+    acc.close()
+    message = acc.body()["choices"][0]["message"]
+    assert message["content"] == [
+        {"type": "thinking", "thinking": "t"},
+        {"type": "text", "text": "x"},
+    ]
+    assert message["tool_calls"] == [call, other]

@@ -184,6 +184,10 @@ class StreamParser(Parser):
         return event
 
 
+_NAMED = frozenset(
+    {"text_delta", "input_json_delta", "thinking_delta", "signature_delta", "citations_delta"}
+)
+
 _TOOL_TYPES = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 """Blocks whose ``input`` arrives in ``input_json_delta`` pieces (the SDK's TRACKS_TOOL_INPUT)."""
 
@@ -267,6 +271,8 @@ class StreamAccumulator(Accumulator):
         elif cls is ErrorEvent:
             raise _error(event.error, index)
         elif cls is UnknownEvent and event.type in _TYPES:
+            if event.type == "content_block_delta" and self._other_delta(event.data, index):
+                return
             if event.type == "error":
                 raise _error(event.data.get("error"), index)
             raise fail(f"a {event.type} event of the wrong shape: {event.data}", index)
@@ -325,6 +331,26 @@ class StreamAccumulator(Accumulator):
             if citations is None:
                 citations = block.body["citations"] = []
             want(citations, list, f"block {event.index}'s citations", index).append(delta.citation)
+
+    def _other_delta(self, data: dict[str, Any], index: int) -> bool:
+        """A delta of a type this module does not name (``compaction_delta``, ...): its string
+        fields are appended to the block's, the others replace them, as the SDK's generic
+        ``accumulate_delta`` does. False when the event is not such a delta (refuse it)."""
+        at, delta = data.get("index"), data.get("delta")
+        if type(at) is not int or type(delta) is not dict or type(delta.get("type")) is not str:
+            return False
+        if delta["type"] in _NAMED:
+            return False  # a named delta of the wrong shape
+        block = self._open(at, "content_block_delta", index).body
+        for key, value in delta.items():
+            if key == "type":
+                continue
+            current = block.get(key)
+            if type(value) is str and (current is None or type(current) is str):
+                block[key] = (current or "") + value
+            else:
+                block[key] = value
+        return True
 
     def _merge(self, event: MessageDelta, index: int) -> None:
         message = self._require("message_delta", index)

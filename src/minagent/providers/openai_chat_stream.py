@@ -58,7 +58,9 @@ class FunctionDelta(msgspec.Struct, forbid_unknown_fields=True, gc=False):
 class ToolCallDelta(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """A piece of tool call ``index``: ``id`` and ``type`` come with the first piece."""
 
-    index: int
+    index: int | UnsetType = UNSET
+    """Absent in some vendors' streams (Mistral sends each call whole): the call is then a new
+    one, unless its ``id`` is the last call's."""
     id: str | UnsetType | None = UNSET
     type: str | UnsetType | None = UNSET
     function: FunctionDelta | UnsetType | None = UNSET
@@ -68,7 +70,8 @@ class Delta(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """What one chunk adds to a choice's message."""
 
     role: str | UnsetType | None = UNSET
-    content: str | UnsetType | None = UNSET
+    content: str | list[Any] | UnsetType | None = UNSET
+    """Text; some vendors (Mistral) send a list of content parts instead, kept in order."""
     refusal: str | UnsetType | None = UNSET
     tool_calls: list[ToolCallDelta] | UnsetType | None = UNSET
 
@@ -200,11 +203,22 @@ class StreamParser(Parser):
 
 
 class _Choice:
-    __slots__ = ("calls", "content", "extra", "finish", "logprobs", "message", "refusal", "role")
+    __slots__ = (
+        "calls",
+        "content",
+        "extra",
+        "finish",
+        "logprobs",
+        "message",
+        "parts",
+        "refusal",
+        "role",
+    )
 
     def __init__(self) -> None:
         self.role: Any = None
         self.content: list[str] | None = None
+        self.parts: list[Any] = []  # content sent as lists of parts
         self.refusal: list[str] | None = None
         self.calls: dict[int, dict[str, Any]] = {}
         self.finish: Any = None
@@ -251,6 +265,8 @@ class StreamAccumulator(Accumulator):
                 if state.content is None:
                     state.content = []
                 state.content.append(delta.content)
+            elif type(delta.content) is list:
+                state.parts.extend(delta.content)
             if type(delta.refusal) is str:
                 if state.refusal is None:
                     state.refusal = []
@@ -273,7 +289,9 @@ class StreamAccumulator(Accumulator):
             _merge(state.extra, extra, join=False)
             _merge(state.message, delta, join=True)
             for j, more in calls:
-                _merge(state.calls[j], more, join=True)
+                target = state.calls.get(j if type(j) is int else max(state.calls, default=-1))
+                if target is not None:
+                    _merge(target, more, join=True)
 
     def body(self) -> dict[str, Any]:
         """The ``chat.completion`` body accumulated so far (`StreamError` before any chunk)."""
@@ -282,9 +300,12 @@ class StreamAccumulator(Accumulator):
         choices = []
         for index in sorted(self._choices):
             state = self._choices[index]
+            content: Any = None if state.content is None else "".join(state.content)
+            if state.parts:  # parts, with any text sent as strings after them as a text part
+                content = state.parts + ([{"type": "text", "text": content}] if content else [])
             message: dict[str, Any] = {
                 "role": state.role or "assistant",
-                "content": None if state.content is None else "".join(state.content),
+                "content": content,
                 "refusal": None if state.refusal is None else "".join(state.refusal),
             }
             message.update(state.message)
@@ -343,9 +364,14 @@ def _merge(into: dict[str, Any], more: dict[str, Any], *, join: bool) -> None:
 
 
 def _add_call(calls: dict[int, dict[str, Any]], delta: ToolCallDelta) -> None:
-    call = calls.get(delta.index)
+    at = delta.index
+    if at is UNSET:  # no index: a new call, unless it continues the last one (same id)
+        last = max(calls, default=-1)
+        same = last >= 0 and delta.id and calls[last]["id"] == delta.id
+        at = last if same else last + 1
+    call = calls.get(at)
     if call is None:
-        call = calls[delta.index] = {
+        call = calls[at] = {
             "id": "",
             "type": "function",
             "function": {"name": "", "arguments": ""},
