@@ -55,11 +55,13 @@ NEW_TURN = "new_turn"
 same role (two consecutive user turns): the source's encoder starts a new provider message there
 instead of joining it to the previous one."""
 
-HINTS = frozenset({"content_absent", "developer", SOURCE, NEW_TURN})
+HINTS = frozenset({"content_absent", "content_list", "developer", SOURCE, NEW_TURN})
 """Keys an adapter may put in a neutral `Message`'s ``extra`` to remember how the source *spelled*
 something, not what it said: ``content_absent: true`` (the provider message had no ``content``
 key at all, as opposed to ``null`` or ``""``), ``developer: true`` (an OpenAI ``developer``
-message, neutrally a ``system`` message). The source's encoder reads them back; every other
+message, neutrally a ``system`` message), ``content_list: true`` (an OpenAI Chat response
+message whose content was a list of parts), plus `SOURCE` and `NEW_TURN`. The source's encoder
+reads them back; every other
 encoder ignores them, since they carry no content."""
 
 BLOCK_HINTS = frozenset(
@@ -105,6 +107,10 @@ class Request(msgspec.Struct, kw_only=True, gc=False):
     """The conversation, in order."""
     options: dict[str, Any] = {}
     """Every other top-level key of the request, as the provider wrote it."""
+    provider: str | None = None
+    """The adapter that decoded this request (its `SOURCE` name), whose shape ``options`` are
+    in; ``None`` for a request built by hand. That adapter's encoder writes every option back
+    unchanged; another converts what it has an exact equivalent for and reports the rest."""
 
 
 DropKind = Literal["content", "metadata"]
@@ -194,7 +200,11 @@ def as_request(messages: Request | list[Message], options: Mapping[str, Any]) ->
     if isinstance(messages, Request):
         if not options:
             return messages
-        return Request(messages=messages.messages, options={**messages.options, **options})
+        return Request(
+            messages=messages.messages,
+            options={**messages.options, **options},
+            provider=messages.provider,
+        )
     if not isinstance(messages, list):
         raise TypeError(f"expected a Request or a list of Message, got {type(messages).__name__}")
     return Request(messages=messages, options=dict(options))

@@ -97,8 +97,12 @@ _ANTHROPIC_CHOICE = {"auto": "auto", "required": "any", "none": "none"}
 _OPENAI_CHOICE = {"auto": "auto", "any": "required", "none": "none"}
 
 
-def options_for_anthropic(options: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
+def options_for_anthropic(
+    options: dict[str, Any], policy: Unsupported, own: bool = False
+) -> dict[str, Any]:
     """``options`` as Messages API keys (a new dict); see the module docstring."""
+    if own:  # the source provider's own options: written back unchanged
+        return dict(options)
     out: dict[str, Any] = {}
     parallel = options.get("parallel_tool_calls")
     for key, value in options.items():
@@ -169,8 +173,12 @@ def _choice_for_anthropic(choice: Any, path: str, policy: Unsupported) -> Any:
     return dict(choice) if type(choice) is dict else choice
 
 
-def options_for_openai(options: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
+def options_for_openai(
+    options: dict[str, Any], policy: Unsupported, own: bool = False
+) -> dict[str, Any]:
     """``options`` as Chat Completions keys (a new dict); see the module docstring."""
+    if own:  # the source provider's own options: written back unchanged
+        return dict(options)
     out: dict[str, Any] = {}
     for key, value in options.items():
         path = f"$.options.{key}"
@@ -289,10 +297,14 @@ def _foreign_tools(tools: Any, also: str = "") -> bool:
     return False
 
 
-def options_for_responses(options: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
+def options_for_responses(
+    options: dict[str, Any], policy: Unsupported, own: bool = False
+) -> dict[str, Any]:
     """``options`` as Responses API keys (a new dict): its own keys pass; ``max_tokens`` /
     ``max_completion_tokens`` become ``max_output_tokens``; Chat Completions and Anthropic
     function tools become Responses function tools; any other key is reported."""
+    if own:  # the source provider's own options: written back unchanged
+        return dict(options)
     if options.keys() <= RESPONSES_OPTIONS and not _foreign_tools(options.get("tools")):
         return dict(options)  # the common case: the API's own keys and tools
     out: dict[str, Any] = {}
@@ -332,10 +344,14 @@ def _tool_for_responses(tool: Any, path: str, policy: Unsupported) -> Any:
     return out
 
 
-def options_for_gemini(options: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
+def options_for_gemini(
+    options: dict[str, Any], policy: Unsupported, own: bool = False
+) -> dict[str, Any]:
     """``options`` as Gemini body keys (a new dict): its own keys pass, tools of another
     provider's shape and any other key are reported (their Gemini spelling lives in
     ``generationConfig`` / ``functionDeclarations``, not converted here)."""
+    if own:  # the source provider's own options: written back unchanged
+        return dict(options)
     if options.keys() <= GEMINI_OPTIONS and not _foreign_tools(options.get("tools"), "type"):
         return dict(options)  # the common case: the API's own keys and tools
     out: dict[str, Any] = {}

@@ -160,7 +160,7 @@ def decode_request(data: bytes | bytearray | memoryview) -> Request:
         if start and start < len(out) and _would_join(out[start - 1], out[start]):
             out[start] = _hinted(out[start], NEW_TURN)  # two user turns: keep them two
     options = {key: decode_json(raw, f"$.{key}") for key, raw in top.items()}
-    return Request(messages=out, options=options)
+    return Request(messages=out, options=options, provider=NAME)
 
 
 def _system_message(raw: msgspec.Raw) -> Message:
@@ -382,7 +382,7 @@ def encode_request(
     """
     req = as_request(request, options)
     policy = Unsupported(unsupported, dropped)
-    body = options_for_anthropic(req.options, policy)
+    body = options_for_anthropic(req.options, policy, req.provider == NAME)
     messages = req.messages
     start = 0
     system: list[Any] = []

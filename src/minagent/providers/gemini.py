@@ -195,7 +195,7 @@ def decode_request(data: bytes | bytearray | memoryview | str) -> Request:
                 and messages[start - 1].role == messages[start].role == "tool"
             ):
                 messages[start] = _new_turn(messages[start])
-    return Request(messages=messages, options=options)
+    return Request(messages=messages, options=options, provider=NAME)
 
 
 def _new_turn(msg: Message) -> Message:
@@ -440,7 +440,7 @@ def encode_request(
     """
     req = as_request(request, options)
     policy = Unsupported(unsupported, dropped)
-    body: dict[str, Any] = options_for_gemini(req.options, policy)
+    body: dict[str, Any] = options_for_gemini(req.options, policy, req.provider == NAME)
     contents: list[Any] = []
     names: dict[str, str] = {}
     system_parts: list[Any] = []

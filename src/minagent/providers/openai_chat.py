@@ -32,6 +32,7 @@ from msgspec import UNSET
 
 from ..wire import _values
 from ..wire.blocks import (
+    KNOWN_BLOCK_TYPES,
     Base64Source,
     ContentBlock,
     DocumentBlock,
@@ -65,12 +66,13 @@ from ._base import (
     unflatten_usage,
 )
 from ._convert import options_for_openai
-from ._helpers import data_url, tool_arguments
+from ._helpers import data_url, extra_dict, tool_arguments
 from ._toolkit import foreign_block, foreign_key, is_own, tagged, unknown_block
 
 __all__ = [
     "FINISH_REASONS",
     "NAME",
+    "PART",
     "REASONING_KEYS",
     "STOP_REASONS",
     "TOOL_CALL",
@@ -94,6 +96,10 @@ the content, whose ``extra`` holds the hint ``openai_reasoning`` (the key's name
 _REASONING = "openai_reasoning"
 _CONTENT_LIST = "content_list"
 """Hint on the reasoning block: the message's content was a list of parts, not a string."""
+
+PART = "openai_chat_part"
+"""``type`` of the `UnknownBlock` holding, whole under ``part``, a content part whose ``type`` is
+one the neutral protocol names for another shape (Mistral's ``thinking`` part)."""
 
 TOOL_CALL = "openai_chat_tool_call"
 """``type`` of the `UnknownBlock` holding a tool call this adapter does not map (no string
@@ -170,13 +176,13 @@ def decode_request(data: bytes | bytearray | memoryview) -> Request:
     options = {key: decode_json(value, f"$.{key}") for key, value in top.items()}
     try:  # the common shapes: one msgspec call into Structs of the provider's shape
         fast = _REQUEST_FAST.decode(raw)
-        return Request(messages=[_fast_message(m) for m in fast], options=options)
+        return Request(messages=[_fast_message(m) for m in fast], options=options, provider=NAME)
     except (msgspec.ValidationError, _NotFast):
         pass
     except msgspec.DecodeError:
         decode_json(raw, "$.messages")  # raises the located DecodeError
         raise
-    return Request(messages=_messages_from_dicts(raw), options=options)
+    return Request(messages=_messages_from_dicts(raw), options=options, provider=NAME)
 
 
 def _messages_from_dicts(raw: Any) -> list[Message]:
@@ -283,6 +289,8 @@ def _message(obj: dict[str, Any], path: str) -> Message:
             raise ValidationError("a tool message needs a string 'tool_call_id'", path=path)
     absent = "content" not in obj
     content = obj.pop("content", None)
+    if role == "assistant" and "tool_calls" in obj and obj["tool_calls"] is None:
+        extra["tool_calls"] = obj.pop("tool_calls")  # null, written back as it came
     tool_calls = obj.pop("tool_calls", None) if role == "assistant" else None
     blocks: Any
     if isinstance(content, str):
@@ -304,7 +312,9 @@ def _message(obj: dict[str, Any], path: str) -> Message:
             _tool_call(c, f"{path}.tool_calls[{j}]") for j, c in enumerate(tool_calls)
         ]
     if role == "assistant":
-        blocks = _reasoning(obj, blocks)
+        blocks = _reasoning(obj, blocks, type(content) is list)
+        if type(content) is list and _needs_list_hint(content, tool_calls):
+            extra[_CONTENT_LIST] = True
     extra.update(obj)
     return Message(
         role=role,
@@ -314,9 +324,17 @@ def _message(obj: dict[str, Any], path: str) -> Message:
     )
 
 
-def _reasoning(obj: dict[str, Any], blocks: Any) -> Any:
+def _needs_list_hint(content: list[Any], tool_calls: Any) -> bool:
+    """Whether an assistant message's list ``content`` would not come back a list without the
+    ``content_list`` hint: it is empty, or one text part beside tool calls."""
+    if not content:
+        return True
+    return bool(tool_calls) and len(content) == 1 and content[0].get("type") == "text"
+
+
+def _reasoning(obj: dict[str, Any], blocks: Any, as_list: bool) -> Any:
     """``blocks`` with the message's reasoning text (`REASONING_KEYS`, popped from ``obj``) as a
-    thinking block in front."""
+    thinking block in front (``as_list``: the message's content was a list of parts)."""
     for key in REASONING_KEYS:
         text = obj.get(key)
         if type(text) is str:
@@ -324,7 +342,7 @@ def _reasoning(obj: dict[str, Any], blocks: Any) -> Any:
             hints: dict[str, Any] = {_REASONING: key}
             if type(blocks) is str:
                 blocks = [TextBlock(blocks)] if blocks else []
-            elif blocks:
+            if as_list:
                 hints[_CONTENT_LIST] = True
             return [ThinkingBlock(thinking=text, extra=Extra._own(hints)), *blocks]
     return blocks
@@ -359,6 +377,8 @@ def _part(part: Any, path: str) -> ContentBlock:
             rest = {k: v for k, v in file.items() if k != "file_data"}
             if type(source) is Base64Source:
                 return DocumentBlock(source=source, extra=Extra._own(rest) if rest else UNSET)
+    if kind in KNOWN_BLOCK_TYPES:  # a part spelled like a neutral block (Mistral "thinking")
+        return UnknownBlock(Extra._own({"type": PART, "part": part}))
     return unknown_block(dict(part), path)
 
 
@@ -589,7 +609,12 @@ def _response(obj: dict[str, Any], path: str) -> ModelResponse:
     first = dict(first)
     if first.pop("index", 0) != 0:
         raise ValidationError("the first choice must have index 0", path=f"{path}.choices[0]")
-    message = _message(first.pop("message"), f"{path}.choices[0].message")
+    raw_message = first.pop("message")
+    message = _message(raw_message, f"{path}.choices[0].message")
+    if type(raw_message.get("content")) is list:  # Mistral: a list of parts, kept a list
+        message = msgspec.structs.replace(
+            message, extra=Extra._own({**extra_dict(message), _CONTENT_LIST: True, SOURCE: NAME})
+        )
     if message.role != "assistant":
         raise ValidationError("a choice's message must be an assistant message", path=path)
     finish = first.pop("finish_reason", None)
@@ -673,7 +698,7 @@ def encode_request(
     """
     req = as_request(request, options)
     policy = Unsupported(unsupported, dropped)
-    body = options_for_openai(req.options, policy)
+    body = options_for_openai(req.options, policy, req.provider == NAME)
     messages: list[Any] = []
     for i, msg in enumerate(req.messages):
         role = msg.role
@@ -738,6 +763,9 @@ def _assistant(
     ``tool_calls`` and a reasoning key. In a response (``response=True``) content is always a
     string or null."""
     content = msg.content
+    extra = msg.extra if msg.extra is not UNSET else {}
+    if own and "tool_calls" in extra and extra["tool_calls"] is None:
+        out["tool_calls"] = None  # null, as it came (Mistral)
     if isinstance(content, str):
         if not absent:
             out["content"] = content
@@ -761,9 +789,11 @@ def _assistant(
             part = _encode_part(block, where, policy, "assistant", own)
             if part is not None:
                 parts.append(part)
-    has_calls = bool(calls) or (msg.extra is not UNSET and msg.extra.get("tool_calls") == [])
+    has_calls = bool(calls) or extra.get("tool_calls") == []
     value: Any = parts or None
-    if response:
+    if own and extra.get(_CONTENT_LIST) is True:
+        value = parts  # content that was a list of parts (even empty, or one text part)
+    elif response:
         texts = []
         for j, part in enumerate(parts):
             if part["type"] == "text" and len(part) == 2:
@@ -841,6 +871,8 @@ def _encode_part(block: ContentBlock, path: str, policy: Unsupported, role: str,
     cls = type(block)
     if cls is UnknownBlock:
         kind = block.type  # type: ignore[union-attr]
+        if own and kind == PART:
+            return _checked_data(block.data["part"], path)  # type: ignore[union-attr]
         if own and kind != TOOL_CALL:
             return _checked_data(block.data.to_dict(), path)  # type: ignore[union-attr]
         foreign_block(policy, path, kind, None if own else "another provider")
@@ -944,7 +976,7 @@ def encode_response(
     if own:
         usage_absent = extra.pop("usage_absent", False) is True
         more = extra.pop("choices", None)
-        logprobs = extra.pop("logprobs", None)
+        logprobs = extra.pop("logprobs", _ABSENT)
         choice_extra = extra.pop("choice_extra", None) or {}
         top = {k: v for k, v in extra.items() if k not in HINTS}
     else:
@@ -973,6 +1005,8 @@ def encode_response(
         "logprobs": logprobs,
         "finish_reason": STOP_REASONS.get(response.stop_reason, response.stop_reason),
     }
+    if logprobs is _ABSENT:  # the response had none (Mistral, Perplexity, ...)
+        del choice["logprobs"]
     if type(choice_extra) is dict:
         choice.update(choice_extra)
     body: dict[str, Any] = {
@@ -987,6 +1021,8 @@ def encode_response(
     body.update(top)
     return encode_json(body)
 
+
+_ABSENT: Any = object()
 
 _NEUTRAL_TOP = frozenset({"service_tier", "system_fingerprint"})
 """Keys a response in the neutral shape (no `SOURCE` hint) may carry that this API names.

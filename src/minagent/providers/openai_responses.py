@@ -175,7 +175,7 @@ def decode_request(data: bytes | bytearray | memoryview | str) -> Request:
             messages.append(Message(role="user", content=items))
         else:
             _decode_items(want_list(items, "$.input"), "$.input", messages)
-    return Request(messages=messages, options=options)
+    return Request(messages=messages, options=options, provider=NAME)
 
 
 def _is_assistant_side(item: dict[str, Any]) -> bool:
@@ -425,7 +425,7 @@ def encode_request(
     """
     req = as_request(request, options)
     policy = Unsupported(unsupported, dropped)
-    body: dict[str, Any] = options_for_responses(req.options, policy)
+    body: dict[str, Any] = options_for_responses(req.options, policy, req.provider == NAME)
     items: list[Any] = []
     for i, msg in enumerate(req.messages):
         role = msg.role
@@ -737,11 +737,14 @@ def encode_response(
         "tool_choice": "auto",
         "tools": [],
     }
-    if own:
+    if own:  # exactly the keys it came with
+        body = {}
+        for key, value in (("id", response.id), ("created_at", response.created)):
+            if value is not UNSET:
+                body[key] = value
         body.update((k, v) for k, v in extra.items() if k not in HINTS)
-        if response.created is UNSET:
-            body.pop("created_at")  # it had none (or not an integer one: kept in extra)
-            body.update((k, v) for k, v in extra.items() if k == "created_at")
+        if response.model is not UNSET:
+            body["model"] = response.model
     else:
         for key, value in extra.items():
             if key not in HINTS:
