@@ -214,8 +214,8 @@ def test_stream_accumulates_to_its_final_object(path: Path) -> None:
 def _expected_outline(path: Path, provider: str) -> Any:
     """What the recorded events say the final response holds, read off the events alone:
     Anthropic's started block types in order and its last stop reason; each Chat choice's text
-    (its string ``content`` deltas joined) and finish reason (compared only where the events name
-    one); Gemini as `_gemini_outline`. Guards against content lost without an error."""
+    (its ``content`` deltas' text joined, `_chat_text`) and finish reason (compared only where
+    the events name one); Gemini as `_gemini_outline`. Guards against content lost silently."""
     events = [json.loads(line) for line in _event_lines(path)]
     if provider == "anthropic":
         starts = {e["index"]: e["content_block"]["type"] for e in events
@@ -230,10 +230,20 @@ def _expected_outline(path: Path, provider: str) -> Any:
             text, finish = choices.setdefault(choice["index"], ["", None])
             content = (choice.get("delta") or {}).get("content")
             choices[choice["index"]] = [
-                text + content if isinstance(content, str) else text,
+                text + _chat_text(content),
                 choice.get("finish_reason") or finish,
             ]
     return choices
+
+
+def _chat_text(content: Any) -> str:
+    """The answer text of Chat content: a string, or the ``text`` parts of a list (Mistral sends
+    thinking and text parts as lists); other parts carry no answer text."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(p["text"] for p in content if p.get("type") == "text")
+    return ""
 
 
 def _gemini_outline(chunks: list[Any]) -> dict[int, list[Any]]:
@@ -256,7 +266,8 @@ def _outline(body: dict[str, Any], provider: str) -> Any:
     if provider == "anthropic":
         return [b["type"] for b in body["content"]], body["stop_reason"]
     return {
-        c["index"]: [c["message"].get("content") or "", c["finish_reason"]] for c in body["choices"]
+        c["index"]: [_chat_text(c["message"].get("content")), c["finish_reason"]]
+        for c in body["choices"]
     }
 
 
