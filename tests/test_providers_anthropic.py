@@ -103,7 +103,7 @@ def test_system_string_is_first_system_message() -> None:
         Message(role="system", content="Be brief."),
         Message(role="user", content="Hi"),
     ]
-    assert req.options == {"model": "m", "max_tokens": 5}
+    assert (req.model, req.max_tokens, req.options) == ("m", 5, {})
 
 
 def test_system_blocks_keep_cache_control() -> None:

@@ -58,14 +58,15 @@ def test_thinking_into_chat_completions_is_refused_with_its_path() -> None:
 
 
 def test_drop_policy_drops_and_reports_each_item() -> None:
-    """unsupported="drop" leaves out thinking, cache_control and the thinking option and lists
-    exactly those, with paths."""
+    """unsupported="drop" leaves out thinking, cache_control and the thinking budget (the typed
+    reasoning setting, which Chat Completions spells only as an effort) and lists exactly
+    those, with paths."""
     body = dict(THINKING, thinking={"type": "enabled", "budget_tokens": 50})
     req = anthropic.decode_request(json.dumps(body).encode())
     dropped: list[Dropped] = []
     out = openai_chat.encode_request(req, unsupported="drop", dropped=dropped)
     assert dropped == [
-        Dropped("$.options.thinking", "the option 'thinking'"),
+        Dropped("$.reasoning", "the setting 'reasoning' (no Chat Completions spelling)"),
         Dropped(
             "$.messages[0].content[0].cache_control",
             "the key 'cache_control' on a text block",

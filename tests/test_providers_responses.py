@@ -304,7 +304,7 @@ def test_instructions_and_developer() -> None:
             extra=Extra({"developer": True, "from_provider": "openai_responses"}),
         ),
     ]
-    assert req.options == {"model": "gpt-5", "store": False}
+    assert (req.model, req.options) == ("gpt-5", {"store": False})
     assert json.loads(R.encode_request(req)) == body
 
 

@@ -10,9 +10,13 @@ from typing import Any, Literal
 
 import msgspec
 
+import sys
+from collections.abc import Callable
+
 from ..wire import _codec, _lossless, _paths, _values
 from ..wire.errors import DecodeError, EncodeError, ValidationError, WireError
 from ..wire.extra import Extra
+from ..wire.limits import DEFAULT, Limits
 from ..wire.messages import Message
 
 __all__ = [
@@ -24,14 +28,21 @@ __all__ = [
     "USAGE_EXTRA",
     "DropKind",
     "Dropped",
+    "SETTINGS",
+    "Reasoning",
     "Request",
+    "ResponseFormat",
     "StreamError",
+    "Tool",
+    "ToolChoice",
     "Unsupported",
     "UnsupportedError",
     "UnsupportedPolicy",
     "as_request",
     "bare",
     "block_hint",
+    "check_size",
+    "deep",
     "block_keys",
     "decode_json",
     "decode_messages",
@@ -94,23 +105,123 @@ UnsupportedPolicy = Literal["error", "drop"]
 """What an encoder does with content the target format cannot hold: raise, or drop and report."""
 
 
+class Tool(msgspec.Struct, kw_only=True, gc=False):
+    """A function the model may call: every provider's function tool."""
+
+    name: str
+    """The function's name."""
+    description: str | None = None
+    """What it does (``None``: the provider body had none)."""
+    parameters: dict[str, Any] | None = None
+    """Its arguments as a JSON Schema object (``None``: none given)."""
+    strict: bool | None = None
+    """Whether the provider must hold the arguments to the schema exactly (``None``: unset)."""
+
+
+class ToolChoice(msgspec.Struct, kw_only=True, gc=False):
+    """Which tools the model may or must call."""
+
+    mode: Literal["auto", "any", "none", "tool"] | None = None
+    """``auto`` (the model decides), ``any`` (it must call one), ``none`` (it must not),
+    ``tool`` (it must call ``name``); ``None``: the provider's default (only ``parallel`` set)."""
+    name: str | None = None
+    """The tool it must call, for ``mode="tool"``."""
+    parallel: bool | None = None
+    """Whether it may call several tools in one turn (``None``: the provider's default)."""
+
+
+class ResponseFormat(msgspec.Struct, kw_only=True, gc=False):
+    """The shape the answer must take."""
+
+    type: Literal["text", "json", "json_schema"]
+    """Plain text, any JSON object, or JSON following ``schema``."""
+    name: str | None = None
+    """The schema's name (``json_schema``; some providers require one)."""
+    schema: dict[str, Any] | None = None
+    """The JSON Schema the answer follows (``json_schema``)."""
+    strict: bool | None = None
+    """Whether the provider enforces ``schema`` exactly (``None``: unset)."""
+
+
+class Reasoning(msgspec.Struct, kw_only=True, gc=False):
+    """How much the model thinks before answering: an effort level, a token budget, or both."""
+
+    effort: str | None = None
+    """An effort level (``low``, ``medium``, ``high``, ... as the provider names them)."""
+    budget_tokens: int | None = None
+    """A thinking token budget."""
+
+
+SETTINGS = (
+    "model",
+    "max_tokens",
+    "temperature",
+    "top_p",
+    "stop",
+    "tools",
+    "tool_choice",
+    "response_format",
+    "reasoning",
+    "user",
+    "metadata",
+    "stream",
+)
+"""The typed settings of a `Request`, the ones every provider has in some spelling."""
+
+
 class Request(msgspec.Struct, kw_only=True, gc=False):
-    """A model request in neutral form: the conversation plus the provider's other options.
+    """A model request in neutral form: the conversation, the settings every provider has, and
+    the source provider's other options.
 
     ``messages`` holds every turn, system prompts included (as ``role: "system"`` messages).
-    ``options`` holds the request's other top-level keys in the source provider's own shape
-    (``model``, ``max_tokens``, ``tools``, ``temperature``, ...), unchanged, so a request decoded
-    and re-encoded for the same provider is written back as it came.
+    The typed settings (``model`` ... ``metadata``) are what every provider has; ``None`` means
+    unset. ``options`` holds the request's other top-level keys, in the shape of ``provider``
+    (the adapter that decoded it), unchanged: that adapter writes them back as they came, every
+    other adapter reports them. A request decoded and re-encoded for the same provider is written
+    back exactly.
     """
 
     messages: list[Message]
     """The conversation, in order."""
+    model: str | None = None
+    """The model to call."""
+    max_tokens: int | None = None
+    """The most tokens the answer may have."""
+    temperature: float | None = None
+    """Sampling temperature."""
+    top_p: float | None = None
+    """Nucleus sampling mass."""
+    stop: list[str] | None = None
+    """Stop sequences."""
+    tools: list[Tool] | None = None
+    """The functions the model may call."""
+    tool_choice: ToolChoice | None = None
+    """Which tools the model may or must call."""
+    response_format: ResponseFormat | None = None
+    """The shape the answer must take."""
+    reasoning: Reasoning | None = None
+    """How much the model thinks first."""
+    user: str | None = None
+    """An id for the end user, for the provider's abuse monitoring."""
+    metadata: dict[str, Any] | None = None
+    """Key-value tags the provider stores with the request."""
+    stream: bool | None = None
+    """Whether the answer comes as an event stream (Gemini: the endpoint decides)."""
     options: dict[str, Any] = {}
-    """Every other top-level key of the request, as the provider wrote it."""
+    """Every other top-level key of the request, as ``provider`` wrote it."""
     provider: str | None = None
     """The adapter that decoded this request (its `SOURCE` name), whose shape ``options`` are
-    in; ``None`` for a request built by hand. That adapter's encoder writes every option back
-    unchanged; another converts what it has an exact equivalent for and reports the rest."""
+    in; ``None`` for a request built by hand (its options are written as they are)."""
+    spelling: dict[str, Any] = {}  # noqa: RUF012 (replaced, never mutated)
+    """The source body's keys the typed settings were read from, as they were spelled there
+    (``max_completion_tokens`` or ``max_tokens``, ``stop`` as a string or a list, ...). Only the
+    ``provider``'s encoder reads it, and only while the settings are unchanged: it writes them
+    back byte-exact."""
+
+    def keys(self) -> list[str]:
+        """The names of what this request holds besides its messages: its typed settings that
+        are set, then its option keys (what a transcript of the messages alone would lose)."""
+        return [n for n in SETTINGS if getattr(self, n) is not None] + list(self.options)
 
 
 DropKind = Literal["content", "metadata"]
@@ -196,18 +307,22 @@ class Unsupported:
 
 def as_request(messages: Request | list[Message], options: Mapping[str, Any]) -> Request:
     """The `Request` an ``encode_request(req_or_messages, **options)`` call describes: keyword
-    options are added to (and override) the request's own."""
+    options set the typed settings they name (``model=``, ``max_tokens=``, ...) and are added to
+    (and override) the request's other options."""
+    typed = {k: v for k, v in options.items() if k in SETTINGS}
+    rest = {k: v for k, v in options.items() if k not in SETTINGS}
     if isinstance(messages, Request):
         if not options:
             return messages
-        return Request(
-            messages=messages.messages,
-            options={**messages.options, **options},
-            provider=messages.provider,
+        return msgspec.structs.replace(
+            messages, options={**messages.options, **rest}, **typed
         )
     if not isinstance(messages, list):
         raise TypeError(f"expected a Request or a list of Message, got {type(messages).__name__}")
-    return Request(messages=messages, options=dict(options))
+    try:
+        return Request(messages=messages, options=rest, **typed)
+    except TypeError as err:
+        raise TypeError(f"encode_request: {err}") from None
 
 
 def prefixed(err: WireError, base: str) -> WireError:
@@ -216,6 +331,44 @@ def prefixed(err: WireError, base: str) -> WireError:
 
 
 _ANY = msgspec.json.Decoder()
+
+
+def check_size(data: Any, limits: Limits = DEFAULT) -> None:
+    """Refuse an input longer than ``limits.max_size`` (bytes; characters for a ``str``) with
+    `DecodeError`, before any parsing: every adapter's decoders call this first."""
+    try:
+        size = len(data)
+    except TypeError:
+        raise DecodeError(f"expected bytes or str, got {type(data).__name__}", path="$") from None
+    if size > limits.max_size:
+        raise DecodeError(
+            f"the input is {size} bytes, longer than the limit of {limits.max_size} "
+            "(Limits.max_size)",
+            path="$",
+        )
+
+
+_HEADROOM = 4000
+"""Extra interpreter frames `deep` allows for one retry: enough for a value as deep as
+``Limits.max_depth`` allows, encoded from wherever the caller is on the stack."""
+
+
+def deep(call: Callable[[], Any]) -> Any:
+    """``call()``, retried once with the interpreter's recursion limit raised by `_HEADROOM` if
+    it hit the limit (msgspec writes nested values recursively: a tool input as deep as the
+    decoder accepts must encode from a deep call stack too, inside a web handler)."""
+    try:
+        return call()
+    except RecursionError:
+        pass
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit + _HEADROOM)
+    try:
+        return call()
+    except RecursionError:
+        raise EncodeError("a value is nested too deep to write") from None
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def decode_json(data: Any, path: str, decoder: Any = _ANY) -> Any:
@@ -228,12 +381,14 @@ def decode_json(data: Any, path: str, decoder: Any = _ANY) -> Any:
         raise DecodeError(f"invalid JSON: {err}", path=path) from None
     except RecursionError:
         raise DecodeError("invalid JSON: nesting too deep", path=path) from None
+    except UnicodeError as err:
+        raise DecodeError(f"invalid text: {err.reason}", path=path) from None
 
 
-def decode_messages(data: Any, path: str) -> list[Message]:
+def decode_messages(data: Any, path: str, limits: Limits = DEFAULT) -> list[Message]:
     """Decode a JSON array of neutral-shaped messages (the wire codec), errors under ``path``."""
     try:
-        result: list[Message] = _codec.JSON.decode(data, list[Message])
+        result: list[Message] = _codec.JSON.decode(data, list[Message], limits)
     except WireError as err:
         raise prefixed(err, path) from None
     return result
@@ -265,7 +420,7 @@ def encode_json(obj: Any) -> bytes:
     raises `EncodeError`.
     """
     try:
-        return _ENCODER.encode(obj)
+        return deep(lambda: _ENCODER.encode(obj))
     except _NeedsLowering:
         raise EncodeError("internal: a block with extra keys was not lowered") from None
     except (TypeError, ValueError, OverflowError, NotImplementedError) as err:

@@ -134,7 +134,7 @@ def parse_arguments(raw: str) -> tuple[dict[str, Any], str | None]:
     """
     try:
         value = _DEC.decode(raw)
-    except (msgspec.DecodeError, RecursionError):
+    except (msgspec.DecodeError, RecursionError, UnicodeError):
         return {}, raw
     if type(value) is not dict:
         return {}, raw
@@ -146,7 +146,7 @@ def arguments_exact(raw: str, value: Any) -> bool:
     ``value`` instead changes only its spelling)."""
     try:
         parsed = _DEC.decode(raw)
-    except (msgspec.DecodeError, RecursionError):
+    except (msgspec.DecodeError, RecursionError, UnicodeError):
         return False
     return type(parsed) is dict and parsed == value
 

@@ -15,7 +15,7 @@ classify it by these tables: never copied into the target body.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from msgspec import UNSET
@@ -23,10 +23,20 @@ from msgspec import UNSET
 from ..wire.blocks import UnknownBlock
 from ..wire.errors import ValidationError
 from ..wire.extra import Extra
-from ._base import HINTS, SOURCE, Unsupported
+from ._base import HINTS, SETTINGS, SOURCE, Unsupported
 
 __all__ = [
     "CONTENT_KEYS",
+    "CONTENT_OPTIONS",
+    "SettingsReader",
+    "encode_settings",
+    "has_keys",
+    "is_int",
+    "is_number",
+    "is_str",
+    "is_strings",
+    "merged",
+    "typed_settings",
     "foreign_block",
     "foreign_extra",
     "foreign_key",
@@ -124,3 +134,136 @@ def unknown_block(data: dict[str, Any], path: str) -> UnknownBlock:
         return UnknownBlock(Extra._own(data))
     except (TypeError, ValueError) as err:
         raise ValidationError(f"not a valid {kind!r} object: {err}", path=path) from None
+
+
+# --- typed request settings -------------------------------------------------------------------
+
+
+def is_str(value: Any) -> bool:
+    """Whether ``value`` is a JSON string."""
+    return type(value) is str
+
+
+def is_int(value: Any) -> bool:
+    """Whether ``value`` is a JSON integer (not a boolean)."""
+    return type(value) is int
+
+
+def is_number(value: Any) -> bool:
+    """Whether ``value`` is a JSON number (not a boolean)."""
+    return type(value) is int or type(value) is float
+
+
+def is_strings(value: Any) -> bool:
+    """Whether ``value`` is a JSON array of strings."""
+    return type(value) is list and all(type(v) is str for v in value)
+
+
+def has_keys(value: Any, required: set[str], optional: set[str] = frozenset()) -> bool:  # type: ignore[assignment]
+    """Whether ``value`` is an object with every ``required`` key and no key outside
+    ``required`` and ``optional``."""
+    return type(value) is dict and required <= value.keys() <= required | optional
+
+
+class SettingsReader:
+    """Moves the option keys an adapter maps exactly out of ``options`` into typed settings.
+
+    ``take(key, field, ok, convert)``: when ``options[key]`` passes ``ok``, it is removed from
+    ``options``, kept as spelled in ``spelling``, and ``convert(value)`` becomes the setting
+    ``field``. Keys that fail stay in ``options`` (the provider's own, written back as they are).
+    """
+
+    __slots__ = ("fields", "options", "spelling")
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.options = options
+        self.fields: dict[str, Any] = {}
+        self.spelling: dict[str, Any] = {}
+
+    def take(
+        self,
+        key: str,
+        field: str,
+        ok: Callable[[Any], bool],
+        convert: Callable[[Any], Any] = lambda value: value,
+    ) -> bool:
+        """Map ``options[key]`` to ``field`` when it passes ``ok``; whether it did."""
+        if key not in self.options or field in self.fields:
+            return False
+        value = self.options[key]
+        if not ok(value):
+            return False
+        self.fields[field] = convert(value)
+        self.spelling[key] = self.options.pop(key)
+        return True
+
+
+def typed_settings(request: Any) -> dict[str, Any]:
+    """The typed settings a `Request` has set, by field name."""
+    return {name: getattr(request, name) for name in SETTINGS if getattr(request, name) is not None}
+
+
+def encode_settings(
+    request: Any,
+    name: str,
+    read: Callable[[dict[str, Any]], SettingsReader],
+    write: Callable[[dict[str, Any], Unsupported], dict[str, Any]],
+    policy: Unsupported,
+) -> dict[str, Any]:
+    """The top-level body keys of ``request`` for adapter ``name`` (its messages aside).
+
+    For a request ``name`` decoded, with its settings unchanged, the keys are written back as
+    they were spelled, its options as they came; with a setting changed, ``write`` spells the
+    settings anew. For a request built by hand, its options are written as they are and ``write``
+    spells the settings over them. For another adapter's request, ``write`` spells the settings and each
+    of its options is reported (another provider's spelling is never copied).
+    """
+    typed = typed_settings(request)
+    if request.provider == name:
+        if read(dict(request.spelling)).fields == typed:
+            body = dict(request.spelling)
+        else:
+            body = write(typed, policy)
+        return merged(body, request.options)
+    body = write(typed, policy)
+    if request.provider is None:  # by hand: its options as they are, the typed settings win
+        return merged(dict(request.options), body)
+    for key, value in request.options.items():
+        what = f"the {request.provider} option {key!r} (no spelling here)"
+        policy.report_key(f"$.options.{key}", what, value, metadata=key not in CONTENT_OPTIONS)
+    return body
+
+
+CONTENT_OPTIONS = frozenset(
+    {
+        "audio",
+        "cachedContent",
+        "function_call",
+        "functions",
+        "instructions",
+        "modalities",
+        "prediction",
+        "response_format",
+        "system",
+        "systemInstruction",
+        "text",
+        "tool_choice",
+        "toolConfig",
+        "tools",
+    }
+)
+"""Request options that tell the model something (tools, a system prompt, an answer shape):
+another provider's such option the target cannot spell is content, refused by default. Every
+other option (seed, penalties, tiers, stream options, ...) is a setting, listed as metadata."""
+
+
+def merged(body: dict[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
+    """``body`` with ``options`` added; an object both hold is merged one level deep (Gemini's
+    ``generationConfig``: some keys typed settings, the rest options)."""
+    for key, value in options.items():
+        mine = body.get(key)
+        if type(mine) is dict and type(value) is dict:
+            body[key] = {**mine, **value}
+        else:
+            body[key] = value
+    return body

@@ -43,17 +43,22 @@ from ..wire.blocks import (
 from ..wire.errors import ValidationError, WireError
 from ..wire.extra import Extra
 from ..wire.messages import Message, ModelResponse
+from ..wire.limits import DEFAULT, Limits
 from ._base import (
     HINTS,
     NEW_TURN,
     SOURCE,
     USAGE_EXTRA,
     Dropped,
+    Reasoning,
     Request,
+    Tool,
+    ToolChoice,
     Unsupported,
     UnsupportedError,
     UnsupportedPolicy,
     as_request,
+    check_size,
     block_hint,
     block_keys,
     decode_json,
@@ -65,8 +70,19 @@ from ._base import (
     unflatten_usage,
     without_keys,
 )
-from ._convert import options_for_anthropic
-from ._toolkit import foreign_block, foreign_extra, foreign_key, is_own
+from ._toolkit import (
+    SettingsReader,
+    encode_settings,
+    foreign_block,
+    foreign_extra,
+    foreign_key,
+    has_keys,
+    is_int,
+    is_number,
+    is_own,
+    is_str,
+    is_strings,
+)
 
 __all__ = [
     "NAME",
@@ -138,35 +154,167 @@ DERIVED_COUNTERS = frozenset({"total_tokens"})
 _TOP = msgspec.json.Decoder(dict[str, msgspec.Raw])
 
 
-def decode_request(data: bytes | bytearray | memoryview) -> Request:
+def decode_request(
+    data: bytes | bytearray | memoryview, /, *, limits: Limits = DEFAULT
+) -> Request:
     """Decode a Messages API request body into a `Request`.
 
     ``messages`` gets the ``system`` prompt first (if any), then the conversation with each
     ``tool_result`` block as a ``role: "tool"`` message; ``options`` gets every other key
     unchanged. Raises `DecodeError` / `ValidationError` with the JSON path.
     """
+    check_size(data, limits)
     top = decode_json(data, "$", _TOP)
     raw_messages = top.pop("messages", None)
     if raw_messages is None:
         raise ValidationError("a request needs 'messages'", path="$")
-    messages = decode_messages(raw_messages, "$.messages")
+    messages = decode_messages(raw_messages, "$.messages", limits)
     out: list[Message] = []
     raw_system = top.pop("system", None)
     if raw_system is not None:
-        out.append(_system_message(raw_system))
+        out.append(_system_message(raw_system, limits))
     for i, msg in enumerate(messages):
         start = len(out)
         _split_user(msg, i, out)
         if start and start < len(out) and _would_join(out[start - 1], out[start]):
             out[start] = _hinted(out[start], NEW_TURN)  # two user turns: keep them two
     options = {key: decode_json(raw, f"$.{key}") for key, raw in top.items()}
-    return Request(messages=out, options=options, provider=NAME)
+    settings = read_settings(options)
+    return Request(
+        messages=out,
+        options=settings.options,
+        provider=NAME,
+        spelling=settings.spelling,
+        **settings.fields,
+    )
 
 
-def _system_message(raw: msgspec.Raw) -> Message:
+def _tool_ok(tool: Any) -> bool:
+    return (
+        has_keys(tool, {"name", "input_schema"}, {"description", "strict"})
+        and is_str(tool["name"])
+        and type(tool["input_schema"]) is dict
+        and is_str(tool.get("description", ""))
+        and type(tool.get("strict", True)) is bool
+    )
+
+
+def _tool_in(tool: dict[str, Any]) -> Tool:
+    return Tool(
+        name=tool["name"],
+        description=tool.get("description"),
+        parameters=tool["input_schema"],
+        strict=tool.get("strict"),
+    )
+
+
+def _choice_ok(choice: Any) -> bool:
+    if not has_keys(choice, {"type"}, {"name", "disable_parallel_tool_use"}):
+        return False
+    kind = choice["type"]
+    if kind == "tool":
+        named = is_str(choice.get("name"))
+    else:
+        named = kind in ("auto", "any", "none") and "name" not in choice
+    return named and type(choice.get("disable_parallel_tool_use", False)) is bool
+
+
+def _choice_in(choice: dict[str, Any]) -> ToolChoice:
+    disable = choice.get("disable_parallel_tool_use")
+    return ToolChoice(
+        mode=choice["type"],
+        name=choice.get("name"),
+        parallel=None if disable is None else not disable,
+    )
+
+
+def read_settings(options: dict[str, Any]) -> SettingsReader:
+    """Move the options this API spells exactly like the neutral settings out of ``options``."""
+    reader = SettingsReader(options)
+    take = reader.take
+    take("model", "model", is_str)
+    take("max_tokens", "max_tokens", is_int)
+    take("temperature", "temperature", is_number)
+    take("top_p", "top_p", is_number)
+    take("stop_sequences", "stop", is_strings, list)
+    take(
+        "tools",
+        "tools",
+        lambda v: type(v) is list and all(map(_tool_ok, v)),
+        lambda v: [_tool_in(t) for t in v],
+    )
+    take("tool_choice", "tool_choice", _choice_ok, _choice_in)
+    take(
+        "thinking",
+        "reasoning",
+        lambda v: has_keys(v, {"type", "budget_tokens"})
+        and v["type"] == "enabled"
+        and is_int(v["budget_tokens"]),
+        lambda v: Reasoning(budget_tokens=v["budget_tokens"]),
+    )
+    take(
+        "metadata",
+        "user",
+        lambda v: has_keys(v, {"user_id"}) and is_str(v["user_id"]),
+        lambda v: v["user_id"],
+    )
+    take("stream", "stream", lambda v: type(v) is bool)
+    return reader
+
+
+def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
+    """The neutral settings spelled for the Messages API; what it has no spelling for is
+    reported."""
+    out: dict[str, Any] = {}
+    for name, value in fields.items():
+        if name in ("model", "max_tokens", "temperature", "top_p", "stream"):
+            out[name] = value
+        elif name == "stop":
+            out["stop_sequences"] = list(value)
+        elif name == "tools":
+            out["tools"] = [_tool_out(t) for t in value]
+        elif name == "tool_choice":
+            choice = _choice_out(value)
+            if choice is not None:
+                out["tool_choice"] = choice
+        elif name == "reasoning" and value.budget_tokens is not None:
+            out["thinking"] = {"type": "enabled", "budget_tokens": value.budget_tokens}
+            if value.effort is not None:
+                policy.metadata("$.reasoning.effort", "a reasoning effort beside a budget")
+        elif name == "user":
+            out["metadata"] = {"user_id": value}
+        else:
+            policy.report(f"$.{name}", f"the setting {name!r} (no Messages API spelling)")
+    return out
+
+
+def _tool_out(tool: Tool) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": tool.name}
+    if tool.description is not None:
+        out["description"] = tool.description
+    out["input_schema"] = (
+        tool.parameters if tool.parameters is not None else {"type": "object", "properties": {}}
+    )
+    if tool.strict is not None:
+        out["strict"] = tool.strict
+    return out
+
+
+def _choice_out(choice: ToolChoice) -> dict[str, Any] | None:
+    if choice.mode is None and choice.parallel is None:
+        return None
+    out: dict[str, Any] = {"type": choice.mode or "auto"}
+    if choice.mode == "tool":
+        out["name"] = choice.name
+    if choice.parallel is not None:
+        out["disable_parallel_tool_use"] = not choice.parallel
+    return out
+
+
+def _system_message(raw: msgspec.Raw, limits: Limits) -> Message:
     data = b'{"role":"system","content":' + bytes(raw) + b"}"
     try:
-        msg: Message = _codec.JSON.decode(data, Message)
+        msg: Message = _codec.JSON.decode(data, Message, limits)
     except WireError as err:
         raise prefixed(err, "$.system") from None
     return msg
@@ -292,14 +440,17 @@ class _Response(msgspec.Struct, forbid_unknown_fields=True, gc=False):
 _FAST = msgspec.json.Decoder(_Response, dec_hook=_codec._dec_hook)
 
 
-def decode_response(data: bytes | bytearray | memoryview) -> ModelResponse:
+def decode_response(
+    data: bytes | bytearray | memoryview, /, *, limits: Limits = DEFAULT
+) -> ModelResponse:
     """Decode a Messages API response body into a `ModelResponse` (see the module docstring).
 
     Raises `DecodeError` / `ValidationError` with the JSON path.
     """
+    check_size(data, limits)
     try:
         fast = _FAST.decode(data)
-    except (msgspec.ValidationError, RecursionError):
+    except (msgspec.ValidationError, RecursionError, UnicodeError):
         return _decode_response_slow(data)
     except msgspec.DecodeError:
         decode_json(data, "$")  # raises the located DecodeError
@@ -382,7 +533,7 @@ def encode_request(
     """
     req = as_request(request, options)
     policy = Unsupported(unsupported, dropped)
-    body = options_for_anthropic(req.options, policy, req.provider == NAME)
+    body = encode_settings(req, NAME, read_settings, write_settings, policy)
     messages = req.messages
     start = 0
     system: list[Any] = []

@@ -50,17 +50,22 @@ from ..wire.blocks import (
 from ..wire.errors import ValidationError
 from ..wire.extra import Extra
 from ..wire.messages import Message, ModelResponse
+from ..wire.limits import DEFAULT, Limits
 from ._base import (
     HINTS,
     NEW_TURN,
     SOURCE,
     USAGE_EXTRA,
     Dropped,
+    Reasoning,
     Request,
+    Tool,
+    ToolChoice,
     Unsupported,
     UnsupportedError,
     UnsupportedPolicy,
     as_request,
+    check_size,
     bare,
     block_hint,
     block_keys,
@@ -69,7 +74,6 @@ from ._base import (
     flatten_usage,
     unflatten_usage,
 )
-from ._convert import options_for_gemini
 from ._helpers import (
     MISSING,
     b64_exact,
@@ -82,7 +86,19 @@ from ._helpers import (
     want_list,
     want_str,
 )
-from ._toolkit import foreign_block, foreign_key, is_own, tagged
+from ._toolkit import (
+    SettingsReader,
+    encode_settings,
+    foreign_block,
+    foreign_key,
+    has_keys,
+    is_int,
+    is_number,
+    is_own,
+    is_str,
+    is_strings,
+    tagged,
+)
 
 __all__ = [
     "FINISH_REASONS",
@@ -169,8 +185,11 @@ class _Calls:
         return None
 
 
-def decode_request(data: bytes | bytearray | memoryview | str) -> Request:
+def decode_request(
+    data: bytes | bytearray | memoryview | str, /, *, limits: Limits = DEFAULT
+) -> Request:
     """Decode a Gemini ``generateContent`` request body into a `Request`."""
+    check_size(data, limits)
     body = want_dict(decode_json(data, "$"), "$")
     options = dict(body)
     messages: list[Message] = []
@@ -195,7 +214,158 @@ def decode_request(data: bytes | bytearray | memoryview | str) -> Request:
                 and messages[start - 1].role == messages[start].role == "tool"
             ):
                 messages[start] = _new_turn(messages[start])
-    return Request(messages=messages, options=options, provider=NAME)
+    settings = read_settings(options)
+    return Request(
+        messages=messages,
+        options=settings.options,
+        provider=NAME,
+        spelling=settings.spelling,
+        **settings.fields,
+    )
+
+
+_MODES = {"AUTO": "auto", "ANY": "any", "NONE": "none"}
+_MODES_BACK = {v: k for k, v in _MODES.items()}
+
+
+def _declaration_ok(decl: Any) -> bool:
+    return (
+        has_keys(decl, {"name"}, {"description", "parameters"})
+        and is_str(decl["name"])
+        and is_str(decl.get("description", ""))
+        and type(decl.get("parameters", {})) is dict
+    )
+
+
+def _tools_ok(tools: Any) -> bool:
+    return (
+        type(tools) is list
+        and len(tools) == 1
+        and has_keys(tools[0], {"functionDeclarations"})
+        and type(tools[0]["functionDeclarations"]) is list
+        and all(map(_declaration_ok, tools[0]["functionDeclarations"]))
+    )
+
+
+def _tools_in(tools: list[Any]) -> list[Tool]:
+    return [
+        Tool(name=d["name"], description=d.get("description"), parameters=d.get("parameters"))
+        for d in tools[0]["functionDeclarations"]
+    ]
+
+
+def _config_ok(config: Any) -> bool:
+    if not has_keys(config, {"functionCallingConfig"}):
+        return False
+    fcc = config["functionCallingConfig"]
+    if has_keys(fcc, {"mode"}):
+        return fcc["mode"] in _MODES
+    return (
+        has_keys(fcc, {"mode", "allowedFunctionNames"})
+        and fcc["mode"] == "ANY"
+        and is_strings(fcc["allowedFunctionNames"])
+        and len(fcc["allowedFunctionNames"]) == 1
+    )
+
+
+def _config_in(config: dict[str, Any]) -> ToolChoice:
+    fcc = config["functionCallingConfig"]
+    if "allowedFunctionNames" in fcc:
+        return ToolChoice(mode="tool", name=fcc["allowedFunctionNames"][0])
+    return ToolChoice(mode=_MODES[fcc["mode"]])
+
+
+_GENERATION = (
+    ("maxOutputTokens", "max_tokens", is_int),
+    ("temperature", "temperature", is_number),
+    ("topP", "top_p", is_number),
+    ("stopSequences", "stop", is_strings),
+)
+
+
+def read_settings(options: dict[str, Any]) -> SettingsReader:
+    """Move the options Gemini spells exactly like the neutral settings out of ``options``
+    (some of them inside ``generationConfig``, whose other keys stay options)."""
+    reader = SettingsReader(options)
+    take = reader.take
+    take("model", "model", is_str)
+    config = options.get("generationConfig")
+    if type(config) is dict:
+        inner = SettingsReader(dict(config))
+        for key, field, ok in _GENERATION:
+            inner.take(key, field, ok)
+        inner.take(
+            "thinkingConfig",
+            "reasoning",
+            lambda v: has_keys(v, {"thinkingBudget"}) and is_int(v["thinkingBudget"]),
+            lambda v: Reasoning(budget_tokens=v["thinkingBudget"]),
+        )
+        if inner.spelling:
+            reader.fields.update(inner.fields)
+            reader.spelling["generationConfig"] = inner.spelling
+            if inner.options:
+                options["generationConfig"] = inner.options
+            else:
+                del options["generationConfig"]
+    take("tools", "tools", _tools_ok, _tools_in)
+    take("toolConfig", "tool_choice", _config_ok, _config_in)
+    take("labels", "metadata", lambda v: type(v) is dict)
+    return reader
+
+
+def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
+    """The neutral settings spelled for Gemini; what it has no spelling for is reported."""
+    out: dict[str, Any] = {}
+    config: dict[str, Any] = {}
+    for name, value in fields.items():
+        if name == "model":
+            out["model"] = value
+        elif name == "max_tokens":
+            config["maxOutputTokens"] = value
+        elif name == "temperature":
+            config["temperature"] = value
+        elif name == "top_p":
+            config["topP"] = value
+        elif name == "stop":
+            config["stopSequences"] = list(value)
+        elif name == "reasoning" and value.budget_tokens is not None:
+            config["thinkingConfig"] = {"thinkingBudget": value.budget_tokens}
+            if value.effort is not None:
+                policy.metadata("$.reasoning.effort", "a reasoning effort beside a budget")
+        elif name == "tools":
+            out["tools"] = [{"functionDeclarations": [_declaration(t, policy) for t in value]}]
+        elif name == "tool_choice":
+            fcc: dict[str, Any] = {}
+            if value.mode == "tool":
+                fcc = {"mode": "ANY", "allowedFunctionNames": [value.name]}
+            elif value.mode is not None:
+                fcc = {"mode": _MODES_BACK[value.mode]}
+            if value.parallel is not None:
+                policy.metadata("$.tool_choice.parallel", "parallel tool calls (no switch here)")
+            if fcc:
+                out["toolConfig"] = {"functionCallingConfig": fcc}
+        elif name == "metadata":
+            out["labels"] = value
+        elif name == "user":
+            policy.metadata("$.user", "the end-user id (no Gemini field)")
+        elif name == "stream":
+            policy.metadata("$.stream", "stream (Gemini streams by endpoint, not by a key)")
+        else:
+            policy.report(f"$.{name}", f"the setting {name!r} (no Gemini spelling)")
+    if config:
+        out["generationConfig"] = config
+    return out
+
+
+def _declaration(tool: Tool, policy: Unsupported) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": tool.name}
+    if tool.description is not None:
+        out["description"] = tool.description
+    if tool.parameters is not None:
+        out["parameters"] = tool.parameters
+    if tool.strict is not None:
+        policy.metadata("$.tools.strict", f"strict on the tool {tool.name!r} (no Gemini field)")
+    return out
 
 
 def _new_turn(msg: Message) -> Message:
@@ -355,8 +525,11 @@ def _call(value: dict[str, Any], rest: dict[str, Any], path: str, call: Any) -> 
     return ToolUseBlock(id=ident, name=name, input=args, extra=extra_or_unset(rest))
 
 
-def decode_response(data: bytes | bytearray | memoryview | str) -> ModelResponse:
+def decode_response(
+    data: bytes | bytearray | memoryview | str, /, *, limits: Limits = DEFAULT
+) -> ModelResponse:
     """Decode a Gemini ``GenerateContentResponse`` into a `ModelResponse`."""
+    check_size(data, limits)
     return response_from_dict(want_dict(decode_json(data, "$"), "$"))
 
 
@@ -440,7 +613,7 @@ def encode_request(
     """
     req = as_request(request, options)
     policy = Unsupported(unsupported, dropped)
-    body: dict[str, Any] = options_for_gemini(req.options, policy, req.provider == NAME)
+    body: dict[str, Any] = encode_settings(req, NAME, read_settings, write_settings, policy)
     contents: list[Any] = []
     names: dict[str, str] = {}
     system_parts: list[Any] = []

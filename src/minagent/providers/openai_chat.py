@@ -46,17 +46,23 @@ from ..wire.blocks import (
 from ..wire.errors import EncodeError, ValidationError
 from ..wire.extra import Extra
 from ..wire.messages import Message, ModelResponse
+from ..wire.limits import DEFAULT, Limits
 from ._base import (
     HINTS,
     RAW_ARGUMENTS,
     SOURCE,
     USAGE_EXTRA,
     Dropped,
+    Reasoning,
     Request,
+    ResponseFormat,
+    Tool,
+    ToolChoice,
     Unsupported,
     UnsupportedError,
     UnsupportedPolicy,
     as_request,
+    check_size,
     bare,
     block_hint,
     block_keys,
@@ -65,9 +71,21 @@ from ._base import (
     flatten_usage,
     unflatten_usage,
 )
-from ._convert import options_for_openai
 from ._helpers import data_url, extra_dict, tool_arguments
-from ._toolkit import foreign_block, foreign_key, is_own, tagged, unknown_block
+from ._toolkit import (
+    SettingsReader,
+    encode_settings,
+    foreign_block,
+    foreign_key,
+    has_keys,
+    is_int,
+    is_number,
+    is_own,
+    is_str,
+    is_strings,
+    tagged,
+    unknown_block,
+)
 
 __all__ = [
     "FINISH_REASONS",
@@ -164,25 +182,193 @@ _TOP = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _MESSAGES = msgspec.json.Decoder(list[dict[str, Any]])
 
 
-def decode_request(data: bytes | bytearray | memoryview) -> Request:
+def decode_request(
+    data: bytes | bytearray | memoryview, /, *, limits: Limits = DEFAULT
+) -> Request:
     """Decode a Chat Completions request body into a `Request` (see the module docstring).
 
     Raises `DecodeError` / `ValidationError` with the JSON path.
     """
+    check_size(data, limits)
     top = decode_json(data, "$", _TOP)
     raw = top.pop("messages", None)
     if raw is None:
         raise ValidationError("a request needs 'messages'", path="$")
     options = {key: decode_json(value, f"$.{key}") for key, value in top.items()}
+    messages: list[Message]
     try:  # the common shapes: one msgspec call into Structs of the provider's shape
-        fast = _REQUEST_FAST.decode(raw)
-        return Request(messages=[_fast_message(m) for m in fast], options=options, provider=NAME)
-    except (msgspec.ValidationError, _NotFast):
-        pass
+        messages = [_fast_message(m) for m in _REQUEST_FAST.decode(raw)]
+    except (msgspec.ValidationError, _NotFast, RecursionError):
+        messages = _messages_from_dicts(raw)
     except msgspec.DecodeError:
         decode_json(raw, "$.messages")  # raises the located DecodeError
         raise
-    return Request(messages=_messages_from_dicts(raw), options=options, provider=NAME)
+    settings = read_settings(options)
+    return Request(
+        messages=messages,
+        options=settings.options,
+        provider=NAME,
+        spelling=settings.spelling,
+        **settings.fields,
+    )
+
+
+def _tool_ok(tool: Any) -> bool:
+    if not has_keys(tool, {"type", "function"}) or tool["type"] != "function":
+        return False
+    fn = tool["function"]
+    return (
+        has_keys(fn, {"name"}, {"description", "parameters", "strict"})
+        and is_str(fn["name"])
+        and is_str(fn.get("description", ""))
+        and type(fn.get("parameters", {})) is dict
+        and type(fn.get("strict", True)) is bool
+    )
+
+
+def _tool_in(tool: dict[str, Any]) -> Tool:
+    fn = tool["function"]
+    return Tool(
+        name=fn["name"],
+        description=fn.get("description"),
+        parameters=fn.get("parameters"),
+        strict=fn.get("strict"),
+    )
+
+
+_MODES = {"auto": "auto", "required": "any", "none": "none"}
+_MODES_BACK = {v: k for k, v in _MODES.items()}
+
+
+def _choice_ok(choice: Any) -> bool:
+    if type(choice) is str:
+        return choice in _MODES
+    return (
+        has_keys(choice, {"type", "function"})
+        and choice["type"] == "function"
+        and has_keys(choice["function"], {"name"})
+        and is_str(choice["function"]["name"])
+    )
+
+
+def _format_ok(value: Any) -> bool:
+    if has_keys(value, {"type"}):
+        return value["type"] in ("text", "json_object")
+    if not has_keys(value, {"type", "json_schema"}) or value["type"] != "json_schema":
+        return False
+    schema = value["json_schema"]
+    return (
+        has_keys(schema, {"name"}, {"schema", "strict"})
+        and is_str(schema["name"])
+        and type(schema.get("schema", {})) is dict
+        and type(schema.get("strict", True)) is bool
+    )
+
+
+def _format_in(value: dict[str, Any]) -> ResponseFormat:
+    if value["type"] == "text":
+        return ResponseFormat(type="text")
+    if value["type"] == "json_object":
+        return ResponseFormat(type="json")
+    schema = value["json_schema"]
+    return ResponseFormat(
+        type="json_schema",
+        name=schema["name"],
+        schema=schema.get("schema"),
+        strict=schema.get("strict"),
+    )
+
+
+def read_settings(options: dict[str, Any]) -> SettingsReader:
+    """Move the options Chat Completions spells exactly like the neutral settings out of
+    ``options``."""
+    reader = SettingsReader(options)
+    take = reader.take
+    take("model", "model", is_str)
+    if not ("max_tokens" in options and "max_completion_tokens" in options):
+        take("max_completion_tokens", "max_tokens", is_int)
+        take("max_tokens", "max_tokens", is_int)
+    take("temperature", "temperature", is_number)
+    take("top_p", "top_p", is_number)
+    take("stop", "stop", lambda v: is_str(v) or is_strings(v), lambda v: [v] if is_str(v) else v)
+    take(
+        "tools",
+        "tools",
+        lambda v: type(v) is list and all(map(_tool_ok, v)),
+        lambda v: [_tool_in(t) for t in v],
+    )
+    mode: Any = None
+    name = None
+    if take("tool_choice", "tool_choice", _choice_ok):
+        choice = reader.fields.pop("tool_choice")
+        if type(choice) is str:
+            mode = _MODES[choice]
+        else:
+            mode, name = "tool", choice["function"]["name"]
+    parallel = None
+    if take("parallel_tool_calls", "parallel", lambda v: type(v) is bool):
+        parallel = reader.fields.pop("parallel")
+    if mode is not None or parallel is not None:
+        reader.fields["tool_choice"] = ToolChoice(mode=mode, name=name, parallel=parallel)
+    take("response_format", "response_format", _format_ok, _format_in)
+    take("reasoning_effort", "reasoning", is_str, lambda v: Reasoning(effort=v))
+    take("user", "user", is_str)
+    take("metadata", "metadata", lambda v: type(v) is dict)
+    take("stream", "stream", lambda v: type(v) is bool)
+    return reader
+
+
+def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
+    """The neutral settings spelled for Chat Completions; what it has no spelling for is
+    reported."""
+    out: dict[str, Any] = {}
+    for name, value in fields.items():
+        if name in ("model", "max_tokens", "temperature", "top_p", "user", "metadata", "stream"):
+            out[name] = value
+        elif name == "stop":
+            out["stop"] = list(value)
+        elif name == "tools":
+            out["tools"] = [_tool_out(t) for t in value]
+        elif name == "tool_choice":
+            if value.mode == "tool":
+                out["tool_choice"] = {"type": "function", "function": {"name": value.name}}
+            elif value.mode is not None:
+                out["tool_choice"] = _MODES_BACK[value.mode]
+            if value.parallel is not None:
+                out["parallel_tool_calls"] = value.parallel
+        elif name == "response_format":
+            out["response_format"] = _format_out(value)
+        elif name == "reasoning" and value.effort is not None:
+            out["reasoning_effort"] = value.effort
+            if value.budget_tokens is not None:
+                policy.metadata("$.reasoning.budget_tokens", "a reasoning budget beside an effort")
+        else:
+            policy.report(f"$.{name}", f"the setting {name!r} (no Chat Completions spelling)")
+    return out
+
+
+def _tool_out(tool: Tool) -> dict[str, Any]:
+    fn: dict[str, Any] = {"name": tool.name}
+    if tool.description is not None:
+        fn["description"] = tool.description
+    if tool.parameters is not None:
+        fn["parameters"] = tool.parameters
+    if tool.strict is not None:
+        fn["strict"] = tool.strict
+    return {"type": "function", "function": fn}
+
+
+def _format_out(value: ResponseFormat) -> dict[str, Any]:
+    if value.type == "text":
+        return {"type": "text"}
+    if value.type == "json":
+        return {"type": "json_object"}
+    schema: dict[str, Any] = {"name": value.name or "response"}
+    if value.schema is not None:
+        schema["schema"] = value.schema
+    if value.strict is not None:
+        schema["strict"] = value.strict
+    return {"type": "json_schema", "json_schema": schema}
 
 
 def _messages_from_dicts(raw: Any) -> list[Message]:
@@ -450,10 +636,11 @@ _ENC = msgspec.json.Encoder()
 def _tool_use(ident: str, name: str, arguments: str) -> ToolUseBlock:
     try:
         value = _ARGS.decode(arguments)
-    except (msgspec.DecodeError, RecursionError):  # truncated, not an object, too deep: text only
+        exact = _ENC.encode(value) == arguments.encode()
+    except (msgspec.DecodeError, RecursionError, UnicodeError):  # truncated, not an object, too deep: text only
         raw = Extra._own({RAW_ARGUMENTS: arguments})
         return ToolUseBlock(id=ident, name=name, input={}, extra=raw)
-    if _ENC.encode(value) == arguments.encode():
+    if exact:
         return ToolUseBlock(id=ident, name=name, input=value)
     raw = Extra._own({RAW_ARGUMENTS: arguments})
     return ToolUseBlock(id=ident, name=name, input=value, extra=raw)
@@ -503,15 +690,18 @@ _FAST = msgspec.json.Decoder(_Response)
 _ANY = msgspec.json.Decoder(dict[str, Any])
 
 
-def decode_response(data: bytes | bytearray | memoryview) -> ModelResponse:
+def decode_response(
+    data: bytes | bytearray | memoryview, /, *, limits: Limits = DEFAULT
+) -> ModelResponse:
     """Decode a Chat Completions response body into a `ModelResponse` (module docstring).
 
     Raises `DecodeError` / `ValidationError` with the JSON path.
     """
+    check_size(data, limits)
     try:
         fast = _FAST.decode(data)
-    except msgspec.ValidationError:
-        fast = None
+    except (msgspec.ValidationError, RecursionError, UnicodeError):
+        fast = None  # another shape, too deep for the fast path, or bad text: the general path
     except msgspec.DecodeError:
         decode_json(data, "$")  # raises the located DecodeError
         raise
@@ -653,11 +843,14 @@ def _response(obj: dict[str, Any], path: str) -> ModelResponse:
     )
 
 
-def decode_choices(data: bytes | bytearray | memoryview) -> list[ModelResponse]:
+def decode_choices(
+    data: bytes | bytearray | memoryview, /, *, limits: Limits = DEFAULT
+) -> list[ModelResponse]:
     """Every choice of a response (``n > 1``) as its own `ModelResponse`, in ``index`` order.
 
     Each carries the response's top-level keys in ``extra`` (usage only on the first).
     """
+    check_size(data, limits)
     obj = decode_json(data, "$", _ANY)
     choices = obj.get("choices")
     if type(choices) is not list:
@@ -698,7 +891,7 @@ def encode_request(
     """
     req = as_request(request, options)
     policy = Unsupported(unsupported, dropped)
-    body = options_for_openai(req.options, policy, req.provider == NAME)
+    body = encode_settings(req, NAME, read_settings, write_settings, policy)
     messages: list[Any] = []
     for i, msg in enumerate(req.messages):
         role = msg.role

@@ -48,16 +48,22 @@ from ..wire.blocks import (
 from ..wire.errors import ValidationError
 from ..wire.extra import Extra
 from ..wire.messages import Message, ModelResponse
+from ..wire.limits import DEFAULT, Limits
 from ._base import (
     HINTS,
     SOURCE,
     USAGE_EXTRA,
     Dropped,
+    Reasoning,
     Request,
+    ResponseFormat,
+    Tool,
+    ToolChoice,
     Unsupported,
     UnsupportedError,
     UnsupportedPolicy,
     as_request,
+    check_size,
     bare,
     block_hint,
     block_keys,
@@ -66,7 +72,6 @@ from ._base import (
     flatten_usage,
     unflatten_usage,
 )
-from ._convert import options_for_responses
 from ._helpers import (
     MISSING,
     block_kind,
@@ -80,7 +85,19 @@ from ._helpers import (
     want_list,
     want_str,
 )
-from ._toolkit import foreign_block, foreign_key, is_own, tagged, unknown_block
+from ._toolkit import (
+    SettingsReader,
+    encode_settings,
+    foreign_block,
+    foreign_key,
+    has_keys,
+    is_int,
+    is_number,
+    is_own,
+    is_str,
+    tagged,
+    unknown_block,
+)
 
 __all__ = [
     "ITEM_KEY",
@@ -160,8 +177,11 @@ _ROLES: dict[str, Any] = {
 # --- decoding -----------------------------------------------------------------------------------
 
 
-def decode_request(data: bytes | bytearray | memoryview | str) -> Request:
+def decode_request(
+    data: bytes | bytearray | memoryview | str, /, *, limits: Limits = DEFAULT
+) -> Request:
     """Decode a Responses request body into a `Request` (see the module docstring)."""
+    check_size(data, limits)
     body = want_dict(decode_json(data, "$"), "$")
     options = dict(body)
     messages: list[Message] = []
@@ -175,7 +195,167 @@ def decode_request(data: bytes | bytearray | memoryview | str) -> Request:
             messages.append(Message(role="user", content=items))
         else:
             _decode_items(want_list(items, "$.input"), "$.input", messages)
-    return Request(messages=messages, options=options, provider=NAME)
+    settings = read_settings(options)
+    return Request(
+        messages=messages,
+        options=settings.options,
+        provider=NAME,
+        spelling=settings.spelling,
+        **settings.fields,
+    )
+
+
+def _tool_ok(tool: Any) -> bool:
+    return (
+        has_keys(tool, {"type", "name"}, {"description", "parameters", "strict"})
+        and tool["type"] == "function"
+        and is_str(tool["name"])
+        and is_str(tool.get("description", ""))
+        and type(tool.get("parameters", {})) is dict
+        and type(tool.get("strict", True)) is bool
+    )
+
+
+def _tool_in(tool: dict[str, Any]) -> Tool:
+    return Tool(
+        name=tool["name"],
+        description=tool.get("description"),
+        parameters=tool.get("parameters"),
+        strict=tool.get("strict"),
+    )
+
+
+_MODES = {"auto": "auto", "required": "any", "none": "none"}
+_MODES_BACK = {v: k for k, v in _MODES.items()}
+
+
+def _choice_ok(choice: Any) -> bool:
+    if type(choice) is str:
+        return choice in _MODES
+    return has_keys(choice, {"type", "name"}) and choice["type"] == "function" and is_str(
+        choice["name"]
+    )
+
+
+def _text_ok(text: Any) -> bool:
+    if not has_keys(text, {"format"}):
+        return False
+    fmt = text["format"]
+    if has_keys(fmt, {"type"}):
+        return fmt["type"] in ("text", "json_object")
+    return (
+        has_keys(fmt, {"type", "name", "schema"}, {"strict"})
+        and fmt["type"] == "json_schema"
+        and is_str(fmt["name"])
+        and type(fmt["schema"]) is dict
+        and type(fmt.get("strict", True)) is bool
+    )
+
+
+def _text_in(text: dict[str, Any]) -> ResponseFormat:
+    fmt = text["format"]
+    if fmt["type"] == "text":
+        return ResponseFormat(type="text")
+    if fmt["type"] == "json_object":
+        return ResponseFormat(type="json")
+    return ResponseFormat(
+        type="json_schema", name=fmt["name"], schema=fmt["schema"], strict=fmt.get("strict")
+    )
+
+
+def read_settings(options: dict[str, Any]) -> SettingsReader:
+    """Move the options the Responses API spells exactly like the neutral settings out of
+    ``options``."""
+    reader = SettingsReader(options)
+    take = reader.take
+    take("model", "model", is_str)
+    take("max_output_tokens", "max_tokens", is_int)
+    take("temperature", "temperature", is_number)
+    take("top_p", "top_p", is_number)
+    take(
+        "tools",
+        "tools",
+        lambda v: type(v) is list and all(map(_tool_ok, v)),
+        lambda v: [_tool_in(t) for t in v],
+    )
+    mode: Any = None
+    name = None
+    if take("tool_choice", "tool_choice", _choice_ok):
+        choice = reader.fields.pop("tool_choice")
+        if type(choice) is str:
+            mode = _MODES[choice]
+        else:
+            mode, name = "tool", choice["name"]
+    parallel = None
+    if take("parallel_tool_calls", "parallel", lambda v: type(v) is bool):
+        parallel = reader.fields.pop("parallel")
+    if mode is not None or parallel is not None:
+        reader.fields["tool_choice"] = ToolChoice(mode=mode, name=name, parallel=parallel)
+    take("text", "response_format", _text_ok, _text_in)
+    take(
+        "reasoning",
+        "reasoning",
+        lambda v: has_keys(v, {"effort"}) and is_str(v["effort"]),
+        lambda v: Reasoning(effort=v["effort"]),
+    )
+    take("user", "user", is_str)
+    take("metadata", "metadata", lambda v: type(v) is dict)
+    take("stream", "stream", lambda v: type(v) is bool)
+    return reader
+
+
+def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
+    """The neutral settings spelled for the Responses API; what it has no spelling for is
+    reported."""
+    out: dict[str, Any] = {}
+    for name, value in fields.items():
+        if name in ("model", "temperature", "top_p", "user", "metadata", "stream"):
+            out[name] = value
+        elif name == "max_tokens":
+            out["max_output_tokens"] = value
+        elif name == "tools":
+            out["tools"] = [_tool_out(t) for t in value]
+        elif name == "tool_choice":
+            if value.mode == "tool":
+                out["tool_choice"] = {"type": "function", "name": value.name}
+            elif value.mode is not None:
+                out["tool_choice"] = _MODES_BACK[value.mode]
+            if value.parallel is not None:
+                out["parallel_tool_calls"] = value.parallel
+        elif name == "response_format":
+            out["text"] = {"format": _format_out(value)}
+        elif name == "reasoning" and value.effort is not None:
+            out["reasoning"] = {"effort": value.effort}
+            if value.budget_tokens is not None:
+                policy.metadata("$.reasoning.budget_tokens", "a reasoning budget beside an effort")
+        else:
+            policy.report(f"$.{name}", f"the setting {name!r} (no Responses API spelling)")
+    return out
+
+
+def _tool_out(tool: Tool) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "function", "name": tool.name}
+    if tool.description is not None:
+        out["description"] = tool.description
+    out["parameters"] = tool.parameters
+    if tool.strict is not None:
+        out["strict"] = tool.strict
+    return out
+
+
+def _format_out(value: ResponseFormat) -> dict[str, Any]:
+    if value.type == "text":
+        return {"type": "text"}
+    if value.type == "json":
+        return {"type": "json_object"}
+    out: dict[str, Any] = {
+        "type": "json_schema",
+        "name": value.name or "response",
+        "schema": value.schema if value.schema is not None else {},
+    }
+    if value.strict is not None:
+        out["strict"] = value.strict
+    return out
 
 
 def _is_assistant_side(item: dict[str, Any]) -> bool:
@@ -367,8 +547,11 @@ def stop_reason(body: dict[str, Any], blocks: list[ContentBlock]) -> str:
     return status if type(status) is str else "end_turn"
 
 
-def decode_response(data: bytes | bytearray | memoryview | str) -> ModelResponse:
+def decode_response(
+    data: bytes | bytearray | memoryview | str, /, *, limits: Limits = DEFAULT
+) -> ModelResponse:
     """Decode a Responses ``response`` object into a `ModelResponse`."""
+    check_size(data, limits)
     return response_from_dict(want_dict(decode_json(data, "$"), "$"))
 
 
@@ -425,7 +608,7 @@ def encode_request(
     """
     req = as_request(request, options)
     policy = Unsupported(unsupported, dropped)
-    body: dict[str, Any] = options_for_responses(req.options, policy, req.provider == NAME)
+    body: dict[str, Any] = encode_settings(req, NAME, read_settings, write_settings, policy)
     items: list[Any] = []
     for i, msg in enumerate(req.messages):
         role = msg.role
