@@ -13,7 +13,6 @@ structure is broken so that no further record can be found (a truncated frame, a
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import re
 import struct
 from collections.abc import Callable, Iterator
@@ -23,6 +22,7 @@ from typing import Any, BinaryIO, Protocol
 import msgspec
 
 from .. import wire
+from .. import providers
 from ..providers import Request
 from ..wire.errors import DecodeError, WireError
 from ..wire.limits import DEFAULT_MAX_FRAME
@@ -535,7 +535,7 @@ class _BodyWriter:
 
 def _provider_formats(prefix: str, module: str) -> list[Format]:
     def adapter() -> Any:
-        return importlib.import_module(f"..providers.{module}", __package__)
+        return providers.get(module)
 
     def read_request(file: BinaryIO, tp: Any, on_error: OnError) -> Iterator[list[Any]]:
         yield [adapter().decode_request(file.read())]

@@ -217,6 +217,9 @@ class Request(msgspec.Struct, kw_only=True, gc=False):
     (``max_completion_tokens`` or ``max_tokens``, ``stop`` as a string or a list, ...). Only the
     ``provider``'s encoder reads it, and only while the settings are unchanged: it writes them
     back byte-exact."""
+    decoded: dict[str, Any] = {}  # noqa: RUF012 (replaced, never mutated)
+    """The typed settings as they were decoded (a separate copy of them), by name: the
+    ``provider``'s encoder writes ``spelling`` back only while the settings still equal these."""
 
     def keys(self) -> list[str]:
         """The names of what this request holds besides its messages: its typed settings that

@@ -18,12 +18,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import msgspec
 from msgspec import UNSET
 
 from ..wire.blocks import UnknownBlock
 from ..wire.errors import ValidationError
 from ..wire.extra import Extra
-from ._base import HINTS, SETTINGS, SOURCE, Unsupported
+from ._base import HINTS, SETTINGS, SOURCE, Request, Unsupported
 
 __all__ = [
     "CONTENT_KEYS",
@@ -37,6 +38,7 @@ __all__ = [
     "is_strings",
     "merged",
     "typed_settings",
+    "with_fields",
     "foreign_block",
     "foreign_extra",
     "foreign_key",
@@ -165,6 +167,27 @@ def has_keys(value: Any, required: set[str], optional: set[str] = frozenset()) -
     return type(value) is dict and required <= value.keys() <= required | optional
 
 
+def decoded_request(
+    messages: list[Any],
+    options: dict[str, Any],
+    name: str,
+    read: Callable[[dict[str, Any]], SettingsReader],
+) -> Any:
+    """The `Request` adapter ``name`` decoded: ``read`` moves its typed settings out of
+    ``options``; their spelling and a separate copy of them are kept for its encoder."""
+    settings = read(options)
+    return Request(
+        messages=messages,
+        options=settings.options,
+        provider=name,
+        spelling=settings.spelling,
+        decoded=read(msgspec.json.decode(msgspec.json.encode(settings.spelling))).fields
+        if settings.spelling
+        else {},
+        **settings.fields,
+    )
+
+
 class SettingsReader:
     """Moves the option keys an adapter maps exactly out of ``options`` into typed settings.
 
@@ -220,7 +243,7 @@ def encode_settings(
     """
     typed = typed_settings(request)
     if request.provider == name:
-        if read(dict(request.spelling)).fields == typed:
+        if typed == request.decoded:
             body = dict(request.spelling)
         else:
             body = write(typed, policy)
@@ -267,3 +290,18 @@ def merged(body: dict[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
         else:
             body[key] = value
     return body
+
+
+def with_fields(response: Any, fields: Mapping[str, Any]) -> Any:
+    """``response`` with the typed ``id`` / ``model`` / ``created`` it lacks taken from
+    ``fields`` (an ``encode_response(..., id=..., model=...)`` call); another field name is a
+    ``TypeError``."""
+    if not fields:
+        return response
+    changes = {}
+    for key, value in fields.items():
+        if key not in ("id", "model", "created"):
+            raise TypeError(f"encode_response() got an unexpected field {key!r}")
+        if getattr(response, key) is UNSET:
+            changes[key] = value
+    return msgspec.structs.replace(response, **changes) if changes else response

@@ -72,6 +72,7 @@ from ._base import (
 )
 from ._toolkit import (
     SettingsReader,
+    decoded_request,
     encode_settings,
     foreign_block,
     foreign_extra,
@@ -179,14 +180,7 @@ def decode_request(
         if start and start < len(out) and _would_join(out[start - 1], out[start]):
             out[start] = _hinted(out[start], NEW_TURN)  # two user turns: keep them two
     options = {key: decode_json(raw, f"$.{key}") for key, raw in top.items()}
-    settings = read_settings(options)
-    return Request(
-        messages=out,
-        options=settings.options,
-        provider=NAME,
-        spelling=settings.spelling,
-        **settings.fields,
-    )
+    return decoded_request(out, options, NAME, read_settings)
 
 
 def _tool_ok(tool: Any) -> bool:

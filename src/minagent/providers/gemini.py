@@ -88,6 +88,8 @@ from ._helpers import (
 )
 from ._toolkit import (
     SettingsReader,
+    decoded_request,
+    with_fields,
     encode_settings,
     foreign_block,
     foreign_key,
@@ -214,14 +216,7 @@ def decode_request(
                 and messages[start - 1].role == messages[start].role == "tool"
             ):
                 messages[start] = _new_turn(messages[start])
-    settings = read_settings(options)
-    return Request(
-        messages=messages,
-        options=settings.options,
-        provider=NAME,
-        spelling=settings.spelling,
-        **settings.fields,
-    )
+    return decoded_request(messages, options, NAME, read_settings)
 
 
 _MODES = {"AUTO": "auto", "ANY": "any", "NONE": "none"}
@@ -599,6 +594,7 @@ def _stop(finish: str, blocks: list[ContentBlock]) -> str:
 
 def encode_request(
     request: Request | list[Message],
+    /,
     *,
     unsupported: UnsupportedPolicy = "error",
     dropped: list[Dropped] | None = None,
@@ -851,9 +847,11 @@ def _response_part(
 
 def encode_response(
     response: ModelResponse,
+    /,
     *,
     unsupported: UnsupportedPolicy = "error",
     dropped: list[Dropped] | None = None,
+    **fields: Any,
 ) -> bytes:
     """Encode a `ModelResponse` as a Gemini ``GenerateContentResponse``.
 
@@ -863,6 +861,7 @@ def encode_response(
     ``stop_reason`` when it changed (``refusal`` is written as ``SAFETY``).
     """
     policy = Unsupported(unsupported, dropped)
+    response = with_fields(response, fields)
     extra = dict(response.extra.items()) if response.extra is not UNSET else {}
     own = extra.pop(SOURCE, None) == NAME
     usage_other = extra.pop(USAGE_EXTRA, MISSING)

@@ -74,6 +74,7 @@ from ._base import (
 from ._helpers import data_url, extra_dict, tool_arguments
 from ._toolkit import (
     SettingsReader,
+    decoded_request,
     encode_settings,
     foreign_block,
     foreign_key,
@@ -203,14 +204,7 @@ def decode_request(
     except msgspec.DecodeError:
         decode_json(raw, "$.messages")  # raises the located DecodeError
         raise
-    settings = read_settings(options)
-    return Request(
-        messages=messages,
-        options=settings.options,
-        provider=NAME,
-        spelling=settings.spelling,
-        **settings.fields,
-    )
+    return decoded_request(messages, options, NAME, read_settings)
 
 
 def _tool_ok(tool: Any) -> bool:

@@ -87,6 +87,8 @@ from ._helpers import (
 )
 from ._toolkit import (
     SettingsReader,
+    decoded_request,
+    with_fields,
     encode_settings,
     foreign_block,
     foreign_key,
@@ -195,14 +197,7 @@ def decode_request(
             messages.append(Message(role="user", content=items))
         else:
             _decode_items(want_list(items, "$.input"), "$.input", messages)
-    settings = read_settings(options)
-    return Request(
-        messages=messages,
-        options=settings.options,
-        provider=NAME,
-        spelling=settings.spelling,
-        **settings.fields,
-    )
+    return decoded_request(messages, options, NAME, read_settings)
 
 
 def _tool_ok(tool: Any) -> bool:
@@ -594,6 +589,7 @@ def response_from_dict(body: dict[str, Any]) -> ModelResponse:
 
 def encode_request(
     request: Request | list[Message],
+    /,
     *,
     unsupported: UnsupportedPolicy = "error",
     dropped: list[Dropped] | None = None,
@@ -892,9 +888,11 @@ def _encode_reasoning(
 
 def encode_response(
     response: ModelResponse,
+    /,
     *,
     unsupported: UnsupportedPolicy = "error",
     dropped: list[Dropped] | None = None,
+    **fields: Any,
 ) -> bytes:
     """Encode a `ModelResponse` as a Responses ``response`` object.
 
@@ -905,6 +903,7 @@ def encode_response(
     in ``dropped``. ``status`` and ``incomplete_details`` follow ``stop_reason`` when it changed.
     """
     policy = Unsupported(unsupported, dropped)
+    response = with_fields(response, fields)
     extra = dict(response.extra.items()) if response.extra is not UNSET else {}
     own = extra.pop(SOURCE, None) == NAME
     usage_other = extra.pop(USAGE_EXTRA, MISSING)
