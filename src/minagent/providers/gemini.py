@@ -41,6 +41,7 @@ from ..wire.blocks import (
     ContentBlock,
     DocumentBlock,
     ImageBlock,
+    RedactedThinkingBlock,
     TextBlock,
     ThinkingBlock,
     ToolUseBlock,
@@ -755,6 +756,9 @@ def _part(block: Any, path: str, policy: Unsupported, names: dict[str, str], own
         return {"functionCall": call, **keys}
     if kind is ImageBlock or kind is DocumentBlock:
         return _media(block, path, policy, own)
+    if kind is RedactedThinkingBlock:
+        policy.metadata(path, "a redacted thinking block (encrypted for Anthropic alone)")
+        return None
     if kind is UnknownBlock and own and block.type == PART_TYPE:
         return {k: v for k, v in block.data.items() if k != "type"}
     if kind is UnknownBlock:

@@ -34,6 +34,7 @@ from ..wire import _values
 from ..wire.blocks import (
     KNOWN_BLOCK_TYPES,
     Base64Source,
+    RedactedThinkingBlock,
     ContentBlock,
     DocumentBlock,
     ImageBlock,
@@ -969,6 +970,8 @@ def _assistant(
             calls.append(block.data["call"])  # type: ignore[union-attr]
         elif cls is UnknownBlock and own and "custom" in block.data:  # type: ignore[union-attr]
             calls.append(block.data.to_dict())  # type: ignore[union-attr]
+        elif cls is RedactedThinkingBlock:
+            policy.metadata(where, "a redacted thinking block (encrypted for Anthropic alone)")
         elif cls is ThinkingBlock and own and _reasoning_key(block) is not None:
             out[_reasoning_key(block)] = block.thinking  # type: ignore[union-attr,index]
             as_list = block.extra.get(_CONTENT_LIST) is True  # type: ignore[union-attr]

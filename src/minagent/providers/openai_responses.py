@@ -39,6 +39,7 @@ from ..wire.blocks import (
     ContentBlock,
     DocumentBlock,
     ImageBlock,
+    RedactedThinkingBlock,
     TextBlock,
     ThinkingBlock,
     ToolUseBlock,
@@ -749,7 +750,9 @@ def _is_item_type(kind: str) -> bool:
     return kind in RESPONSES_ITEM_TYPES or kind.endswith("_call") or kind == "message"
 
 
-def _encode_assistant(msg: Message, path: str, policy: Unsupported, items: list[Any]) -> None:
+def _encode_assistant(
+    msg: Message, path: str, policy: Unsupported, items: list[Any], response: bool = False
+) -> None:
     if type(msg.content) is str:
         rest = _message_rest(msg, _MESSAGE_KEYS, path, policy)
         items.append({"role": "assistant", "content": msg.content, **rest})
@@ -809,10 +812,14 @@ def _encode_assistant(msg: Message, path: str, policy: Unsupported, items: list[
         current = None
         if kind is ToolUseBlock:
             items.append(_encode_call(block, keys, extra, where, policy, own))
+        elif kind is ThinkingBlock and keys is MISSING and response:
+            items.append(_reasoning_item(block, extra, where, policy, len(items)))
         elif kind is ThinkingBlock:
             item = _encode_reasoning(block, keys, extra, where, policy, own)
             if item is not None:
                 items.append(item)
+        elif kind is RedactedThinkingBlock:
+            policy.metadata(where, "a redacted thinking block (encrypted for Anthropic alone)")
         elif kind is UnknownBlock and own:
             items.append(data)
         elif kind is UnknownBlock:
@@ -862,6 +869,22 @@ def _encode_call(
         item.update(want_dict(keys, path + "." + ITEM_KEY))
     item.update(rest)
     return item
+
+
+def _reasoning_item(
+    block: ThinkingBlock, extra: dict[str, Any], path: str, policy: Unsupported, index: int
+) -> dict[str, Any]:
+    """Another provider's thinking in a response for a client: a reasoning item holding its text
+    as ``reasoning_text`` content (its signature, readable by its issuer alone, is listed)."""
+    if block.signature is not UNSET:
+        policy.metadata(path + ".signature", "a thinking signature (readable by its issuer alone)")
+    _check_keys(extra, frozenset(), path, policy, block, False)
+    return {
+        "type": "reasoning",
+        "id": f"rs_minagent_{index}",
+        "summary": [],
+        "content": [{"type": "reasoning_text", "text": block.thinking}],
+    }
 
 
 def _encode_reasoning(
@@ -939,7 +962,7 @@ def encode_response(
             content=[TextBlock(msg.content)] if msg.content else [],
             extra=msg.extra,
         )
-    _encode_assistant(msg, "$.message", policy, items)
+    _encode_assistant(msg, "$.message", policy, items, response=True)
     for item in items:  # output messages need the long form
         if item.get("type", "message") == "message" and type(item.get("content")) is str:
             text = item.pop("content")
