@@ -13,6 +13,7 @@ from msgspec import UNSET
 from ..wire.blocks import Base64Source, UnknownBlock
 from ..wire.errors import EncodeError, ValidationError
 from ..wire.extra import Extra
+from ._base import deep
 
 __all__ = [
     "MISSING",
@@ -163,9 +164,10 @@ def tool_arguments(block: Any, path: str) -> str:
         if parsed == block.input:
             return raw
     try:
-        return json_text(block.input)
-    except RecursionError:
-        raise EncodeError("tool input nested too deep to write", path=path + ".input") from None
+        text: str = deep(lambda: json_text(block.input))
+        return text
+    except EncodeError as err:
+        raise EncodeError(err.message, path=path + ".input") from None
     except (TypeError, ValueError, OverflowError) as err:
         raise EncodeError(f"cannot write tool input: {err}", path=path + ".input") from None
 

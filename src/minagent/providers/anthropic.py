@@ -564,6 +564,8 @@ def encode_request(
         if listed and after_tool and not new_turn and not keys:
             out[-1]["content"].extend(content)
         else:
+            if listed:  # tool results may join this turn: a list of its own, not the caller's
+                content = list(content)
             item = {"role": role, "content": content}
             if keys:
                 item.update(keys)

@@ -1153,7 +1153,8 @@ def encode_response(
     """
     policy = Unsupported(unsupported, dropped)
     extra = dict(response.extra.items()) if response.extra is not UNSET else {}
-    own = extra.pop(SOURCE, None) == NAME
+    source = extra.pop(SOURCE, None)
+    own = source == NAME
     usage_other = extra.pop(USAGE_EXTRA, None) or {}
     if type(usage_other) is not dict:
         policy.metadata("$.usage_extra", "a usage that is not an object")
@@ -1173,7 +1174,7 @@ def encode_response(
         for key, value in extra.items():
             if key in HINTS:
                 continue
-            if key in _NEUTRAL_TOP:
+            if key in _NEUTRAL_TOP and source is None:
                 top[key] = value  # the neutral shape's own keys (system_fingerprint, ...)
             else:
                 foreign_key(policy, f"$.{key}", f"the response key {key!r}", key, value)
