@@ -516,3 +516,45 @@ def test_stream_errors() -> None:
     acc.feed(_as_array(data)[:-5])
     with pytest.raises(StreamError):
         acc.close()
+
+
+def test_idless_calls_of_one_name_are_answered_in_order() -> None:
+    """Two functionCalls of the same name without ids are answered, in order, by two id-less
+    functionResponses: the first response answers the first call."""
+    body = {
+        "contents": [
+            {
+                "role": "model",
+                "parts": [
+                    {"functionCall": {"name": "f", "args": {"x": 1}}},
+                    {"functionCall": {"name": "f", "args": {"x": 2}}},
+                ],
+            },
+            {
+                "role": "user",
+                "parts": [
+                    {"functionResponse": {"name": "f", "response": {"output": "one"}}},
+                    {"functionResponse": {"name": "f", "response": {"output": "two"}}},
+                ],
+            },
+        ]
+    }
+    req = G.decode_request(json.dumps(body).encode())
+    calls = req.messages[0].content
+    assert [(c.id, c.input) for c in calls] == [
+        ("minagent-gemini-0-0", {"x": 1}),
+        ("minagent-gemini-0-1", {"x": 2}),
+    ]
+    assert [(m.tool_call_id, m.content) for m in req.messages[1:]] == [
+        ("minagent-gemini-0-0", "one"),
+        ("minagent-gemini-0-1", "two"),
+    ]
+    assert json.loads(G.encode_request(req)) == body
+
+
+def test_non_canonical_base64_inline_data_stays_as_written() -> None:
+    """inlineData whose base64 is not canonical ("QR==") is kept whole, so it comes back as
+    written, not rewritten ("QQ==")."""
+    body = {"contents": [{"role": "user", "parts": [{"inlineData": {"mimeType": "image/png", "data": "QR=="}}]}]}
+    req = G.decode_request(json.dumps(body).encode())
+    assert json.loads(G.encode_request(req)) == body

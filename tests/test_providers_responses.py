@@ -640,3 +640,41 @@ def test_changed_reasoning_text_refused() -> None:
     with pytest.raises(UnsupportedError) as err:
         R.encode_request(Request(messages=msgs, options=req.options))
     assert err.value.path == "$.messages[2].content[0].thinking"
+
+
+def test_consecutive_text_blocks_are_one_output_message() -> None:
+    """A response's consecutive text blocks are the parts of one output message item (not one
+    item each); a tool call between them starts a new one."""
+    resp = ModelResponse(
+        message=Message(
+            role="assistant",
+            content=[
+                TextBlock("a"),
+                TextBlock("b"),
+                ToolUseBlock(id="c", name="f", input={}),
+                TextBlock("z"),
+            ],
+        )
+    )
+    out = json.loads(R.encode_response(resp))["output"]
+    assert [item["type"] for item in out] == ["message", "function_call", "message"]
+    assert [p["text"] for p in out[0]["content"]] == ["a", "b"]
+    assert [p["text"] for p in out[2]["content"]] == ["z"]
+
+
+def test_non_canonical_base64_data_url_stays_text() -> None:
+    """A data URL whose base64 is not canonical ("QR==") stays a URL, so it comes back as
+    written, not rewritten ("QQ==")."""
+    body = {
+        "input": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "input_image", "image_url": "data:image/png;base64,QR==", "detail": "auto"}
+                ],
+            }
+        ]
+    }
+    req = R.decode_request(json.dumps(body).encode())
+    assert req.messages[0].content[0].source == UrlSource("data:image/png;base64,QR==")
+    assert json.loads(R.encode_request(req)) == body

@@ -803,7 +803,7 @@ def _encode_assistant(
                 items.append(current)
             elif current is not None:
                 current["content"].append(part)
-            elif kind is TextBlock and len(part) == 2:
+            elif kind is TextBlock and len(part) == 2 and not response:
                 items.append({"role": "assistant", "content": part["text"]})
             else:
                 current = {"role": "assistant", "content": [part]}
