@@ -116,7 +116,12 @@ def test_tool_with_keys_beyond_the_neutral_ones_stays_an_option() -> None:
     path (tools are content), or dropped and listed."""
     tool = {"name": "t", "input_schema": {"type": "object"}, "cache_control": {"type": "ephemeral"}}
     data = json.dumps(
-        {"model": "m", "max_tokens": 8, "tools": [tool], "messages": [{"role": "user", "content": "x"}]}
+        {
+            "model": "m",
+            "max_tokens": 8,
+            "tools": [tool],
+            "messages": [{"role": "user", "content": "x"}],
+        }
     ).encode()
     req = anthropic.decode_request(data)
     assert (req.tools, req.options) == (None, {"tools": [tool]})
@@ -126,7 +131,9 @@ def test_tool_with_keys_beyond_the_neutral_ones_stays_an_option() -> None:
     assert err.value.path == "$.options.tools"
     body, dropped = _enc_request(openai_chat, req, "drop")
     assert "tools" not in body
-    assert dropped == [Dropped("$.options.tools", "the anthropic option 'tools' (no spelling here)")]
+    assert dropped == [
+        Dropped("$.options.tools", "the anthropic option 'tools' (no spelling here)")
+    ]
 
 
 # --- Responses item bookkeeping crossing providers ------------------------------------------------
@@ -279,7 +286,9 @@ ANTHROPIC_TOOL = {"name": "w", "description": "weather", "input_schema": {"type"
 RESPONSES_TOOL = {"type": "function", "name": "w", "parameters": {"type": "object"}, "strict": True}
 
 
-def _enc_request(mod: Any, req: Request, policy: str = "error", **options: Any) -> tuple[Any, list[Dropped]]:
+def _enc_request(
+    mod: Any, req: Request, policy: str = "error", **options: Any
+) -> tuple[Any, list[Dropped]]:
     dropped: list[Dropped] = []
     data = mod.encode_request(req, unsupported=policy, dropped=dropped, **options)
     return json.loads(data), dropped
@@ -314,7 +323,9 @@ def test_anthropic_settings_into_responses() -> None:
         "input": [{"role": "user", "content": "hi"}],
     }
     assert dropped == [
-        Dropped("$.options.thinking", "the anthropic option 'thinking' (no spelling here)", "metadata")
+        Dropped(
+            "$.options.thinking", "the anthropic option 'thinking' (no spelling here)", "metadata"
+        )
     ]
 
 
@@ -327,7 +338,9 @@ def test_chat_settings_into_gemini() -> None:
             "max_completion_tokens": 9,
             "stop": "END",
             "seed": 3,
-            "tools": [{"type": "function", "function": {"name": "w", "parameters": {"type": "object"}}}],
+            "tools": [
+                {"type": "function", "function": {"name": "w", "parameters": {"type": "object"}}}
+            ],
             "messages": [{"role": "user", "content": "hi"}],
         }
     ).encode()

@@ -103,7 +103,9 @@ def test_cache_control_into_openai_is_listed_as_metadata() -> None:
     msgs = [Message(role="user", content=[TextBlock("x", extra=Extra(cache_control={"t": 1}))])]
     dropped: list[Dropped] = []
     out = openai_chat.encode_request(msgs, model="m", dropped=dropped)
-    assert json.loads(out)["messages"] == [{"role": "user", "content": [{"type": "text", "text": "x"}]}]
+    assert json.loads(out)["messages"] == [
+        {"role": "user", "content": [{"type": "text", "text": "x"}]}
+    ]
     assert dropped == [
         Dropped(
             "$.messages[0].content[0].cache_control",

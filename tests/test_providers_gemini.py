@@ -555,6 +555,10 @@ def test_idless_calls_of_one_name_are_answered_in_order() -> None:
 def test_non_canonical_base64_inline_data_stays_as_written() -> None:
     """inlineData whose base64 is not canonical ("QR==") is kept whole, so it comes back as
     written, not rewritten ("QQ==")."""
-    body = {"contents": [{"role": "user", "parts": [{"inlineData": {"mimeType": "image/png", "data": "QR=="}}]}]}
+    body = {
+        "contents": [
+            {"role": "user", "parts": [{"inlineData": {"mimeType": "image/png", "data": "QR=="}}]}
+        ]
+    }
     req = G.decode_request(json.dumps(body).encode())
     assert json.loads(G.encode_request(req)) == body

@@ -267,7 +267,9 @@ def test_roles_names_and_parts() -> None:
     req = openai_chat.decode_request(json.dumps(body).encode())
     assert req.messages == [
         Message(role="system", content="dev", extra=Extra(developer=True, from_provider=CHAT)),
-        Message(role="system", content=[TextBlock("sys")], extra=Extra(name="boss", from_provider=CHAT)),
+        Message(
+            role="system", content=[TextBlock("sys")], extra=Extra(name="boss", from_provider=CHAT)
+        ),
         Message(
             role="user",
             content=[
@@ -540,7 +542,12 @@ def test_mistral_tool_call_without_type_is_a_tool_use_block() -> None:
     assert block.extra["type_absent"] is True
     assert json.loads(openai_chat.encode_response(resp)) == json.loads(data)
     out = json.loads(anthropic.encode_response(resp))
-    assert out["content"][-1] == {"type": "tool_use", "id": call["id"], "name": call["function"]["name"], "input": json.loads(call["function"]["arguments"])}
+    assert out["content"][-1] == {
+        "type": "tool_use",
+        "id": call["id"],
+        "name": call["function"]["name"],
+        "input": json.loads(call["function"]["arguments"]),
+    }
 
 
 def test_tool_call_index_is_kept_on_the_block_and_listed_elsewhere() -> None:
@@ -610,4 +617,6 @@ def test_text_parts_with_cache_control_and_annotations_decode_as_text() -> None:
         {"type": "text", "text": "a", "cache_control": {"type": "ephemeral"}},
         {"type": "text", "text": "b"},
     ]
-    assert [(d.path, d.kind) for d in dropped] == [("$.messages[0].content[1].annotations", "metadata")]
+    assert [(d.path, d.kind) for d in dropped] == [
+        ("$.messages[0].content[1].annotations", "metadata")
+    ]

@@ -670,7 +670,11 @@ def test_non_canonical_base64_data_url_stays_text() -> None:
             {
                 "role": "user",
                 "content": [
-                    {"type": "input_image", "image_url": "data:image/png;base64,QR==", "detail": "auto"}
+                    {
+                        "type": "input_image",
+                        "image_url": "data:image/png;base64,QR==",
+                        "detail": "auto",
+                    }
                 ],
             }
         ]

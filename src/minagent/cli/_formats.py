@@ -21,8 +21,7 @@ from typing import Any, BinaryIO, Protocol
 
 import msgspec
 
-from .. import wire
-from .. import providers
+from .. import providers, wire
 from ..providers import Request
 from ..wire.errors import DecodeError, WireError
 from ..wire.limits import DEFAULT_MAX_FRAME

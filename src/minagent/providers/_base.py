@@ -5,13 +5,11 @@ Adapters import from here; nothing here knows a provider.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import sys
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 import msgspec
-
-import sys
-from collections.abc import Callable
 
 from ..wire import _codec, _lossless, _paths, _values
 from ..wire.errors import DecodeError, EncodeError, ValidationError, WireError
@@ -23,12 +21,12 @@ __all__ = [
     "BLOCK_HINTS",
     "HINTS",
     "NEW_TURN",
-    "SOURCE",
     "RAW_ARGUMENTS",
+    "SETTINGS",
+    "SOURCE",
     "USAGE_EXTRA",
     "DropKind",
     "Dropped",
-    "SETTINGS",
     "Reasoning",
     "Request",
     "ResponseFormat",
@@ -41,11 +39,11 @@ __all__ = [
     "as_request",
     "bare",
     "block_hint",
-    "check_size",
-    "deep",
     "block_keys",
+    "check_size",
     "decode_json",
     "decode_messages",
+    "deep",
     "encode_json",
     "flatten_usage",
     "lowered",
@@ -80,13 +78,13 @@ BLOCK_HINTS = frozenset(
 )
 """Keys an adapter may put in a content block's ``extra`` for its own bookkeeping, not content:
 ``type_absent`` (OpenAI Chat: a tool call without ``type``), ``openai_reasoning`` and
-``content_list`` (OpenAI Chat: the message key a reasoning text came from, and whether the content
-around it was a list), ``openai_item`` (OpenAI Responses: the item-level keys of the item a block came from, ``id``,
-``status``, ...; it also marks where an item begins), ``args_absent`` (Gemini: a
-``functionCall`` without ``args``). The source's encoder reads them back; every other encoder
-ignores them (`block_hint`). One exception: on a `ThinkingBlock`, ``openai_item`` holds the whole
-reasoning item (``encrypted_content`` included), which is content only OpenAI Responses can take
-back, so other encoders report it."""
+``content_list`` (OpenAI Chat: the message key a reasoning text came from, and whether the
+content around it was a list), ``openai_item`` (OpenAI Responses: the item-level keys of the
+item a block came from, ``id``, ``status``, ...; it also marks where an item begins),
+``args_absent`` (Gemini: a ``functionCall`` without ``args``). The source's encoder reads them
+back; every other encoder ignores them (`block_hint`). One exception: on a `ThinkingBlock`,
+``openai_item`` holds the whole reasoning item (``encrypted_content`` included), which only
+OpenAI Responses can read, so other encoders list it (metadata)."""
 
 RAW_ARGUMENTS = "arguments"
 """The `ToolUseBlock.extra` key holding a tool call's arguments as the raw JSON text it came as,
@@ -212,12 +210,12 @@ class Request(msgspec.Struct, kw_only=True, gc=False):
     provider: str | None = None
     """The adapter that decoded this request (its `SOURCE` name), whose shape ``options`` are
     in; ``None`` for a request built by hand (its options are written as they are)."""
-    spelling: dict[str, Any] = {}  # noqa: RUF012 (replaced, never mutated)
+    spelling: dict[str, Any] = {}
     """The source body's keys the typed settings were read from, as they were spelled there
     (``max_completion_tokens`` or ``max_tokens``, ``stop`` as a string or a list, ...). Only the
     ``provider``'s encoder reads it, and only while the settings are unchanged: it writes them
     back byte-exact."""
-    decoded: dict[str, Any] = {}  # noqa: RUF012 (replaced, never mutated)
+    decoded: dict[str, Any] = {}
     """The typed settings as they were decoded (a separate copy of them), by name: the
     ``provider``'s encoder writes ``spelling`` back only while the settings still equal these."""
 
@@ -317,9 +315,7 @@ def as_request(messages: Request | list[Message], options: Mapping[str, Any]) ->
     if isinstance(messages, Request):
         if not options:
             return messages
-        return msgspec.structs.replace(
-            messages, options={**messages.options, **rest}, **typed
-        )
+        return msgspec.structs.replace(messages, options={**messages.options, **rest}, **typed)
     if not isinstance(messages, list):
         raise TypeError(f"expected a Request or a list of Message, got {type(messages).__name__}")
     try:

@@ -17,6 +17,7 @@ from ._base import deep
 
 __all__ = [
     "MISSING",
+    "arguments_exact",
     "b64_exact",
     "base64_json",
     "block_kind",
@@ -24,10 +25,9 @@ __all__ = [
     "extra_dict",
     "extra_or_unset",
     "json_text",
-    "arguments_exact",
     "parse_arguments",
-    "tool_arguments",
     "parse_data_url",
+    "tool_arguments",
     "want_dict",
     "want_list",
     "want_str",

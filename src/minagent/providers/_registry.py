@@ -102,13 +102,13 @@ class Adapter:
         return result
 
     @property
-    def StreamParser(self) -> type:  # noqa: N802 (a class, by its class name)
+    def StreamParser(self) -> type:
         """The stream parser class: byte chunks in, typed events out."""
         cls: type = self.stream_module.StreamParser
         return cls
 
     @property
-    def StreamAccumulator(self) -> type:  # noqa: N802 (a class, by its class name)
+    def StreamAccumulator(self) -> type:
         """The stream accumulator class: events in, the final `ModelResponse` out."""
         cls: type = self.stream_module.StreamAccumulator
         return cls

@@ -31,21 +31,21 @@ __all__ = [
     "CONTENT_OPTIONS",
     "SettingsReader",
     "encode_settings",
-    "has_keys",
-    "is_int",
-    "is_number",
-    "is_str",
-    "is_strings",
-    "merged",
-    "typed_settings",
-    "with_fields",
     "foreign_block",
     "foreign_extra",
     "foreign_key",
+    "has_keys",
+    "is_int",
+    "is_number",
     "is_own",
+    "is_str",
+    "is_strings",
+    "merged",
     "source_of",
     "tagged",
+    "typed_settings",
     "unknown_block",
+    "with_fields",
 ]
 
 CONTENT_KEYS = frozenset(
@@ -237,16 +237,15 @@ def encode_settings(
 
     For a request ``name`` decoded, with its settings unchanged, the keys are written back as
     they were spelled, its options as they came; with a setting changed, ``write`` spells the
-    settings anew. For a request built by hand, its options are written as they are and ``write``
-    spells the settings over them. For another adapter's request, ``write`` spells the settings and each
-    of its options is reported (another provider's spelling is never copied).
+    settings anew. For a request built by hand, its options are written as they are and
+    ``write`` spells the settings over them. For another adapter's request, ``write`` spells the
+    settings and each of its options is reported (another provider's spelling is never
+    copied).
     """
     typed = typed_settings(request)
     if request.provider == name:
-        if typed == request.decoded:
-            body = dict(request.spelling)
-        else:
-            body = write(typed, policy)
+        unchanged = typed == request.decoded
+        body = dict(request.spelling) if unchanged else write(typed, policy)
         return merged(body, request.options)
     body = write(typed, policy)
     if request.provider is None:  # by hand: its options as they are, the typed settings win

@@ -42,8 +42,8 @@ from ..wire.blocks import (
 )
 from ..wire.errors import ValidationError, WireError
 from ..wire.extra import Extra
-from ..wire.messages import Message, ModelResponse
 from ..wire.limits import DEFAULT, Limits
+from ..wire.messages import Message, ModelResponse
 from ._base import (
     HINTS,
     NEW_TURN,
@@ -58,9 +58,9 @@ from ._base import (
     UnsupportedError,
     UnsupportedPolicy,
     as_request,
-    check_size,
     block_hint,
     block_keys,
+    check_size,
     decode_json,
     decode_messages,
     encode_json,
@@ -155,9 +155,7 @@ DERIVED_COUNTERS = frozenset({"total_tokens"})
 _TOP = msgspec.json.Decoder(dict[str, msgspec.Raw])
 
 
-def decode_request(
-    data: bytes | bytearray | memoryview, /, *, limits: Limits = DEFAULT
-) -> Request:
+def decode_request(data: bytes | bytearray | memoryview, /, *, limits: Limits = DEFAULT) -> Request:
     """Decode a Messages API request body into a `Request`.
 
     ``messages`` gets the ``system`` prompt first (if any), then the conversation with each
@@ -241,9 +239,11 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
     take(
         "thinking",
         "reasoning",
-        lambda v: has_keys(v, {"type", "budget_tokens"})
-        and v["type"] == "enabled"
-        and is_int(v["budget_tokens"]),
+        lambda v: (
+            has_keys(v, {"type", "budget_tokens"})
+            and v["type"] == "enabled"
+            and is_int(v["budget_tokens"])
+        ),
         lambda v: Reasoning(budget_tokens=v["budget_tokens"]),
     )
     take(

@@ -50,8 +50,8 @@ from ..wire.blocks import (
 )
 from ..wire.errors import ValidationError
 from ..wire.extra import Extra
-from ..wire.messages import Message, ModelResponse
 from ..wire.limits import DEFAULT, Limits
+from ..wire.messages import Message, ModelResponse
 from ._base import (
     HINTS,
     NEW_TURN,
@@ -66,10 +66,10 @@ from ._base import (
     UnsupportedError,
     UnsupportedPolicy,
     as_request,
-    check_size,
     bare,
     block_hint,
     block_keys,
+    check_size,
     decode_json,
     encode_json,
     flatten_usage,
@@ -90,7 +90,6 @@ from ._helpers import (
 from ._toolkit import (
     SettingsReader,
     decoded_request,
-    with_fields,
     encode_settings,
     foreign_block,
     foreign_key,
@@ -101,12 +100,13 @@ from ._toolkit import (
     is_str,
     is_strings,
     tagged,
+    with_fields,
 )
 
 __all__ = [
     "FINISH_REASONS",
-    "NAME",
     "ID_PREFIX",
+    "NAME",
     "PART_TYPE",
     "USAGE_NAMES",
     "decode_request",

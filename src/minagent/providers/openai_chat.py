@@ -34,10 +34,10 @@ from ..wire import _values
 from ..wire.blocks import (
     KNOWN_BLOCK_TYPES,
     Base64Source,
-    RedactedThinkingBlock,
     ContentBlock,
     DocumentBlock,
     ImageBlock,
+    RedactedThinkingBlock,
     TextBlock,
     ThinkingBlock,
     ToolUseBlock,
@@ -46,8 +46,8 @@ from ..wire.blocks import (
 )
 from ..wire.errors import EncodeError, ValidationError
 from ..wire.extra import Extra
-from ..wire.messages import Message, ModelResponse
 from ..wire.limits import DEFAULT, Limits
+from ..wire.messages import Message, ModelResponse
 from ._base import (
     HINTS,
     RAW_ARGUMENTS,
@@ -63,10 +63,10 @@ from ._base import (
     UnsupportedError,
     UnsupportedPolicy,
     as_request,
-    check_size,
     bare,
     block_hint,
     block_keys,
+    check_size,
     decode_json,
     encode_json,
     flatten_usage,
@@ -184,9 +184,7 @@ _TOP = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _MESSAGES = msgspec.json.Decoder(list[dict[str, Any]])
 
 
-def decode_request(
-    data: bytes | bytearray | memoryview, /, *, limits: Limits = DEFAULT
-) -> Request:
+def decode_request(data: bytes | bytearray | memoryview, /, *, limits: Limits = DEFAULT) -> Request:
     """Decode a Chat Completions request body into a `Request` (see the module docstring).
 
     Raises `DecodeError` / `ValidationError` with the JSON path.
@@ -632,7 +630,11 @@ def _tool_use(ident: str, name: str, arguments: str) -> ToolUseBlock:
     try:
         value = _ARGS.decode(arguments)
         exact = _ENC.encode(value) == arguments.encode()
-    except (msgspec.DecodeError, RecursionError, UnicodeError):  # truncated, not an object, too deep: text only
+    except (
+        msgspec.DecodeError,
+        RecursionError,
+        UnicodeError,
+    ):  # truncated, not an object, too deep: text only
         raw = Extra._own({RAW_ARGUMENTS: arguments})
         return ToolUseBlock(id=ident, name=name, input={}, extra=raw)
     if exact:
@@ -1027,7 +1029,7 @@ def _encode_call(block: ToolUseBlock, path: str, policy: Unsupported, own: bool)
         call["type"] = "function"
     function: dict[str, Any] = {"name": block.name, "arguments": arguments}
     for key, value in block_keys(block).items():
-        if key == RAW_ARGUMENTS or key == _TYPE_ABSENT:
+        if key in (RAW_ARGUMENTS, _TYPE_ABSENT):
             continue
         if own and key == _FUNCTION_KEYS and type(value) is dict:
             function.update(value)

@@ -48,8 +48,8 @@ from ..wire.blocks import (
 )
 from ..wire.errors import ValidationError
 from ..wire.extra import Extra
-from ..wire.messages import Message, ModelResponse
 from ..wire.limits import DEFAULT, Limits
+from ..wire.messages import Message, ModelResponse
 from ._base import (
     HINTS,
     SOURCE,
@@ -64,10 +64,10 @@ from ._base import (
     UnsupportedError,
     UnsupportedPolicy,
     as_request,
-    check_size,
     bare,
     block_hint,
     block_keys,
+    check_size,
     decode_json,
     encode_json,
     flatten_usage,
@@ -89,7 +89,6 @@ from ._helpers import (
 from ._toolkit import (
     SettingsReader,
     decoded_request,
-    with_fields,
     encode_settings,
     foreign_block,
     foreign_key,
@@ -100,6 +99,7 @@ from ._toolkit import (
     is_str,
     tagged,
     unknown_block,
+    with_fields,
 )
 
 __all__ = [
@@ -228,8 +228,10 @@ _MODES_BACK = {v: k for k, v in _MODES.items()}
 def _choice_ok(choice: Any) -> bool:
     if type(choice) is str:
         return choice in _MODES
-    return has_keys(choice, {"type", "name"}) and choice["type"] == "function" and is_str(
-        choice["name"]
+    return (
+        has_keys(choice, {"type", "name"})
+        and choice["type"] == "function"
+        and is_str(choice["name"])
     )
 
 
