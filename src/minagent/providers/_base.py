@@ -310,11 +310,11 @@ def as_request(messages: Request | list[Message], options: Mapping[str, Any]) ->
     """The `Request` an ``encode_request(req_or_messages, **options)`` call describes: keyword
     options set the typed settings they name (``model=``, ``max_tokens=``, ...) and are added to
     (and override) the request's other options."""
+    if not options and isinstance(messages, Request):
+        return messages
     typed = {k: v for k, v in options.items() if k in SETTINGS}
     rest = {k: v for k, v in options.items() if k not in SETTINGS}
     if isinstance(messages, Request):
-        if not options:
-            return messages
         return msgspec.structs.replace(messages, options={**messages.options, **rest}, **typed)
     if not isinstance(messages, list):
         raise TypeError(f"expected a Request or a list of Message, got {type(messages).__name__}")
@@ -419,7 +419,10 @@ def encode_json(obj: Any) -> bytes:
     raises `EncodeError`.
     """
     try:
-        return deep(lambda: _ENCODER.encode(obj))
+        try:
+            return _ENCODER.encode(obj)
+        except RecursionError:  # a value nested deep, encoded from deep in the stack
+            return deep(lambda: _ENCODER.encode(obj))
     except _NeedsLowering:
         raise EncodeError("internal: a block with extra keys was not lowered") from None
     except (TypeError, ValueError, OverflowError, NotImplementedError) as err:

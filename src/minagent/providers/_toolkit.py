@@ -181,9 +181,11 @@ def decoded_request(
         options=settings.options,
         provider=name,
         spelling=settings.spelling,
-        decoded=read(msgspec.json.decode(msgspec.json.encode(settings.spelling))).fields
+        decoded=_settings_tuple(
+            read(msgspec.json.decode(msgspec.json.encode(settings.spelling))).fields
+        )
         if settings.spelling
-        else {},
+        else _NO_SETTINGS,
         **settings.fields,
     )
 
@@ -221,6 +223,13 @@ class SettingsReader:
         return True
 
 
+_NO_SETTINGS = (None,) * len(SETTINGS)
+
+
+def _settings_tuple(fields: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(fields.get(name) for name in SETTINGS)
+
+
 def typed_settings(request: Any) -> dict[str, Any]:
     """The typed settings a `Request` has set, by field name."""
     return {name: getattr(request, name) for name in SETTINGS if getattr(request, name) is not None}
@@ -242,11 +251,14 @@ def encode_settings(
     settings and each of its options is reported (another provider's spelling is never
     copied).
     """
-    typed = typed_settings(request)
     if request.provider == name:
-        unchanged = typed == request.decoded
-        body = dict(request.spelling) if unchanged else write(typed, policy)
-        return merged(body, request.options)
+        values = msgspec.structs.astuple(request)[1 : len(SETTINGS) + 1]  # SETTINGS, in order
+        if values == request.decoded:
+            body = dict(request.spelling)
+        else:
+            body = write(typed_settings(request), policy)
+        return merged(body, request.options) if request.options else body
+    typed = typed_settings(request)
     body = write(typed, policy)
     if request.provider is None:  # by hand: its options as they are, the typed settings win
         return merged(dict(request.options), body)
