@@ -24,26 +24,32 @@ from msgspec import UNSET
 from ..wire.blocks import UnknownBlock
 from ..wire.errors import ValidationError
 from ..wire.extra import Extra
-from ._base import HINTS, SETTINGS, SOURCE, Request, Unsupported
+from ._base import HINTS, SETTINGS, SOURCE, Request, Unsupported, block_hint, block_keys
+from ._helpers import block_kind
 
 __all__ = [
     "CONTENT_KEYS",
     "CONTENT_OPTIONS",
     "SettingsReader",
+    "block_extra",
     "encode_settings",
     "foreign_block",
     "foreign_extra",
     "foreign_key",
+    "foreign_usage",
     "has_keys",
     "is_int",
     "is_number",
     "is_own",
     "is_str",
     "is_strings",
+    "kept_keys",
     "merged",
+    "message_keys",
     "source_of",
     "tagged",
     "typed_settings",
+    "uncached",
     "unknown_block",
     "with_fields",
 ]
@@ -316,3 +322,87 @@ def with_fields(response: Any, fields: Mapping[str, Any]) -> Any:
         if getattr(response, key) is UNSET:
             changes[key] = value
     return msgspec.structs.replace(response, **changes) if changes else response
+
+
+# --- keys a target keeps or reports ------------------------------------------------------------
+
+
+def kept_keys(
+    keys: Mapping[str, Any],
+    allowed: frozenset[str],
+    own: bool,
+    policy: Unsupported,
+    path: str,
+    what: str = "the message key {}",
+    block: Any = None,
+) -> dict[str, Any]:
+    """The keys to write: all of them when they are the target's own (``own``), else the
+    ``allowed`` ones; every other key is reported with `foreign_key` (``what`` names it, ``{}``
+    standing for the key). Message hints (`HINTS`) are never written; for a ``block``, its
+    bookkeeping hints (`block_hint`) are left out unreported unless they are its own."""
+    out: dict[str, Any] = {}
+    for key, value in keys.items():
+        if block is None and key in HINTS:
+            continue
+        if own or key in allowed:
+            out[key] = value
+        elif block is None or not block_hint(key, block):
+            foreign_key(policy, f"{path}.{key}", what.format(repr(key)), key, value)
+    return out
+
+
+def message_keys(
+    message: Any, name: str, allowed: frozenset[str], policy: Unsupported, path: str
+) -> dict[str, Any]:
+    """`kept_keys` of a message's ``extra`` for adapter ``name``."""
+    extra = message.extra
+    if extra is UNSET:
+        return {}
+    return kept_keys(extra, allowed, is_own(extra, name), policy, path)
+
+
+def block_extra(
+    block: Any,
+    allowed: frozenset[str],
+    own: bool,
+    policy: Unsupported,
+    path: str,
+    keys: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """`kept_keys` of a block's keys beyond its core fields (`block_keys`, or ``keys``)."""
+    what = f"the key {{}} on a {block_kind(block)} block"
+    return kept_keys(
+        block_keys(block) if keys is None else keys, allowed, own, policy, path, what, block
+    )
+
+
+# --- usage -----------------------------------------------------------------------------------
+
+
+def uncached(counters: dict[str, int], sign: int) -> None:
+    """Neutral ``input_tokens`` counts uncached input (as Anthropic does); OpenAI's and Gemini's
+    input counts include the cache reads: subtract (``sign=-1``) or add back (``sign=1``)."""
+    if "input_tokens" in counters and "cache_read_input_tokens" in counters:
+        counters["input_tokens"] += sign * counters["cache_read_input_tokens"]
+
+
+def foreign_usage(
+    counters: Mapping[str, int],
+    other: Any,
+    names: frozenset[str],
+    policy: Unsupported,
+) -> dict[str, int]:
+    """Another provider's usage for a target whose counters are ``names`` (neutral names): those
+    counters; every other counter and usage entry listed as metadata."""
+    kept = {}
+    for name, value in counters.items():
+        if name in names:
+            kept[name] = value
+        else:
+            policy.metadata(f"$.usage.{name}", f"the usage counter {name!r}")
+    if type(other) is dict:
+        for name in other:
+            policy.metadata(f"$.usage_extra.{name}", f"the usage entry {name!r}")
+    elif other is not None:
+        policy.metadata("$.usage_extra", "a usage that is not an object")
+    return kept

@@ -83,6 +83,7 @@ from ._toolkit import (
     is_own,
     is_str,
     is_strings,
+    kept_keys,
 )
 
 __all__ = [
@@ -576,15 +577,12 @@ def encode_request(
     return encode_json(body)
 
 
+_NONE: frozenset[str] = frozenset()
+
+
 def _message_keys(msg: Message, path: str, policy: Unsupported, own: bool) -> dict[str, Any]:
     """The message keys to write back (its own provider's), after reporting the others."""
-    extra = msg.extra
-    if extra is UNSET:
-        return {}
-    if own:
-        return {k: v for k, v in extra.items() if k not in HINTS}
-    foreign_extra(policy, extra, path, "the message key")
-    return {}
+    return {} if msg.extra is UNSET else kept_keys(msg.extra, _NONE, own, policy, path)
 
 
 def _system(messages: list[Message], policy: Unsupported) -> Any:

@@ -67,8 +67,6 @@ from ._base import (
     UnsupportedPolicy,
     as_request,
     bare,
-    block_hint,
-    block_keys,
     check_size,
     decode_json,
     encode_json,
@@ -89,17 +87,21 @@ from ._helpers import (
 )
 from ._toolkit import (
     SettingsReader,
+    block_extra,
     decoded_request,
     encode_settings,
     foreign_block,
     foreign_key,
+    foreign_usage,
     has_keys,
     is_int,
     is_number,
     is_own,
     is_str,
     is_strings,
+    message_keys,
     tagged,
+    uncached,
     with_fields,
 )
 
@@ -557,7 +559,7 @@ def response_from_dict(body: dict[str, Any]) -> ModelResponse:
     counters: dict[str, int] = {}
     if type(usage) is dict:
         counters, other = flatten_usage(usage, USAGE_NAMES)
-        _uncached(counters, -1)
+        uncached(counters, -1)
         if other:
             extra[USAGE_EXTRA] = other
     elif usage is not MISSING:
@@ -574,13 +576,6 @@ def response_from_dict(body: dict[str, Any]) -> ModelResponse:
         extra=Extra._own(extra),
         **typed,
     )
-
-
-def _uncached(counters: dict[str, int], sign: int) -> None:
-    """Neutral ``input_tokens`` counts uncached input (as Anthropic does); ``promptTokenCount``
-    includes ``cachedContentTokenCount``: subtract (``sign=-1``) or add back (``sign=1``)."""
-    if "input_tokens" in counters and "cache_read_input_tokens" in counters:
-        counters["input_tokens"] += sign * counters["cache_read_input_tokens"]
 
 
 def _stop(finish: str, blocks: list[ContentBlock]) -> str:
@@ -632,7 +627,7 @@ def encode_request(
         path = f"$.messages[{i}]"
         own = is_own(msg.extra, NAME)
         if role == "system":
-            _message_extra(msg, _NO_KEYS, path, policy)
+            message_keys(msg, NAME, _NO_KEYS, policy, path)
             system_parts.extend(_parts(content, path, policy, names, True, own))
             continue
         if role == "tool":
@@ -648,32 +643,13 @@ def encode_request(
         parts = _parts(content, path, policy, names, False, own)
         item = {"role": "model" if role == "assistant" else "user", "parts": parts}
         if not plain:
-            item.update(_message_extra(msg, _CONTENT_KEYS, path, policy))
+            item.update(message_keys(msg, NAME, _CONTENT_KEYS, policy, path))
         contents.append(item)
     if system_parts:
         base = body.get("systemInstruction")
         body["systemInstruction"] = {**(base if type(base) is dict else {}), "parts": system_parts}
     body["contents"] = contents
     return encode_json(body)
-
-
-def _message_extra(
-    msg: Message, allowed: frozenset[str], path: str, policy: Unsupported
-) -> dict[str, Any]:
-    """The message keys to write on its content: all of them (but hints) when this adapter
-    decoded the message, else the ``allowed`` ones, reporting the rest."""
-    out: dict[str, Any] = {}
-    if msg.extra is UNSET:
-        return out
-    own = is_own(msg.extra, NAME)
-    for key, value in msg.extra.items():
-        if key in HINTS:
-            continue
-        if own or key in allowed:
-            out[key] = value
-        else:
-            foreign_key(policy, f"{path}.{key}", f"the message key {key!r}", key, value)
-    return out
 
 
 def _parts(
@@ -721,32 +697,19 @@ _PART_KEYS = frozenset(
 _CALL_KEYS = _PART_KEYS | {"args_absent"}
 
 
-def _part_keys(
-    block: Any, path: str, policy: Unsupported, allowed: frozenset[str], own: bool
-) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in block_keys(block).items():
-        if own or key in allowed:
-            out[key] = value
-        elif not block_hint(key, block):
-            what = f"the key {key!r} on a {block_kind(block)} block"
-            foreign_key(policy, f"{path}.{key}", what, key, value)
-    return out
-
-
 def _part(block: Any, path: str, policy: Unsupported, names: dict[str, str], own: bool) -> Any:
     kind = type(block)
     if kind is TextBlock:
-        return {"text": block.text, **_part_keys(block, path, policy, _PART_KEYS, own)}
+        return {"text": block.text, **block_extra(block, _PART_KEYS, own, policy, path)}
     if kind is ThinkingBlock:
         if block.signature is not UNSET:
             policy.metadata(
                 path + ".signature", "a thinking signature (Anthropic's; Gemini signs its own)"
             )
-        keys = _part_keys(block, path, policy, _PART_KEYS, own)
+        keys = block_extra(block, _PART_KEYS, own, policy, path)
         return {"text": block.thinking, "thought": True, **keys}
     if kind is ToolUseBlock:
-        keys = _part_keys(block, path, policy, _CALL_KEYS, own)
+        keys = block_extra(block, _CALL_KEYS, own, policy, path)
         call: dict[str, Any] = {"name": block.name}
         if not keys.pop("args_absent", False) or block.input:
             call["args"] = block.input
@@ -769,7 +732,7 @@ def _part(block: Any, path: str, policy: Unsupported, names: dict[str, str], own
 
 
 def _media(block: Any, path: str, policy: Unsupported, own: bool) -> Any:
-    keys = _part_keys(block, path, policy, _PART_KEYS, own)
+    keys = block_extra(block, _PART_KEYS, own, policy, path)
     source = block.source
     more = extra_dict(source) if type(source) in (Base64Source, UrlSource) else {}
     if not own:
@@ -906,8 +869,9 @@ def encode_response(
         other = usage_other if type(usage_other) is dict else {}
         counters = dict(response.usage)
         if not own:
-            counters, other = _foreign_usage(counters, other, usage_other, policy)
-        _uncached(counters, 1)
+            counters = foreign_usage(counters, usage_other, _USAGE_NEUTRAL, policy)
+            other = {}
+        uncached(counters, 1)
         try:
             body["usageMetadata"] = unflatten_usage(counters, other, _USAGE_BACK)
         except ValidationError as err:
@@ -922,20 +886,3 @@ def encode_response(
 
 
 _USAGE_NEUTRAL = frozenset(USAGE_NAMES.values())
-
-
-def _foreign_usage(
-    counters: dict[str, int], other: dict[str, Any], raw: Any, policy: Unsupported
-) -> tuple[dict[str, int], dict[str, Any]]:
-    """Another provider's usage: the counters Gemini names; the rest listed as metadata."""
-    kept = {}
-    for name, value in counters.items():
-        if name in _USAGE_NEUTRAL:
-            kept[name] = value
-        else:
-            policy.metadata(f"$.usage.{name}", f"the usage counter {name!r}")
-    for name in other:
-        policy.metadata(f"$.usage_extra.{name}", f"the usage entry {name!r}")
-    if raw is not MISSING and type(raw) is not dict:
-        policy.metadata("$.usage_extra", "a usage that is not an object")
-    return kept, {}

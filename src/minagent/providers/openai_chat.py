@@ -75,6 +75,7 @@ from ._base import (
 from ._helpers import data_url, extra_dict, tool_arguments
 from ._toolkit import (
     SettingsReader,
+    block_extra,
     decoded_request,
     encode_settings,
     foreign_block,
@@ -85,6 +86,7 @@ from ._toolkit import (
     is_own,
     is_str,
     is_strings,
+    kept_keys,
     tagged,
     unknown_block,
 )
@@ -929,14 +931,8 @@ def _encode_message(
         content = _parts(msg.content, path, policy, role, own)
         if not absent:
             out["content"] = content
-    allowed = MESSAGE_KEYS[role]
-    for key, value in extra.items():
-        if key in HINTS or key == "tool_calls":
-            continue
-        if own or key in allowed:
-            out[key] = value
-        else:
-            foreign_key(policy, f"{path}.{key}", f"the message key {key!r}", key, value)
+    keys = {k: v for k, v in extra.items() if k != "tool_calls"}
+    out.update(kept_keys(keys, MESSAGE_KEYS[role], own, policy, path))
     return out
 
 
@@ -1071,7 +1067,7 @@ def _encode_part(block: ContentBlock, path: str, policy: Unsupported, role: str,
         return None
     if cls is TextBlock:
         part = {"type": "text", "text": block.text}  # type: ignore[union-attr]
-        _keys(block, _TEXT_KEYS, path, policy, own, part)
+        part.update(block_extra(block, _TEXT_KEYS, own, policy, path))
         return part
     if cls is ImageBlock and role == "user":
         source = block.source  # type: ignore[union-attr]
@@ -1079,13 +1075,13 @@ def _encode_part(block: ContentBlock, path: str, policy: Unsupported, role: str,
         if url is None:
             return None
         image: dict[str, Any] = {"url": url}
-        _keys(block, _IMAGE_KEYS, path, policy, own, image)
+        image.update(block_extra(block, _IMAGE_KEYS, own, policy, path))
         return {"type": "image_url", "image_url": image}
     if cls is DocumentBlock and role == "user":
         source = block.source  # type: ignore[union-attr]
         if type(source) is Base64Source:
             file: dict[str, Any] = {"file_data": data_url(source)}
-            _keys(block, _DOCUMENT_KEYS, path, policy, own, file)
+            file.update(block_extra(block, _DOCUMENT_KEYS, own, policy, path))
             return {"type": "file", "file": file}
     policy.report(path, f"a {_kind(block)} block in a {role} message")
     return None
@@ -1093,26 +1089,6 @@ def _encode_part(block: ContentBlock, path: str, policy: Unsupported, role: str,
 
 def _kind(block: Any) -> str:
     return str(block.type)
-
-
-def _keys(
-    block: Any,
-    allowed: frozenset[str],
-    path: str,
-    policy: Unsupported,
-    own: bool,
-    into: dict[str, Any],
-) -> None:
-    """Copy ``block``'s keys into ``into``: all of them when they are this API's own, else the
-    ``allowed`` ones, reporting the rest."""
-    for key, value in block_keys(block).items():
-        if block_hint(key, block):
-            continue
-        if own or key in allowed:
-            into[key] = value
-        else:
-            what = f"the key {key!r} on a {block.type} block"
-            foreign_key(policy, f"{path}.{key}", what, key, value)
 
 
 def _url(source: Any, path: str, policy: Unsupported, own: bool) -> Any:

@@ -65,7 +65,6 @@ from ._base import (
     UnsupportedPolicy,
     as_request,
     bare,
-    block_hint,
     block_keys,
     check_size,
     decode_json,
@@ -88,16 +87,20 @@ from ._helpers import (
 )
 from ._toolkit import (
     SettingsReader,
+    block_extra,
     decoded_request,
     encode_settings,
     foreign_block,
     foreign_key,
+    foreign_usage,
     has_keys,
     is_int,
     is_number,
     is_own,
     is_str,
+    message_keys,
     tagged,
+    uncached,
     unknown_block,
     with_fields,
 )
@@ -564,7 +567,7 @@ def response_from_dict(body: dict[str, Any]) -> ModelResponse:
     counters: dict[str, int] = {}
     if type(usage) is dict:
         counters, other = flatten_usage(usage, USAGE_NAMES)
-        _uncached(counters, -1)
+        uncached(counters, -1)
         if other:
             extra[USAGE_EXTRA] = other
     elif usage is not MISSING:
@@ -629,25 +632,6 @@ def encode_request(
     return encode_json(body)
 
 
-def _message_rest(
-    msg: Message, allowed: frozenset[str], path: str, policy: Unsupported
-) -> dict[str, Any]:
-    """The message keys to write on its item: all of them (but hints) when this adapter decoded
-    the message, else the ``allowed`` ones, reporting the rest."""
-    rest: dict[str, Any] = {}
-    if msg.extra is UNSET:
-        return rest
-    own = is_own(msg.extra, NAME)
-    for key, value in msg.extra.items():
-        if key in HINTS:
-            continue
-        if own or key in allowed:
-            rest[key] = value
-        else:
-            foreign_key(policy, f"{path}.{key}", f"the message key {key!r}", key, value)
-    return rest
-
-
 def _encode_message(msg: Message, path: str, policy: Unsupported, items: list[Any]) -> None:
     if msg.role == "tool":
         item = _encode_tool(msg, path, policy)
@@ -660,7 +644,7 @@ def _encode_message(msg: Message, path: str, policy: Unsupported, items: list[An
     role: str = msg.role
     if role == "system" and msg.extra is not UNSET and msg.extra.get("developer") is True:
         role = "developer"
-    rest = _message_rest(msg, _MESSAGE_KEYS, path, policy)
+    rest = message_keys(msg, NAME, _MESSAGE_KEYS, policy, path)
     out: dict[str, Any] = {"role": role}
     content = msg.content
     own = is_own(msg.extra, NAME)
@@ -682,12 +666,6 @@ def _input_parts(
     return parts
 
 
-def _block_extra(
-    block: Any, path: str, policy: Unsupported, allowed: frozenset[str], own: bool
-) -> dict[str, Any]:
-    return _check_keys(block_keys(block), allowed, path, policy, block, own)
-
-
 def _source_ok(source: Any, path: str, policy: Unsupported) -> bool:
     if type(source) not in (Base64Source, UrlSource):
         policy.report(path + ".source", f"a {source.type!r} source")
@@ -706,21 +684,21 @@ _FILE_KEYS = frozenset({"filename", "file_id"})
 def _input_part(block: Any, path: str, policy: Unsupported, own: bool) -> Any:
     kind = type(block)
     if kind is TextBlock:
-        rest = _block_extra(block, path, policy, frozenset(), own)
+        rest = block_extra(block, frozenset(), own, policy, path)
         return {"type": "input_text", "text": block.text, **rest}
     if kind is ImageBlock:
         if not _source_ok(block.source, path, policy):
             return None
         source = block.source
         url = data_url(source) if type(source) is Base64Source else source.url
-        rest = _block_extra(block, path, policy, _IMAGE_KEYS, own)
+        rest = block_extra(block, _IMAGE_KEYS, own, policy, path)
         rest.setdefault("detail", "auto")
         return {"type": "input_image", "image_url": url, **rest}
     if kind is DocumentBlock:
         if not _source_ok(block.source, path, policy):
             return None
         source = block.source
-        rest = _block_extra(block, path, policy, _FILE_KEYS, own)
+        rest = block_extra(block, _FILE_KEYS, own, policy, path)
         if type(source) is Base64Source:
             return {"type": "input_file", "file_data": data_url(source), **rest}
         return {"type": "input_file", "file_url": source.url, **rest}
@@ -741,7 +719,7 @@ def _encode_tool(msg: Message, path: str, policy: Unsupported) -> Any:
         policy.report(
             path + ".is_error", "is_error on a tool result (function_call_output has none)"
         )
-    rest = _message_rest(msg, _TOOL_OUTPUT_KEYS, path, policy)
+    rest = message_keys(msg, NAME, _TOOL_OUTPUT_KEYS, policy, path)
     output: Any = msg.content
     if type(output) is not str:
         output = _input_parts(output, path + ".content", policy, is_own(msg.extra, NAME))
@@ -756,11 +734,11 @@ def _encode_assistant(
     msg: Message, path: str, policy: Unsupported, items: list[Any], response: bool = False
 ) -> None:
     if type(msg.content) is str:
-        rest = _message_rest(msg, _MESSAGE_KEYS, path, policy)
+        rest = message_keys(msg, NAME, _MESSAGE_KEYS, policy, path)
         items.append({"role": "assistant", "content": msg.content, **rest})
         return
     own = is_own(msg.extra, NAME)
-    if _message_rest(msg, frozenset(), path, policy):
+    if message_keys(msg, NAME, frozenset(), policy, path):
         policy.metadata(path, "message keys on an assistant turn of several items")
     current: dict[str, Any] | None = None  # the message item text parts are appended to
     blocks: list[Any] = msg.content  # type: ignore[assignment]  # a list here
@@ -790,13 +768,13 @@ def _encode_assistant(
             if keys is not MISSING and type(keys) is dict and keys.get("content") == "":
                 # an assistant message item whose content was a string
                 item_keys = {k: v for k, v in keys.items() if k != "content"}
-                _check_keys(extra, frozenset(), where, policy, block, own)
+                block_extra(block, frozenset(), own, policy, where, extra)
                 items.append({"role": "assistant", "content": block.text, **item_keys})
                 current = None
                 continue
             if kind is TextBlock:
                 part = {"type": "output_text", "text": block.text}
-                part.update(_check_keys(extra, _TEXT_PART_KEYS, where, policy, block, own))
+                part.update(block_extra(block, _TEXT_PART_KEYS, own, policy, where, extra))
             else:
                 part = data
             if keys is not MISSING:
@@ -830,26 +808,6 @@ def _encode_assistant(
             policy.report(where, f"a {block_kind(block)} block in an assistant turn")
 
 
-def _check_keys(
-    extra: dict[str, Any],
-    allowed: frozenset[str],
-    path: str,
-    policy: Unsupported,
-    block: Any,
-    own: bool,
-) -> dict[str, Any]:
-    out = {}
-    for key, value in extra.items():
-        if block_hint(key, block) and not (own and key == ITEM_KEY):
-            continue
-        if own or key in allowed:
-            out[key] = value
-        else:
-            what = f"the key {key!r} on a {block_kind(block)} block"
-            foreign_key(policy, f"{path}.{key}", what, key, value)
-    return out
-
-
 def _encode_call(
     block: ToolUseBlock,
     keys: Any,
@@ -860,7 +818,7 @@ def _encode_call(
 ) -> dict[str, Any]:
     arguments = tool_arguments(block, path)
     extra.pop("arguments", None)
-    rest = _check_keys(extra, frozenset(), path, policy, block, own)
+    rest = block_extra(block, frozenset(), own, policy, path, extra)
     item: dict[str, Any] = {
         "type": "function_call",
         "call_id": block.id,
@@ -880,7 +838,7 @@ def _reasoning_item(
     as ``reasoning_text`` content (its signature, readable by its issuer alone, is listed)."""
     if block.signature is not UNSET:
         policy.metadata(path + ".signature", "a thinking signature (readable by its issuer alone)")
-    _check_keys(extra, frozenset(), path, policy, block, False)
+    block_extra(block, frozenset(), False, policy, path, extra)
     return {
         "type": "reasoning",
         "id": f"rs_minagent_{index}",
@@ -904,7 +862,7 @@ def _encode_reasoning(
     item = {"type": "reasoning", **want_dict(keys, path + "." + ITEM_KEY)}
     if block.signature is not UNSET:
         policy.report(path + ".signature", "a thinking signature (Anthropic) on a reasoning item")
-    _check_keys(extra, frozenset(), path, policy, block, own)
+    block_extra(block, frozenset(), own, policy, path, extra)
     if reasoning_text(item) != block.thinking:
         policy.report(path + ".thinking", "reasoning text changed from its reasoning item")
         return None
@@ -991,12 +949,12 @@ def encode_response(
         body["usage"] = None
     elif response.usage or usage_other is not MISSING:
         other = usage_other if type(usage_other) is dict else {}
-        if usage_other is not MISSING and type(usage_other) is not dict and not own:
-            policy.metadata("$.usage_extra", "a usage that is not an object")
         counters = dict(response.usage)
         if not own:
-            counters, other = _foreign_usage(counters, other, policy)
-        _uncached(counters, 1)
+            raw = None if usage_other is MISSING else usage_other
+            counters = foreign_usage(counters, raw, _USAGE_NEUTRAL, policy)
+            other = {}
+        uncached(counters, 1)
         try:
             usage = unflatten_usage(counters, other, _USAGE_BACK)
         except ValidationError as err:
@@ -1008,28 +966,6 @@ def encode_response(
 
 
 _USAGE_NEUTRAL = frozenset(USAGE_NAMES.values()) | {"total_tokens"}
-
-
-def _foreign_usage(
-    counters: dict[str, int], other: dict[str, Any], policy: Unsupported
-) -> tuple[dict[str, int], dict[str, Any]]:
-    """Another provider's usage: the counters this API names; the rest listed as metadata."""
-    kept = {}
-    for name, value in counters.items():
-        if name in _USAGE_NEUTRAL:
-            kept[name] = value
-        else:
-            policy.metadata(f"$.usage.{name}", f"the usage counter {name!r}")
-    for name in other:
-        policy.metadata(f"$.usage_extra.{name}", f"the usage entry {name!r}")
-    return kept, {}
-
-
-def _uncached(counters: dict[str, int], sign: int) -> None:
-    """Neutral ``input_tokens`` counts uncached input (as Anthropic does); the provider's
-    counts cached tokens too: subtract (``sign=-1``) or add back (``sign=1``) the cache reads."""
-    if "input_tokens" in counters and "cache_read_input_tokens" in counters:
-        counters["input_tokens"] += sign * counters["cache_read_input_tokens"]
 
 
 def _usage_defaults(usage: dict[str, Any]) -> None:
