@@ -16,7 +16,7 @@ classify it by these tables: never copied into the target body.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import msgspec
 from msgspec import UNSET
@@ -24,14 +24,32 @@ from msgspec import UNSET
 from ..wire.blocks import UnknownBlock
 from ..wire.errors import ValidationError
 from ..wire.extra import Extra
-from ._base import HINTS, SETTINGS, SOURCE, Request, Unsupported, block_hint, block_keys
+from ..wire.limits import DEFAULT, Limits
+from ..wire.messages import Message, ModelResponse
+from ._base import (
+    HINTS,
+    SETTINGS,
+    SOURCE,
+    Dropped,
+    Request,
+    Unsupported,
+    UnsupportedPolicy,
+    as_request,
+    block_hint,
+    block_keys,
+    check_size,
+)
 from ._helpers import block_kind
 
 __all__ = [
     "CONTENT_KEYS",
     "CONTENT_OPTIONS",
+    "Decoder",
+    "RequestEncoder",
+    "ResponseEncoder",
     "SettingsReader",
     "block_extra",
+    "decoder",
     "encode_settings",
     "foreign_block",
     "foreign_extra",
@@ -46,6 +64,8 @@ __all__ = [
     "kept_keys",
     "merged",
     "message_keys",
+    "request_encoder",
+    "response_encoder",
     "source_of",
     "tagged",
     "typed_settings",
@@ -229,6 +249,8 @@ class SettingsReader:
         return True
 
 
+T_co = TypeVar("T_co", covariant=True)
+
 _NO_SETTINGS = (None,) * len(SETTINGS)
 
 
@@ -406,3 +428,96 @@ def foreign_usage(
     elif other is not None:
         policy.metadata("$.usage_extra", "a usage that is not an object")
     return kept
+
+
+# --- the adapter contract: one signature per function, written once -----------------------------
+
+
+class Decoder(Protocol[T_co]):
+    """``decode_request`` / ``decode_response``: bytes (or text) in, the neutral value out."""
+
+    def __call__(self, data: Any, /, *, limits: Limits = DEFAULT) -> T_co: ...
+
+
+class RequestEncoder(Protocol):
+    """``encode_request``: a `Request` (or messages plus keyword settings and options) out as a
+    request body."""
+
+    def __call__(
+        self,
+        request: Request | list[Message],
+        /,
+        *,
+        unsupported: UnsupportedPolicy = "error",
+        dropped: list[Dropped] | None = None,
+        **options: Any,
+    ) -> bytes: ...
+
+
+class ResponseEncoder(Protocol):
+    """``encode_response``: a `ModelResponse` out as a response body (``fields``: the top-level
+    keys it lacks, such as ``id=`` and ``model=``)."""
+
+    def __call__(
+        self,
+        response: ModelResponse,
+        /,
+        *,
+        unsupported: UnsupportedPolicy = "error",
+        dropped: list[Dropped] | None = None,
+        **fields: Any,
+    ) -> bytes: ...
+
+
+def _named(function: Any, body: Any, name: str) -> None:
+    function.__doc__ = body.__doc__
+    function.__module__ = body.__module__
+    function.__name__ = function.__qualname__ = name
+
+
+def decoder(read: Callable[[Any, Limits], T_co], name: str) -> Decoder[T_co]:
+    """An adapter's public decoder ``name`` over ``read(data, limits)``: the size limit is
+    checked first (`check_size`), for every adapter alike."""
+
+    def decode(data: Any, /, *, limits: Limits = DEFAULT) -> T_co:
+        check_size(data, limits)
+        return read(data, limits)
+
+    _named(decode, read, name)
+    return decode
+
+
+def request_encoder(write: Callable[[Request, Unsupported], bytes]) -> RequestEncoder:
+    """An adapter's public ``encode_request`` over ``write(request, policy)``."""
+
+    def encode_request(
+        request: Request | list[Message],
+        /,
+        *,
+        unsupported: UnsupportedPolicy = "error",
+        dropped: list[Dropped] | None = None,
+        **options: Any,
+    ) -> bytes:
+        return write(as_request(request, options), Unsupported(unsupported, dropped))
+
+    _named(encode_request, write, "encode_request")
+    return encode_request
+
+
+def response_encoder(
+    write: Callable[[ModelResponse, Unsupported, dict[str, Any]], bytes],
+) -> ResponseEncoder:
+    """An adapter's public ``encode_response`` over ``write(response, policy, fields)``."""
+
+    def encode_response(
+        response: ModelResponse,
+        /,
+        *,
+        unsupported: UnsupportedPolicy = "error",
+        dropped: list[Dropped] | None = None,
+        **fields: Any,
+    ) -> bytes:
+        return write(response, Unsupported(unsupported, dropped), fields)
+
+    _named(encode_response, write, "encode_response")
+    return encode_response

@@ -42,25 +42,21 @@ from ..wire.blocks import (
 )
 from ..wire.errors import ValidationError, WireError
 from ..wire.extra import Extra
-from ..wire.limits import DEFAULT, Limits
+from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
 from ._base import (
     HINTS,
     NEW_TURN,
     SOURCE,
     USAGE_EXTRA,
-    Dropped,
     Reasoning,
     Request,
     Tool,
     ToolChoice,
     Unsupported,
     UnsupportedError,
-    UnsupportedPolicy,
-    as_request,
     block_hint,
     block_keys,
-    check_size,
     decode_json,
     decode_messages,
     encode_json,
@@ -73,6 +69,7 @@ from ._base import (
 from ._toolkit import (
     SettingsReader,
     decoded_request,
+    decoder,
     encode_settings,
     foreign_block,
     foreign_extra,
@@ -84,6 +81,8 @@ from ._toolkit import (
     is_str,
     is_strings,
     kept_keys,
+    request_encoder,
+    response_encoder,
 )
 
 __all__ = [
@@ -156,14 +155,13 @@ DERIVED_COUNTERS = frozenset({"total_tokens"})
 _TOP = msgspec.json.Decoder(dict[str, msgspec.Raw])
 
 
-def decode_request(data: bytes | bytearray | memoryview, /, *, limits: Limits = DEFAULT) -> Request:
+def _decode_request(data: Any, limits: Limits) -> Request:
     """Decode a Messages API request body into a `Request`.
 
     ``messages`` gets the ``system`` prompt first (if any), then the conversation with each
     ``tool_result`` block as a ``role: "tool"`` message; ``options`` gets every other key
     unchanged. Raises `DecodeError` / `ValidationError` with the JSON path.
     """
-    check_size(data, limits)
     top = decode_json(data, "$", _TOP)
     raw_messages = top.pop("messages", None)
     if raw_messages is None:
@@ -435,14 +433,11 @@ class _Response(msgspec.Struct, forbid_unknown_fields=True, gc=False):
 _FAST = msgspec.json.Decoder(_Response, dec_hook=_codec._dec_hook)
 
 
-def decode_response(
-    data: bytes | bytearray | memoryview, /, *, limits: Limits = DEFAULT
-) -> ModelResponse:
+def _decode_response(data: Any, limits: Limits) -> ModelResponse:
     """Decode a Messages API response body into a `ModelResponse` (see the module docstring).
 
     Raises `DecodeError` / `ValidationError` with the JSON path.
     """
-    check_size(data, limits)
     try:
         fast = _FAST.decode(data)
     except (msgspec.ValidationError, RecursionError, UnicodeError):
@@ -508,14 +503,7 @@ def _decode_response_slow(data: Any) -> ModelResponse:
 # --- encoding ----------------------------------------------------------------------------------
 
 
-def encode_request(
-    request: Request | list[Message],
-    /,
-    *,
-    unsupported: UnsupportedPolicy = "error",
-    dropped: list[Dropped] | None = None,
-    **options: Any,
-) -> bytes:
+def _encode_request(req: Request, policy: Unsupported) -> bytes:
     """Write a Messages API request body: ``encode_request(req)`` or
     ``encode_request(messages, model=..., max_tokens=..., tools=..., **options)``.
 
@@ -526,8 +514,6 @@ def encode_request(
     ``unsupported="drop"`` (and always for metadata), is left out and listed in ``dropped``.
     The input is never changed.
     """
-    req = as_request(request, options)
-    policy = Unsupported(unsupported, dropped)
     body = encode_settings(req, NAME, read_settings, write_settings, policy)
     messages = req.messages
     start = 0
@@ -732,14 +718,7 @@ def _checked_block(block: Any, path: str, policy: Unsupported) -> Any:
     return without_keys(block, bad)
 
 
-def encode_response(
-    response: ModelResponse,
-    /,
-    *,
-    unsupported: UnsupportedPolicy = "error",
-    dropped: list[Dropped] | None = None,
-    **fields: Any,
-) -> bytes:
+def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[str, Any]) -> bytes:
     """Write a Messages API response body for ``response`` (what a gateway returns to a client).
 
     ``fields`` supply top-level keys the response lacks (``id=``, ``model=``). A response decoded
@@ -747,7 +726,6 @@ def encode_response(
     this API cannot hold are refused (content) or listed in ``dropped`` (metadata; content too
     with ``unsupported="drop"``); none is copied.
     """
-    policy = Unsupported(unsupported, dropped)
     extra = dict(response.extra.items()) if response.extra is not UNSET else {}
     own = extra.pop(SOURCE, NAME) == NAME
     usage_other = extra.pop(USAGE_EXTRA, None)
@@ -817,3 +795,11 @@ def _usage(counters: dict[str, int], other: dict[str, Any], policy: Unsupported,
 
 
 _USAGE_OBJECTS = frozenset({"cache_creation", "server_tool_use", "output_tokens_details"})
+
+
+# --- the adapter contract (signatures: _toolkit) ----------------------------------------------
+
+decode_request = decoder(_decode_request, "decode_request")
+decode_response = decoder(_decode_response, "decode_response")
+encode_request = request_encoder(_encode_request)
+encode_response = response_encoder(_encode_response)

@@ -50,24 +50,20 @@ from ..wire.blocks import (
 )
 from ..wire.errors import ValidationError
 from ..wire.extra import Extra
-from ..wire.limits import DEFAULT, Limits
+from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
 from ._base import (
     HINTS,
     NEW_TURN,
     SOURCE,
     USAGE_EXTRA,
-    Dropped,
     Reasoning,
     Request,
     Tool,
     ToolChoice,
     Unsupported,
     UnsupportedError,
-    UnsupportedPolicy,
-    as_request,
     bare,
-    check_size,
     decode_json,
     encode_json,
     flatten_usage,
@@ -89,6 +85,7 @@ from ._toolkit import (
     SettingsReader,
     block_extra,
     decoded_request,
+    decoder,
     encode_settings,
     foreign_block,
     foreign_key,
@@ -100,6 +97,8 @@ from ._toolkit import (
     is_str,
     is_strings,
     message_keys,
+    request_encoder,
+    response_encoder,
     tagged,
     uncached,
     with_fields,
@@ -190,11 +189,8 @@ class _Calls:
         return None
 
 
-def decode_request(
-    data: bytes | bytearray | memoryview | str, /, *, limits: Limits = DEFAULT
-) -> Request:
+def _decode_request(data: Any, limits: Limits) -> Request:
     """Decode a Gemini ``generateContent`` request body into a `Request`."""
-    check_size(data, limits)
     body = want_dict(decode_json(data, "$"), "$")
     options = dict(body)
     messages: list[Message] = []
@@ -523,11 +519,8 @@ def _call(value: dict[str, Any], rest: dict[str, Any], path: str, call: Any) -> 
     return ToolUseBlock(id=ident, name=name, input=args, extra=extra_or_unset(rest))
 
 
-def decode_response(
-    data: bytes | bytearray | memoryview | str, /, *, limits: Limits = DEFAULT
-) -> ModelResponse:
+def _decode_response(data: Any, limits: Limits) -> ModelResponse:
     """Decode a Gemini ``GenerateContentResponse`` into a `ModelResponse`."""
-    check_size(data, limits)
     return response_from_dict(want_dict(decode_json(data, "$"), "$"))
 
 
@@ -588,14 +581,7 @@ def _stop(finish: str, blocks: list[ContentBlock]) -> str:
 # --- encoding -----------------------------------------------------------------------------------
 
 
-def encode_request(
-    request: Request | list[Message],
-    /,
-    *,
-    unsupported: UnsupportedPolicy = "error",
-    dropped: list[Dropped] | None = None,
-    **options: Any,
-) -> bytes:
+def _encode_request(req: Request, policy: Unsupported) -> bytes:
     """Encode a `Request` (or messages plus keyword options) as a Gemini request body.
 
     System messages go to ``systemInstruction`` (text only); tool messages become
@@ -603,8 +589,6 @@ def encode_request(
     Content Gemini cannot hold raises `UnsupportedError` naming its path, or under
     ``unsupported="drop"`` is left out and recorded in ``dropped``.
     """
-    req = as_request(request, options)
-    policy = Unsupported(unsupported, dropped)
     body: dict[str, Any] = encode_settings(req, NAME, read_settings, write_settings, policy)
     contents: list[Any] = []
     names: dict[str, str] = {}
@@ -812,14 +796,7 @@ def _response_part(
     return part
 
 
-def encode_response(
-    response: ModelResponse,
-    /,
-    *,
-    unsupported: UnsupportedPolicy = "error",
-    dropped: list[Dropped] | None = None,
-    **fields: Any,
-) -> bytes:
+def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[str, Any]) -> bytes:
     """Encode a `ModelResponse` as a Gemini ``GenerateContentResponse``.
 
     A response this adapter decoded comes back unchanged. Another provider's keys are never
@@ -827,7 +804,6 @@ def encode_response(
     ``unsupported="drop"``), metadata is listed in ``dropped``. ``finishReason`` follows
     ``stop_reason`` when it changed (``refusal`` is written as ``SAFETY``).
     """
-    policy = Unsupported(unsupported, dropped)
     response = with_fields(response, fields)
     extra = dict(response.extra.items()) if response.extra is not UNSET else {}
     own = extra.pop(SOURCE, None) == NAME
@@ -886,3 +862,11 @@ def encode_response(
 
 
 _USAGE_NEUTRAL = frozenset(USAGE_NAMES.values())
+
+
+# --- the adapter contract (signatures: _toolkit) ----------------------------------------------
+
+decode_request = decoder(_decode_request, "decode_request")
+decode_response = decoder(_decode_response, "decode_response")
+encode_request = request_encoder(_encode_request)
+encode_response = response_encoder(_encode_response)

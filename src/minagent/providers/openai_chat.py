@@ -46,14 +46,13 @@ from ..wire.blocks import (
 )
 from ..wire.errors import EncodeError, ValidationError
 from ..wire.extra import Extra
-from ..wire.limits import DEFAULT, Limits
+from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
 from ._base import (
     HINTS,
     RAW_ARGUMENTS,
     SOURCE,
     USAGE_EXTRA,
-    Dropped,
     Reasoning,
     Request,
     ResponseFormat,
@@ -61,12 +60,9 @@ from ._base import (
     ToolChoice,
     Unsupported,
     UnsupportedError,
-    UnsupportedPolicy,
-    as_request,
     bare,
     block_hint,
     block_keys,
-    check_size,
     decode_json,
     encode_json,
     flatten_usage,
@@ -77,6 +73,7 @@ from ._toolkit import (
     SettingsReader,
     block_extra,
     decoded_request,
+    decoder,
     encode_settings,
     foreign_block,
     foreign_key,
@@ -87,6 +84,8 @@ from ._toolkit import (
     is_str,
     is_strings,
     kept_keys,
+    request_encoder,
+    response_encoder,
     tagged,
     unknown_block,
 )
@@ -186,12 +185,11 @@ _TOP = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _MESSAGES = msgspec.json.Decoder(list[dict[str, Any]])
 
 
-def decode_request(data: bytes | bytearray | memoryview, /, *, limits: Limits = DEFAULT) -> Request:
+def _decode_request(data: Any, limits: Limits) -> Request:
     """Decode a Chat Completions request body into a `Request` (see the module docstring).
 
     Raises `DecodeError` / `ValidationError` with the JSON path.
     """
-    check_size(data, limits)
     top = decode_json(data, "$", _TOP)
     raw = top.pop("messages", None)
     if raw is None:
@@ -689,14 +687,11 @@ _FAST = msgspec.json.Decoder(_Response)
 _ANY = msgspec.json.Decoder(dict[str, Any])
 
 
-def decode_response(
-    data: bytes | bytearray | memoryview, /, *, limits: Limits = DEFAULT
-) -> ModelResponse:
+def _decode_response(data: Any, limits: Limits) -> ModelResponse:
     """Decode a Chat Completions response body into a `ModelResponse` (module docstring).
 
     Raises `DecodeError` / `ValidationError` with the JSON path.
     """
-    check_size(data, limits)
     try:
         fast = _FAST.decode(data)
     except (msgspec.ValidationError, RecursionError, UnicodeError):
@@ -842,14 +837,11 @@ def _response(obj: dict[str, Any], path: str) -> ModelResponse:
     )
 
 
-def decode_choices(
-    data: bytes | bytearray | memoryview, /, *, limits: Limits = DEFAULT
-) -> list[ModelResponse]:
+def _decode_choices(data: Any, limits: Limits) -> list[ModelResponse]:
     """Every choice of a response (``n > 1``) as its own `ModelResponse`, in ``index`` order.
 
     Each carries the response's top-level keys in ``extra`` (usage only on the first).
     """
-    check_size(data, limits)
     obj = decode_json(data, "$", _ANY)
     choices = obj.get("choices")
     if type(choices) is not list:
@@ -870,14 +862,7 @@ def decode_choices(
 # --- encoding ----------------------------------------------------------------------------------
 
 
-def encode_request(
-    request: Request | list[Message],
-    /,
-    *,
-    unsupported: UnsupportedPolicy = "error",
-    dropped: list[Dropped] | None = None,
-    **options: Any,
-) -> bytes:
+def _encode_request(req: Request, policy: Unsupported) -> bytes:
     """Write a Chat Completions request body: ``encode_request(req)`` or
     ``encode_request(messages, model=..., tools=..., **options)``.
 
@@ -888,8 +873,6 @@ def encode_request(
     ``dropped`` (metadata always; content with ``unsupported="drop"``). The input is never
     changed.
     """
-    req = as_request(request, options)
-    policy = Unsupported(unsupported, dropped)
     body = encode_settings(req, NAME, read_settings, write_settings, policy)
     messages: list[Any] = []
     for i, msg in enumerate(req.messages):
@@ -1113,14 +1096,7 @@ def _checked_data(data: dict[str, Any], path: str) -> dict[str, Any]:
     return data
 
 
-def encode_response(
-    response: ModelResponse,
-    /,
-    *,
-    unsupported: UnsupportedPolicy = "error",
-    dropped: list[Dropped] | None = None,
-    **fields: Any,
-) -> bytes:
+def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[str, Any]) -> bytes:
     """Write a Chat Completions response body for ``response`` (what a gateway returns).
 
     ``fields`` supply top-level keys the response lacks (``id=``, ``model=``, ``created=``;
@@ -1129,7 +1105,6 @@ def encode_response(
     are never copied: content this API cannot hold raises `UnsupportedError`, or is dropped and
     listed with ``unsupported="drop"``; metadata is always listed in ``dropped``.
     """
-    policy = Unsupported(unsupported, dropped)
     extra = dict(response.extra.items()) if response.extra is not UNSET else {}
     source = extra.pop(SOURCE, None)
     own = source == NAME
@@ -1237,3 +1212,12 @@ def _usage_out(
 
 _REQUEST_FAST = msgspec.json.Decoder(list[_MessageIn])
 """Request messages of the common shapes (built last: its types refer to `_Function`)."""
+
+
+# --- the adapter contract (signatures: _toolkit) ----------------------------------------------
+
+decode_request = decoder(_decode_request, "decode_request")
+decode_response = decoder(_decode_response, "decode_response")
+decode_choices = decoder(_decode_choices, "decode_choices")
+encode_request = request_encoder(_encode_request)
+encode_response = response_encoder(_encode_response)

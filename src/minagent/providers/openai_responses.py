@@ -48,13 +48,12 @@ from ..wire.blocks import (
 )
 from ..wire.errors import ValidationError
 from ..wire.extra import Extra
-from ..wire.limits import DEFAULT, Limits
+from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
 from ._base import (
     HINTS,
     SOURCE,
     USAGE_EXTRA,
-    Dropped,
     Reasoning,
     Request,
     ResponseFormat,
@@ -62,11 +61,8 @@ from ._base import (
     ToolChoice,
     Unsupported,
     UnsupportedError,
-    UnsupportedPolicy,
-    as_request,
     bare,
     block_keys,
-    check_size,
     decode_json,
     encode_json,
     flatten_usage,
@@ -89,6 +85,7 @@ from ._toolkit import (
     SettingsReader,
     block_extra,
     decoded_request,
+    decoder,
     encode_settings,
     foreign_block,
     foreign_key,
@@ -99,6 +96,8 @@ from ._toolkit import (
     is_own,
     is_str,
     message_keys,
+    request_encoder,
+    response_encoder,
     tagged,
     uncached,
     unknown_block,
@@ -183,11 +182,8 @@ _ROLES: dict[str, Any] = {
 # --- decoding -----------------------------------------------------------------------------------
 
 
-def decode_request(
-    data: bytes | bytearray | memoryview | str, /, *, limits: Limits = DEFAULT
-) -> Request:
+def _decode_request(data: Any, limits: Limits) -> Request:
     """Decode a Responses request body into a `Request` (see the module docstring)."""
-    check_size(data, limits)
     body = want_dict(decode_json(data, "$"), "$")
     options = dict(body)
     messages: list[Message] = []
@@ -548,11 +544,8 @@ def stop_reason(body: dict[str, Any], blocks: list[ContentBlock]) -> str:
     return status if type(status) is str else "end_turn"
 
 
-def decode_response(
-    data: bytes | bytearray | memoryview | str, /, *, limits: Limits = DEFAULT
-) -> ModelResponse:
+def _decode_response(data: Any, limits: Limits) -> ModelResponse:
     """Decode a Responses ``response`` object into a `ModelResponse`."""
-    check_size(data, limits)
     return response_from_dict(want_dict(decode_json(data, "$"), "$"))
 
 
@@ -593,14 +586,7 @@ def response_from_dict(body: dict[str, Any]) -> ModelResponse:
 # --- encoding -----------------------------------------------------------------------------------
 
 
-def encode_request(
-    request: Request | list[Message],
-    /,
-    *,
-    unsupported: UnsupportedPolicy = "error",
-    dropped: list[Dropped] | None = None,
-    **options: Any,
-) -> bytes:
+def _encode_request(req: Request, policy: Unsupported) -> bytes:
     """Encode a `Request` (or messages plus keyword options) as a Responses request body.
 
     The first message, when it is a plain system message with string content, becomes
@@ -608,8 +594,6 @@ def encode_request(
     ``is_error`` on a tool result, blocks of other providers) raises `UnsupportedError` naming its
     path, or under ``unsupported="drop"`` is left out and recorded in ``dropped``.
     """
-    req = as_request(request, options)
-    policy = Unsupported(unsupported, dropped)
     body: dict[str, Any] = encode_settings(req, NAME, read_settings, write_settings, policy)
     items: list[Any] = []
     for i, msg in enumerate(req.messages):
@@ -869,14 +853,7 @@ def _encode_reasoning(
     return item
 
 
-def encode_response(
-    response: ModelResponse,
-    /,
-    *,
-    unsupported: UnsupportedPolicy = "error",
-    dropped: list[Dropped] | None = None,
-    **fields: Any,
-) -> bytes:
+def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[str, Any]) -> bytes:
     """Encode a `ModelResponse` as a Responses ``response`` object.
 
     A response this adapter decoded comes back unchanged. One from another provider gets the
@@ -885,7 +862,6 @@ def encode_response(
     `UnsupportedError` (or is dropped and listed with ``unsupported="drop"``), metadata is listed
     in ``dropped``. ``status`` and ``incomplete_details`` follow ``stop_reason`` when it changed.
     """
-    policy = Unsupported(unsupported, dropped)
     response = with_fields(response, fields)
     extra = dict(response.extra.items()) if response.extra is not UNSET else {}
     own = extra.pop(SOURCE, None) == NAME
@@ -992,3 +968,11 @@ def _status_for(reason: str) -> dict[str, Any]:
     if reason.startswith("incomplete:"):
         return {"status": "incomplete", "incomplete_details": {"reason": reason[11:]}}
     return {"status": reason}
+
+
+# --- the adapter contract (signatures: _toolkit) ----------------------------------------------
+
+decode_request = decoder(_decode_request, "decode_request")
+decode_response = decoder(_decode_response, "decode_response")
+encode_request = request_encoder(_encode_request)
+encode_response = response_encoder(_encode_response)
