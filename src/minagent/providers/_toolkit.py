@@ -30,20 +30,24 @@ from ._base import (
     HINTS,
     SETTINGS,
     SOURCE,
+    USAGE_EXTRA,
     Dropped,
     Request,
+    ToolChoice,
     Unsupported,
     UnsupportedPolicy,
     as_request,
     block_hint,
     block_keys,
     check_size,
+    flatten_usage,
 )
 from ._helpers import block_kind
 
 __all__ = [
     "CONTENT_KEYS",
     "CONTENT_OPTIONS",
+    "OPENAI_MODES",
     "Decoder",
     "RequestEncoder",
     "ResponseEncoder",
@@ -64,13 +68,17 @@ __all__ = [
     "kept_keys",
     "merged",
     "message_keys",
+    "put_openai_choice",
     "request_encoder",
     "response_encoder",
     "source_of",
     "tagged",
+    "take_openai_choice",
+    "typed_fields",
     "typed_settings",
     "uncached",
     "unknown_block",
+    "usage_in",
     "with_fields",
 ]
 
@@ -521,3 +529,72 @@ def response_encoder(
 
     _named(encode_response, write, "encode_response")
     return encode_response
+
+
+# --- OpenAI's tool choice (Chat Completions and Responses spell it alike but for the name) -------
+
+OPENAI_MODES = {"auto": "auto", "required": "any", "none": "none"}
+"""OpenAI ``tool_choice`` strings -> `ToolChoice.mode`."""
+OPENAI_MODES_BACK = {v: k for k, v in OPENAI_MODES.items()}
+
+
+def take_openai_choice(
+    reader: SettingsReader, named: Callable[[Any], Any], name_of: Callable[[Any], str]
+) -> None:
+    """Read ``tool_choice`` (a mode string, or the object ``named`` accepts, whose tool
+    ``name_of`` gives) and ``parallel_tool_calls`` into one `ToolChoice`."""
+    mode: Any = None
+    name = None
+    ok = lambda v: v in OPENAI_MODES if type(v) is str else named(v)  # noqa: E731
+    if reader.take("tool_choice", "tool_choice", ok):
+        choice = reader.fields.pop("tool_choice")
+        if type(choice) is str:
+            mode = OPENAI_MODES[choice]
+        else:
+            mode, name = "tool", name_of(choice)
+    parallel = None
+    if reader.take("parallel_tool_calls", "parallel", lambda v: type(v) is bool):
+        parallel = reader.fields.pop("parallel")
+    if mode is not None or parallel is not None:
+        reader.fields["tool_choice"] = ToolChoice(mode=mode, name=name, parallel=parallel)
+
+
+def put_openai_choice(choice: ToolChoice, named: Callable[[str], Any], out: dict[str, Any]) -> None:
+    """Write a `ToolChoice` as OpenAI's ``tool_choice`` (``named(name)`` for one tool) and
+    ``parallel_tool_calls``."""
+    if choice.mode == "tool":
+        out["tool_choice"] = named(choice.name or "")
+    elif choice.mode is not None:
+        out["tool_choice"] = OPENAI_MODES_BACK[choice.mode]
+    if choice.parallel is not None:
+        out["parallel_tool_calls"] = choice.parallel
+
+
+# --- response usage and typed fields ------------------------------------------------------------
+
+
+def usage_in(extra: dict[str, Any], key: str, names: Mapping[str, str]) -> dict[str, int]:
+    """Pop the usage object ``key`` from a response's ``extra``: its integer counters (renamed by
+    ``names``, input uncached), the rest kept in ``extra["usage_extra"]`` (a ``null`` or
+    another non-object value as it came)."""
+    if key not in extra:
+        return {}
+    usage = extra.pop(key)
+    if type(usage) is not dict:
+        extra[USAGE_EXTRA] = usage
+        return {}
+    counters, other = flatten_usage(usage, names)
+    uncached(counters, -1)
+    if other:
+        extra[USAGE_EXTRA] = other
+    return counters
+
+
+def typed_fields(extra: dict[str, Any], spec: tuple[tuple[str, str, type], ...]) -> dict[str, Any]:
+    """Pop the response keys that are typed `ModelResponse` fields: ``spec`` lists (provider key,
+    field, type); a value of another type stays in ``extra``."""
+    typed: dict[str, Any] = {}
+    for key, field, kind in spec:
+        if type(extra.get(key)) is kind:
+            typed[field] = extra.pop(key)
+    return typed

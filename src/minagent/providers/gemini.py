@@ -66,7 +66,6 @@ from ._base import (
     bare,
     decode_json,
     encode_json,
-    flatten_usage,
     unflatten_usage,
 )
 from ._helpers import (
@@ -100,7 +99,9 @@ from ._toolkit import (
     request_encoder,
     response_encoder,
     tagged,
+    typed_fields,
     uncached,
+    usage_in,
     with_fields,
 )
 
@@ -548,19 +549,8 @@ def response_from_dict(body: dict[str, Any]) -> ModelResponse:
         extra["candidates"] = [first, *candidates[1:]]
     elif type(extra.get("promptFeedback")) is dict and "blockReason" in extra["promptFeedback"]:
         reason = "refusal"
-    usage = extra.pop("usageMetadata", MISSING)
-    counters: dict[str, int] = {}
-    if type(usage) is dict:
-        counters, other = flatten_usage(usage, USAGE_NAMES)
-        uncached(counters, -1)
-        if other:
-            extra[USAGE_EXTRA] = other
-    elif usage is not MISSING:
-        extra[USAGE_EXTRA] = usage
-    typed: dict[str, Any] = {}
-    for key, name in (("responseId", "id"), ("modelVersion", "model")):
-        if type(extra.get(key)) is str:
-            typed[name] = extra.pop(key)
+    counters = usage_in(extra, "usageMetadata", USAGE_NAMES)
+    typed = typed_fields(extra, (("responseId", "id", str), ("modelVersion", "model", str)))
     extra[SOURCE] = NAME
     return ModelResponse(
         message=Message(role="assistant", content=blocks, extra=tagged({}, blocks, NAME)),

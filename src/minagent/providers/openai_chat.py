@@ -57,7 +57,6 @@ from ._base import (
     Request,
     ResponseFormat,
     Tool,
-    ToolChoice,
     Unsupported,
     UnsupportedError,
     bare,
@@ -84,9 +83,11 @@ from ._toolkit import (
     is_str,
     is_strings,
     kept_keys,
+    put_openai_choice,
     request_encoder,
     response_encoder,
     tagged,
+    take_openai_choice,
     unknown_block,
 )
 
@@ -229,13 +230,7 @@ def _tool_in(tool: dict[str, Any]) -> Tool:
     )
 
 
-_MODES = {"auto": "auto", "required": "any", "none": "none"}
-_MODES_BACK = {v: k for k, v in _MODES.items()}
-
-
-def _choice_ok(choice: Any) -> bool:
-    if type(choice) is str:
-        return choice in _MODES
+def _named_ok(choice: Any) -> bool:
     return (
         has_keys(choice, {"type", "function"})
         and choice["type"] == "function"
@@ -290,19 +285,7 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
         lambda v: type(v) is list and all(map(_tool_ok, v)),
         lambda v: [_tool_in(t) for t in v],
     )
-    mode: Any = None
-    name = None
-    if take("tool_choice", "tool_choice", _choice_ok):
-        choice = reader.fields.pop("tool_choice")
-        if type(choice) is str:
-            mode = _MODES[choice]
-        else:
-            mode, name = "tool", choice["function"]["name"]
-    parallel = None
-    if take("parallel_tool_calls", "parallel", lambda v: type(v) is bool):
-        parallel = reader.fields.pop("parallel")
-    if mode is not None or parallel is not None:
-        reader.fields["tool_choice"] = ToolChoice(mode=mode, name=name, parallel=parallel)
+    take_openai_choice(reader, _named_ok, lambda choice: choice["function"]["name"])
     take("response_format", "response_format", _format_ok, _format_in)
     take("reasoning_effort", "reasoning", is_str, lambda v: Reasoning(effort=v))
     take("user", "user", is_str)
@@ -323,12 +306,8 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
         elif name == "tools":
             out["tools"] = [_tool_out(t) for t in value]
         elif name == "tool_choice":
-            if value.mode == "tool":
-                out["tool_choice"] = {"type": "function", "function": {"name": value.name}}
-            elif value.mode is not None:
-                out["tool_choice"] = _MODES_BACK[value.mode]
-            if value.parallel is not None:
-                out["parallel_tool_calls"] = value.parallel
+            named = lambda tool: {"type": "function", "function": {"name": tool}}  # noqa: E731
+            put_openai_choice(value, named, out)
         elif name == "response_format":
             out["response_format"] = _format_out(value)
         elif name == "reasoning" and value.effort is not None:

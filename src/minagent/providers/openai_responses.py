@@ -58,14 +58,12 @@ from ._base import (
     Request,
     ResponseFormat,
     Tool,
-    ToolChoice,
     Unsupported,
     UnsupportedError,
     bare,
     block_keys,
     decode_json,
     encode_json,
-    flatten_usage,
     unflatten_usage,
 )
 from ._helpers import (
@@ -96,11 +94,15 @@ from ._toolkit import (
     is_own,
     is_str,
     message_keys,
+    put_openai_choice,
     request_encoder,
     response_encoder,
     tagged,
+    take_openai_choice,
+    typed_fields,
     uncached,
     unknown_block,
+    usage_in,
     with_fields,
 )
 
@@ -220,13 +222,7 @@ def _tool_in(tool: dict[str, Any]) -> Tool:
     )
 
 
-_MODES = {"auto": "auto", "required": "any", "none": "none"}
-_MODES_BACK = {v: k for k, v in _MODES.items()}
-
-
-def _choice_ok(choice: Any) -> bool:
-    if type(choice) is str:
-        return choice in _MODES
+def _named_ok(choice: Any) -> bool:
     return (
         has_keys(choice, {"type", "name"})
         and choice["type"] == "function"
@@ -275,19 +271,7 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
         lambda v: type(v) is list and all(map(_tool_ok, v)),
         lambda v: [_tool_in(t) for t in v],
     )
-    mode: Any = None
-    name = None
-    if take("tool_choice", "tool_choice", _choice_ok):
-        choice = reader.fields.pop("tool_choice")
-        if type(choice) is str:
-            mode = _MODES[choice]
-        else:
-            mode, name = "tool", choice["name"]
-    parallel = None
-    if take("parallel_tool_calls", "parallel", lambda v: type(v) is bool):
-        parallel = reader.fields.pop("parallel")
-    if mode is not None or parallel is not None:
-        reader.fields["tool_choice"] = ToolChoice(mode=mode, name=name, parallel=parallel)
+    take_openai_choice(reader, _named_ok, lambda choice: choice["name"])
     take("text", "response_format", _text_ok, _text_in)
     take(
         "reasoning",
@@ -313,12 +297,7 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
         elif name == "tools":
             out["tools"] = [_tool_out(t) for t in value]
         elif name == "tool_choice":
-            if value.mode == "tool":
-                out["tool_choice"] = {"type": "function", "name": value.name}
-            elif value.mode is not None:
-                out["tool_choice"] = _MODES_BACK[value.mode]
-            if value.parallel is not None:
-                out["parallel_tool_calls"] = value.parallel
+            put_openai_choice(value, lambda tool: {"type": "function", "name": tool}, out)
         elif name == "response_format":
             out["text"] = {"format": _format_out(value)}
         elif name == "reasoning" and value.effort is not None:
@@ -549,6 +528,10 @@ def _decode_response(data: Any, limits: Limits) -> ModelResponse:
     return response_from_dict(want_dict(decode_json(data, "$"), "$"))
 
 
+_TYPED = (("id", "id", str), ("model", "model", str), ("created_at", "created", int))
+"""Response keys that are typed `ModelResponse` fields."""
+
+
 def response_from_dict(body: dict[str, Any]) -> ModelResponse:
     """The `ModelResponse` of an already decoded ``response`` object (used by the stream)."""
     extra = dict(body)
@@ -556,23 +539,8 @@ def response_from_dict(body: dict[str, Any]) -> ModelResponse:
     blocks: list[ContentBlock] = []
     for i, item in enumerate(output):
         blocks.extend(_assistant_blocks(want_dict(item, f"$.output[{i}]"), f"$.output[{i}]"))
-    usage = extra.pop("usage", MISSING)
-    counters: dict[str, int] = {}
-    if type(usage) is dict:
-        counters, other = flatten_usage(usage, USAGE_NAMES)
-        uncached(counters, -1)
-        if other:
-            extra[USAGE_EXTRA] = other
-    elif usage is not MISSING:
-        extra[USAGE_EXTRA] = usage  # null: kept as it came
-    typed: dict[str, Any] = {}
-    for key, name, kind in (
-        ("id", "id", str),
-        ("model", "model", str),
-        ("created_at", "created", int),
-    ):
-        if type(extra.get(key)) is kind:
-            typed[name] = extra.pop(key)
+    counters = usage_in(extra, "usage", USAGE_NAMES)
+    typed = typed_fields(extra, _TYPED)
     extra[SOURCE] = NAME
     return ModelResponse(
         message=Message(role="assistant", content=blocks, extra=tagged({}, blocks, NAME)),
