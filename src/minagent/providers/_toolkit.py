@@ -42,7 +42,30 @@ from ._base import (
     check_size,
     flatten_usage,
 )
+from ._base import NEW_TURN as NEW_TURN
+from ._base import RAW_ARGUMENTS as RAW_ARGUMENTS
+from ._base import bare as bare
+from ._base import decode_json as decode_json
+from ._base import decode_messages as decode_messages
+from ._base import encode_json as encode_json
+from ._base import lowered as lowered
+from ._base import prefixed as prefixed
+from ._base import unflatten_usage as unflatten_usage
+from ._base import without_keys as without_keys
+from ._helpers import MISSING as MISSING
+from ._helpers import b64_exact as b64_exact
+from ._helpers import base64_json as base64_json
 from ._helpers import block_kind
+from ._helpers import data_url as data_url
+from ._helpers import extra_dict as extra_dict
+from ._helpers import extra_or_unset as extra_or_unset
+from ._helpers import json_text as json_text
+from ._helpers import parse_arguments as parse_arguments
+from ._helpers import parse_data_url as parse_data_url
+from ._helpers import tool_arguments as tool_arguments
+from ._helpers import want_dict as want_dict
+from ._helpers import want_list as want_list
+from ._helpers import want_str as want_str
 
 __all__ = [
     "CONTENT_KEYS",

@@ -26,64 +26,14 @@ import msgspec
 from msgspec import UNSET
 
 from ..wire import _codec, _lossless
-from ..wire.blocks import (
-    Base64Source,
-    ContentBlock,
-    DocumentBlock,
-    ImageBlock,
-    RedactedThinkingBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-    UnknownBlock,
-    UnknownSource,
-    UrlSource,
-)
+from ..wire import blocks as wb
 from ..wire.errors import ValidationError, WireError
 from ..wire.extra import Extra
 from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
-from ._base import (
-    HINTS,
-    NEW_TURN,
-    SOURCE,
-    USAGE_EXTRA,
-    Reasoning,
-    Request,
-    Tool,
-    ToolChoice,
-    Unsupported,
-    UnsupportedError,
-    block_hint,
-    block_keys,
-    decode_json,
-    decode_messages,
-    encode_json,
-    flatten_usage,
-    lowered,
-    prefixed,
-    unflatten_usage,
-    without_keys,
-)
-from ._toolkit import (
-    SettingsReader,
-    decoded_request,
-    decoder,
-    encode_settings,
-    foreign_block,
-    foreign_extra,
-    foreign_key,
-    has_keys,
-    is_int,
-    is_number,
-    is_own,
-    is_str,
-    is_strings,
-    kept_keys,
-    request_encoder,
-    response_encoder,
-)
+from . import _toolkit as kit
+from ._base import Reasoning, Request, Tool, ToolChoice, Unsupported, UnsupportedError
+from ._toolkit import SettingsReader
 
 __all__ = [
     "NAME",
@@ -100,12 +50,12 @@ shape is this API's shape: a message or response without a `SOURCE` hint is writ
 # --- what the Messages API holds (from the anthropic SDK's types; tests compare) ---------------
 
 BLOCK_KEYS: dict[type[Any], frozenset[str]] = {
-    TextBlock: frozenset({"cache_control", "citations"}),
-    ImageBlock: frozenset({"cache_control", "transformations"}),
-    DocumentBlock: frozenset({"cache_control", "citations", "context", "title"}),
-    ToolUseBlock: frozenset({"cache_control", "caller", "toolset_name"}),
-    ThinkingBlock: frozenset(),
-    RedactedThinkingBlock: frozenset(),
+    wb.TextBlock: frozenset({"cache_control", "citations"}),
+    wb.ImageBlock: frozenset({"cache_control", "transformations"}),
+    wb.DocumentBlock: frozenset({"cache_control", "citations", "context", "title"}),
+    wb.ToolUseBlock: frozenset({"cache_control", "caller", "toolset_name"}),
+    wb.ThinkingBlock: frozenset(),
+    wb.RedactedThinkingBlock: frozenset(),
 }
 """Keys beyond the neutral fields that each known block may carry on this API."""
 
@@ -162,11 +112,11 @@ def _decode_request(data: Any, limits: Limits) -> Request:
     ``tool_result`` block as a ``role: "tool"`` message; ``options`` gets every other key
     unchanged. Raises `DecodeError` / `ValidationError` with the JSON path.
     """
-    top = decode_json(data, "$", _TOP)
+    top = kit.decode_json(data, "$", _TOP)
     raw_messages = top.pop("messages", None)
     if raw_messages is None:
         raise ValidationError("a request needs 'messages'", path="$")
-    messages = decode_messages(raw_messages, "$.messages", limits)
+    messages = kit.decode_messages(raw_messages, "$.messages", limits)
     out: list[Message] = []
     raw_system = top.pop("system", None)
     if raw_system is not None:
@@ -175,17 +125,17 @@ def _decode_request(data: Any, limits: Limits) -> Request:
         start = len(out)
         _split_user(msg, i, out)
         if start and start < len(out) and _would_join(out[start - 1], out[start]):
-            out[start] = _hinted(out[start], NEW_TURN)  # two user turns: keep them two
-    options = {key: decode_json(raw, f"$.{key}") for key, raw in top.items()}
-    return decoded_request(out, options, NAME, read_settings)
+            out[start] = _hinted(out[start], kit.NEW_TURN)  # two user turns: keep them two
+    options = {key: kit.decode_json(raw, f"$.{key}") for key, raw in top.items()}
+    return kit.decoded_request(out, options, NAME, read_settings)
 
 
 def _tool_ok(tool: Any) -> bool:
     return (
-        has_keys(tool, {"name", "input_schema"}, {"description", "strict"})
-        and is_str(tool["name"])
+        kit.has_keys(tool, {"name", "input_schema"}, {"description", "strict"})
+        and kit.is_str(tool["name"])
         and type(tool["input_schema"]) is dict
-        and is_str(tool.get("description", ""))
+        and kit.is_str(tool.get("description", ""))
         and type(tool.get("strict", True)) is bool
     )
 
@@ -200,11 +150,11 @@ def _tool_in(tool: dict[str, Any]) -> Tool:
 
 
 def _choice_ok(choice: Any) -> bool:
-    if not has_keys(choice, {"type"}, {"name", "disable_parallel_tool_use"}):
+    if not kit.has_keys(choice, {"type"}, {"name", "disable_parallel_tool_use"}):
         return False
     kind = choice["type"]
     if kind == "tool":
-        named = is_str(choice.get("name"))
+        named = kit.is_str(choice.get("name"))
     else:
         named = kind in ("auto", "any", "none") and "name" not in choice
     return named and type(choice.get("disable_parallel_tool_use", False)) is bool
@@ -223,11 +173,11 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
     """Move the options this API spells exactly like the neutral settings out of ``options``."""
     reader = SettingsReader(options)
     take = reader.take
-    take("model", "model", is_str)
-    take("max_tokens", "max_tokens", is_int)
-    take("temperature", "temperature", is_number)
-    take("top_p", "top_p", is_number)
-    take("stop_sequences", "stop", is_strings, list)
+    take("model", "model", kit.is_str)
+    take("max_tokens", "max_tokens", kit.is_int)
+    take("temperature", "temperature", kit.is_number)
+    take("top_p", "top_p", kit.is_number)
+    take("stop_sequences", "stop", kit.is_strings, list)
     take(
         "tools",
         "tools",
@@ -239,16 +189,16 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
         "thinking",
         "reasoning",
         lambda v: (
-            has_keys(v, {"type", "budget_tokens"})
+            kit.has_keys(v, {"type", "budget_tokens"})
             and v["type"] == "enabled"
-            and is_int(v["budget_tokens"])
+            and kit.is_int(v["budget_tokens"])
         ),
         lambda v: Reasoning(budget_tokens=v["budget_tokens"]),
     )
     take(
         "metadata",
         "user",
-        lambda v: has_keys(v, {"user_id"}) and is_str(v["user_id"]),
+        lambda v: kit.has_keys(v, {"user_id"}) and kit.is_str(v["user_id"]),
         lambda v: v["user_id"],
     )
     take("stream", "stream", lambda v: type(v) is bool)
@@ -309,7 +259,7 @@ def _system_message(raw: msgspec.Raw, limits: Limits) -> Message:
     try:
         msg: Message = _codec.JSON.decode(data, Message, limits)
     except WireError as err:
-        raise prefixed(err, "$.system") from None
+        raise kit.prefixed(err, "$.system") from None
     return msg
 
 
@@ -327,7 +277,7 @@ def _split_user(msg: Message, i: int, out: list[Message]) -> None:
             f"unknown keys {sorted(msg.extra)} on a user message with tool results",
             path=f"$.messages[{i}]",
         )
-    run: list[ContentBlock] = []
+    run: list[wb.ContentBlock] = []
     for j, block in enumerate(content):
         if _is_tool_result(block):
             if run:
@@ -350,7 +300,7 @@ def _would_join(previous: Message, msg: Message) -> bool:
 def _listed(msg: Message) -> bool:
     if type(msg.content) is not list or not msg.content:
         return False
-    return msg.extra is UNSET or all(key in HINTS for key in msg.extra)
+    return msg.extra is UNSET or all(key in kit.HINTS for key in msg.extra)
 
 
 def _hinted(msg: Message, hint: str) -> Message:
@@ -360,13 +310,13 @@ def _hinted(msg: Message, hint: str) -> Message:
     return msgspec.structs.replace(msg, extra=Extra._own(extra))
 
 
-def _is_tool_result(block: ContentBlock) -> bool:
+def _is_tool_result(block: wb.ContentBlock) -> bool:
     return _block_type(block) == "tool_result"
 
 
 def _as_dict(block: Any) -> dict[str, Any]:
     """A block as the plain object it was on the wire (a new dict)."""
-    if type(block) is UnknownBlock:
+    if type(block) is wb.UnknownBlock:
         return block.data.to_dict()
     # a typed block (the provider catalog): let the wire codec write it, then read it back
     wrapped = _codec.JSON.encode(Message(role="user", content=[block]), False)
@@ -376,8 +326,8 @@ def _as_dict(block: Any) -> dict[str, Any]:
 
 def _tool_message(block: Any, path: str) -> Message:
     """A ``tool_result`` block as a tool message."""
-    if type(block) is ToolResultBlock:  # the typed catalog block: its fields, no re-parse
-        keys = block_keys(block)
+    if type(block) is wb.ToolResultBlock:  # the typed catalog block: its fields, no re-parse
+        keys = kit.block_keys(block)
         body: Any = keys.pop("content", UNSET)
         if body is UNSET:
             body = ""
@@ -422,7 +372,7 @@ class _Response(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     type: Literal["message"]
     role: Literal["assistant"]
     model: str
-    content: list[ContentBlock]
+    content: list[wb.ContentBlock]
     stop_reason: str
     stop_sequence: str | None
     usage: dict[str, Any]
@@ -443,16 +393,16 @@ def _decode_response(data: Any, limits: Limits) -> ModelResponse:
     except (msgspec.ValidationError, RecursionError, UnicodeError):
         return _decode_response_slow(data)
     except msgspec.DecodeError:
-        decode_json(data, "$")  # raises the located DecodeError
+        kit.decode_json(data, "$")  # raises the located DecodeError
         raise
-    counters, other = flatten_usage(fast.usage)
-    extra: dict[str, Any] = {SOURCE: NAME, "stop_sequence": fast.stop_sequence}
+    counters, other = kit.flatten_usage(fast.usage)
+    extra: dict[str, Any] = {kit.SOURCE: NAME, "stop_sequence": fast.stop_sequence}
     if fast.stop_details is not UNSET:
         extra["stop_details"] = fast.stop_details
     if fast.container is not UNSET:
         extra["container"] = fast.container
     if other:
-        extra[USAGE_EXTRA] = other
+        extra[kit.USAGE_EXTRA] = other
     return ModelResponse(
         message=Message(role="assistant", content=fast.content),
         stop_reason=fast.stop_reason,
@@ -464,7 +414,7 @@ def _decode_response(data: Any, limits: Limits) -> ModelResponse:
 
 
 def _decode_response_slow(data: Any) -> ModelResponse:
-    top = decode_json(data, "$", _TOP)
+    top = kit.decode_json(data, "$", _TOP)
     raw_content = top.pop("content", None)
     if raw_content is None:
         raise ValidationError("a response needs 'content'", path="$")
@@ -472,8 +422,8 @@ def _decode_response_slow(data: Any) -> ModelResponse:
     try:
         message: Message = _codec.JSON.decode(wrapped, Message)
     except WireError as err:
-        raise prefixed(err, "$") from None
-    rest = {key: decode_json(raw, f"$.{key}") for key, raw in top.items()}
+        raise kit.prefixed(err, "$") from None
+    rest = {key: kit.decode_json(raw, f"$.{key}") for key, raw in top.items()}
     if rest.pop("type", "message") != "message":
         raise ValidationError("a response's 'type' must be 'message'", path="$.type")
     if rest.pop("role", "assistant") != "assistant":
@@ -484,18 +434,18 @@ def _decode_response_slow(data: Any) -> ModelResponse:
     usage = rest.pop("usage", {})
     if type(usage) is not dict:
         raise ValidationError("'usage' must be an object", path="$.usage")
-    counters, other = flatten_usage(usage)
+    counters, other = kit.flatten_usage(usage)
     typed: dict[str, Any] = {}
     for key in ("id", "model"):
         if type(rest.get(key)) is str:
             typed[key] = rest.pop(key)
     if other:
-        rest[USAGE_EXTRA] = other
+        rest[kit.USAGE_EXTRA] = other
     return ModelResponse(
         message=message,
         stop_reason=stop_reason,
         usage=counters,
-        extra=Extra._own({SOURCE: NAME, **rest}),
+        extra=Extra._own({kit.SOURCE: NAME, **rest}),
         **typed,
     )
 
@@ -514,7 +464,7 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
     ``unsupported="drop"`` (and always for metadata), is left out and listed in ``dropped``.
     The input is never changed.
     """
-    body = encode_settings(req, NAME, read_settings, write_settings, policy)
+    body = kit.encode_settings(req, NAME, read_settings, write_settings, policy)
     messages = req.messages
     start = 0
     system: list[Any] = []
@@ -533,8 +483,8 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
         path = f"$.messages[{i}]"
         role = msg.role
         extra = msg.extra
-        own = extra is UNSET or is_own(extra, NAME, neutral=True)
-        new_turn = extra is not UNSET and extra.get(NEW_TURN) is True
+        own = extra is UNSET or kit.is_own(extra, NAME, neutral=True)
+        new_turn = extra is not UNSET and extra.get(kit.NEW_TURN) is True
         if role == "tool":
             block = _tool_result(msg, path, policy, own)
             if block is None:
@@ -560,7 +510,7 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
         joinable = listed and not keys
         after_tool = False
     body["messages"] = out
-    return encode_json(body)
+    return kit.encode_json(body)
 
 
 _NONE: frozenset[str] = frozenset()
@@ -568,7 +518,7 @@ _NONE: frozenset[str] = frozenset()
 
 def _message_keys(msg: Message, path: str, policy: Unsupported, own: bool) -> dict[str, Any]:
     """The message keys to write back (its own provider's), after reporting the others."""
-    return {} if msg.extra is UNSET else kept_keys(msg.extra, _NONE, own, policy, path)
+    return {} if msg.extra is UNSET else kit.kept_keys(msg.extra, _NONE, own, policy, path)
 
 
 def _system(messages: list[Message], policy: Unsupported) -> Any:
@@ -576,7 +526,7 @@ def _system(messages: list[Message], policy: Unsupported) -> Any:
     parts: list[Any] = []
     for i, msg in enumerate(messages):
         path = f"$.messages[{i}]"
-        own = msg.extra is UNSET or is_own(msg.extra, NAME, neutral=True)
+        own = msg.extra is UNSET or kit.is_own(msg.extra, NAME, neutral=True)
         if _message_keys(msg, path, policy, own):
             policy.metadata(path, "message keys on a system message (the system prompt has none)")
         if len(messages) == 1 and isinstance(msg.content, str):
@@ -592,8 +542,8 @@ def _system(messages: list[Message], policy: Unsupported) -> Any:
     return parts
 
 
-def _system_block(block: ContentBlock, path: str, policy: Unsupported) -> bool:
-    if type(block) is TextBlock:
+def _system_block(block: wb.ContentBlock, path: str, policy: Unsupported) -> bool:
+    if type(block) is wb.TextBlock:
         return True
     policy.report(path, f"a {_block_type(block)} block in the system prompt (text only)")
     return False
@@ -622,12 +572,12 @@ def _tool_result(msg: Message, path: str, policy: Unsupported, own: bool) -> dic
         block["is_error"] = msg.is_error
     if extra is not UNSET:
         for key, value in extra.items():
-            if key in HINTS:
+            if key in kit.HINTS:
                 continue
             if own or key in TOOL_RESULT_KEYS:
                 block[key] = value
             else:
-                foreign_key(
+                kit.foreign_key(
                     policy, f"{path}.{key}", f"the key {key!r} on a tool result", key, value
                 )
     return block
@@ -638,7 +588,7 @@ def _block_type(block: Any) -> str:
 
 
 def _content(
-    content: str | list[ContentBlock], path: str, policy: Unsupported, own: bool = True
+    content: str | list[wb.ContentBlock], path: str, policy: Unsupported, own: bool = True
 ) -> Any:
     """Message content as this API writes it (blocks checked, lowered for msgspec)."""
     if isinstance(content, str):
@@ -646,9 +596,11 @@ def _content(
     for block in content:  # the common case: plain blocks go to msgspec as they are
         cls = type(block)
         if cls in _PLAIN:
-            if block.extra is UNSET and (cls is not ThinkingBlock or block.signature is not UNSET):  # type: ignore[union-attr]
+            if block.extra is UNSET and (
+                cls is not wb.ThinkingBlock or block.signature is not UNSET
+            ):  # type: ignore[union-attr]
                 continue
-        elif (cls is ImageBlock or cls is DocumentBlock) and block.extra is UNSET:  # type: ignore[union-attr]
+        elif (cls is wb.ImageBlock or cls is wb.DocumentBlock) and block.extra is UNSET:  # type: ignore[union-attr]
             source = block.source  # type: ignore[union-attr]
             if type(source) in _PLAIN_SOURCES and source.extra is UNSET:  # type: ignore[union-attr]
                 continue
@@ -658,7 +610,7 @@ def _content(
     kept: list[Any] = []
     for j, block in enumerate(content):
         where = f"{path}.content[{j}]"
-        if type(block) is ThinkingBlock and block.signature is UNSET:
+        if type(block) is wb.ThinkingBlock and block.signature is UNSET:
             policy.report(
                 where,
                 "a thinking block without a signature (Anthropic takes back only thinking it "
@@ -668,33 +620,33 @@ def _content(
         if own:
             kept.append(block)
             continue
-        if isinstance(block, UnknownBlock):
-            foreign_block(policy, where, block.type, "another provider")
+        if isinstance(block, wb.UnknownBlock):
+            kit.foreign_block(policy, where, block.type, "another provider")
             continue
         block = _checked_block(block, where, policy)
         if block is not None:
             kept.append(block)
-    return lowered(kept, path + ".content")
+    return kit.lowered(kept, path + ".content")
 
 
-_PLAIN = frozenset({TextBlock, ToolUseBlock, ThinkingBlock, RedactedThinkingBlock})
-_PLAIN_SOURCES = frozenset({Base64Source, UrlSource})
+_PLAIN = frozenset({wb.TextBlock, wb.ToolUseBlock, wb.ThinkingBlock, wb.RedactedThinkingBlock})
+_PLAIN_SOURCES = frozenset({wb.Base64Source, wb.UrlSource})
 
 
 def _checked_block(block: Any, path: str, policy: Unsupported) -> Any:
     """Another provider's ``block``, or a copy without the keys this API cannot hold, or None to
     leave it out."""
     cls = type(block)
-    if cls is ImageBlock or cls is DocumentBlock:
+    if cls is wb.ImageBlock or cls is wb.DocumentBlock:
         source = block.source
-        if type(source) is UnknownSource and source.type not in SOURCE_TYPES:
+        if type(source) is wb.UnknownSource and source.type not in SOURCE_TYPES:
             policy.report(path + ".source", f"a {source.type!r} source")
             return None
-        if (type(source) is Base64Source or type(source) is UrlSource) and (
+        if (type(source) is wb.Base64Source or type(source) is wb.UrlSource) and (
             source.extra is not UNSET
         ):
             for key, value in source.extra.items():
-                foreign_key(
+                kit.foreign_key(
                     policy, f"{path}.source.{key}", f"the key {key!r} on a source", key, value
                 )
             source = msgspec.structs.replace(source, extra=UNSET)
@@ -703,19 +655,19 @@ def _checked_block(block: Any, path: str, policy: Unsupported) -> Any:
     if allowed is None:  # a typed block of the provider catalog: an Anthropic block or not
         if _block_type(block) in OTHER_BLOCKS:
             return block
-        foreign_block(policy, path, _block_type(block), "another provider")
+        kit.foreign_block(policy, path, _block_type(block), "another provider")
         return None
-    keys = block_keys(block)
+    keys = kit.block_keys(block)
     if not keys:
         return block
     bad = {k for k in keys if k not in allowed}
     if not bad:
         return block
     for key, value in keys.items():
-        if key in bad and not block_hint(key, block):
+        if key in bad and not kit.block_hint(key, block):
             what = f"the key {key!r} on a {cls.type} block"
-            foreign_key(policy, f"{path}.{key}", what, key, value)
-    return without_keys(block, bad)
+            kit.foreign_key(policy, f"{path}.{key}", what, key, value)
+    return kit.without_keys(block, bad)
 
 
 def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[str, Any]) -> bytes:
@@ -727,26 +679,26 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
     with ``unsupported="drop"``); none is copied.
     """
     extra = dict(response.extra.items()) if response.extra is not UNSET else {}
-    own = extra.pop(SOURCE, NAME) == NAME
-    usage_other = extra.pop(USAGE_EXTRA, None)
+    own = extra.pop(kit.SOURCE, NAME) == NAME
+    usage_other = extra.pop(kit.USAGE_EXTRA, None)
     if type(usage_other) is not dict:
         if usage_other is not None:
             policy.metadata("$.usage_extra", "a usage that is not an object")
         usage_other = {}
     top: dict[str, Any] = {}
     if own:
-        top = {k: v for k, v in extra.items() if k not in HINTS}
+        top = {k: v for k, v in extra.items() if k not in kit.HINTS}
     else:
-        foreign_extra(policy, extra, "$", "the response key")
+        kit.foreign_extra(policy, extra, "$", "the response key")
     for key, value in fields.items():
         top.setdefault(key, value)
     msg = response.message
-    msg_own = msg.extra is UNSET or is_own(msg.extra, NAME, neutral=True)
+    msg_own = msg.extra is UNSET or kit.is_own(msg.extra, NAME, neutral=True)
     if _message_keys(msg, "$.message", policy, msg_own):
         policy.metadata("$.message", "message keys on a response message (it has none here)")
     content = msg.content
     if isinstance(content, str):
-        content = [TextBlock(content)] if content else []
+        content = [wb.TextBlock(content)] if content else []
     ident = response.id if response.id is not UNSET else top.pop("id", None)
     model = response.model if response.model is not UNSET else top.pop("model", None)
     top.pop("id", None)
@@ -766,7 +718,7 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
         "usage": _usage(response.usage, usage_other, policy, own),
     }
     body.update(top)
-    return encode_json(body)
+    return kit.encode_json(body)
 
 
 def _usage(counters: dict[str, int], other: dict[str, Any], policy: Unsupported, own: bool) -> Any:
@@ -789,7 +741,7 @@ def _usage(counters: dict[str, int], other: dict[str, Any], policy: Unsupported,
     kept.setdefault("input_tokens", 0)
     kept.setdefault("output_tokens", 0)
     try:
-        return unflatten_usage(kept, rest)
+        return kit.unflatten_usage(kept, rest)
     except ValidationError as err:
         raise UnsupportedError(err.message, path="$.usage") from None
 
@@ -799,7 +751,7 @@ _USAGE_OBJECTS = frozenset({"cache_creation", "server_tool_use", "output_tokens_
 
 # --- the adapter contract (signatures: _toolkit) ----------------------------------------------
 
-decode_request = decoder(_decode_request, "decode_request")
-decode_response = decoder(_decode_response, "decode_response")
-encode_request = request_encoder(_encode_request)
-encode_response = response_encoder(_encode_response)
+decode_request = kit.decoder(_decode_request, "decode_request")
+decode_response = kit.decoder(_decode_response, "decode_response")
+encode_request = kit.request_encoder(_encode_request)
+encode_response = kit.response_encoder(_encode_response)

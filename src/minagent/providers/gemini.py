@@ -36,74 +36,14 @@ from typing import Any
 import msgspec
 from msgspec import UNSET
 
-from ..wire.blocks import (
-    Base64Source,
-    ContentBlock,
-    DocumentBlock,
-    ImageBlock,
-    RedactedThinkingBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolUseBlock,
-    UnknownBlock,
-    UrlSource,
-)
+from ..wire import blocks as wb
 from ..wire.errors import ValidationError
 from ..wire.extra import Extra
 from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
-from ._base import (
-    HINTS,
-    NEW_TURN,
-    SOURCE,
-    USAGE_EXTRA,
-    Reasoning,
-    Request,
-    Tool,
-    ToolChoice,
-    Unsupported,
-    UnsupportedError,
-    bare,
-    decode_json,
-    encode_json,
-    unflatten_usage,
-)
-from ._helpers import (
-    MISSING,
-    b64_exact,
-    base64_json,
-    block_kind,
-    extra_dict,
-    extra_or_unset,
-    json_text,
-    want_dict,
-    want_list,
-    want_str,
-)
-from ._toolkit import (
-    SettingsReader,
-    block_extra,
-    decoded_request,
-    decoder,
-    encode_settings,
-    foreign_block,
-    foreign_key,
-    foreign_usage,
-    has_keys,
-    is_int,
-    is_number,
-    is_own,
-    is_str,
-    is_strings,
-    message_keys,
-    request_encoder,
-    response_encoder,
-    tagged,
-    typed_fields,
-    uncached,
-    usage_in,
-    with_fields,
-)
+from . import _toolkit as kit
+from ._base import Reasoning, Request, Tool, ToolChoice, Unsupported, UnsupportedError
+from ._toolkit import SettingsReader
 
 __all__ = [
     "FINISH_REASONS",
@@ -192,31 +132,33 @@ class _Calls:
 
 def _decode_request(data: Any, limits: Limits) -> Request:
     """Decode a Gemini ``generateContent`` request body into a `Request`."""
-    body = want_dict(decode_json(data, "$"), "$")
+    body = kit.want_dict(kit.decode_json(data, "$"), "$")
     options = dict(body)
     messages: list[Message] = []
-    system = options.pop("systemInstruction", MISSING)
-    if system is not MISSING:
-        system = want_dict(system, "$.systemInstruction")
+    system = options.pop("systemInstruction", kit.MISSING)
+    if system is not kit.MISSING:
+        system = kit.want_dict(system, "$.systemInstruction")
         rest = {k: v for k, v in system.items() if k != "parts"}
-        parts = want_list(system.get("parts", []), "$.systemInstruction.parts")
+        parts = kit.want_list(system.get("parts", []), "$.systemInstruction.parts")
         blocks = [_block(p, f"$.systemInstruction.parts[{j}]", None) for j, p in enumerate(parts)]
         content = _simplify(blocks)
-        messages.append(Message(role="system", content=content, extra=tagged({}, content, NAME)))
+        messages.append(
+            Message(role="system", content=content, extra=kit.tagged({}, content, NAME))
+        )
         if rest:
             options["systemInstruction"] = rest
-    contents = options.pop("contents", MISSING)
-    if contents is not MISSING:
+    contents = options.pop("contents", kit.MISSING)
+    if contents is not kit.MISSING:
         calls = _Calls()
-        for i, raw in enumerate(want_list(contents, "$.contents")):
+        for i, raw in enumerate(kit.want_list(contents, "$.contents")):
             start = len(messages)
-            _content(want_dict(raw, f"$.contents[{i}]"), i, f"$.contents[{i}]", calls, messages)
+            _content(kit.want_dict(raw, f"$.contents[{i}]"), i, f"$.contents[{i}]", calls, messages)
             if (
                 0 < start < len(messages)
                 and messages[start - 1].role == messages[start].role == "tool"
             ):
                 messages[start] = _new_turn(messages[start])
-    return decoded_request(messages, options, NAME, read_settings)
+    return kit.decoded_request(messages, options, NAME, read_settings)
 
 
 _MODES = {"AUTO": "auto", "ANY": "any", "NONE": "none"}
@@ -225,9 +167,9 @@ _MODES_BACK = {v: k for k, v in _MODES.items()}
 
 def _declaration_ok(decl: Any) -> bool:
     return (
-        has_keys(decl, {"name"}, {"description", "parameters"})
-        and is_str(decl["name"])
-        and is_str(decl.get("description", ""))
+        kit.has_keys(decl, {"name"}, {"description", "parameters"})
+        and kit.is_str(decl["name"])
+        and kit.is_str(decl.get("description", ""))
         and type(decl.get("parameters", {})) is dict
     )
 
@@ -236,7 +178,7 @@ def _tools_ok(tools: Any) -> bool:
     return (
         type(tools) is list
         and len(tools) == 1
-        and has_keys(tools[0], {"functionDeclarations"})
+        and kit.has_keys(tools[0], {"functionDeclarations"})
         and type(tools[0]["functionDeclarations"]) is list
         and all(map(_declaration_ok, tools[0]["functionDeclarations"]))
     )
@@ -250,15 +192,15 @@ def _tools_in(tools: list[Any]) -> list[Tool]:
 
 
 def _config_ok(config: Any) -> bool:
-    if not has_keys(config, {"functionCallingConfig"}):
+    if not kit.has_keys(config, {"functionCallingConfig"}):
         return False
     fcc = config["functionCallingConfig"]
-    if has_keys(fcc, {"mode"}):
+    if kit.has_keys(fcc, {"mode"}):
         return fcc["mode"] in _MODES
     return (
-        has_keys(fcc, {"mode", "allowedFunctionNames"})
+        kit.has_keys(fcc, {"mode", "allowedFunctionNames"})
         and fcc["mode"] == "ANY"
-        and is_strings(fcc["allowedFunctionNames"])
+        and kit.is_strings(fcc["allowedFunctionNames"])
         and len(fcc["allowedFunctionNames"]) == 1
     )
 
@@ -271,10 +213,10 @@ def _config_in(config: dict[str, Any]) -> ToolChoice:
 
 
 _GENERATION = (
-    ("maxOutputTokens", "max_tokens", is_int),
-    ("temperature", "temperature", is_number),
-    ("topP", "top_p", is_number),
-    ("stopSequences", "stop", is_strings),
+    ("maxOutputTokens", "max_tokens", kit.is_int),
+    ("temperature", "temperature", kit.is_number),
+    ("topP", "top_p", kit.is_number),
+    ("stopSequences", "stop", kit.is_strings),
 )
 
 
@@ -283,7 +225,7 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
     (some of them inside ``generationConfig``, whose other keys stay options)."""
     reader = SettingsReader(options)
     take = reader.take
-    take("model", "model", is_str)
+    take("model", "model", kit.is_str)
     config = options.get("generationConfig")
     if type(config) is dict:
         inner = SettingsReader(dict(config))
@@ -292,7 +234,7 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
         inner.take(
             "thinkingConfig",
             "reasoning",
-            lambda v: has_keys(v, {"thinkingBudget"}) and is_int(v["thinkingBudget"]),
+            lambda v: kit.has_keys(v, {"thinkingBudget"}) and kit.is_int(v["thinkingBudget"]),
             lambda v: Reasoning(budget_tokens=v["thinkingBudget"]),
         )
         if inner.spelling:
@@ -364,13 +306,13 @@ def _declaration(tool: Tool, policy: Unsupported) -> dict[str, Any]:
 
 
 def _new_turn(msg: Message) -> Message:
-    extra = extra_dict(msg)
-    extra[NEW_TURN] = True
+    extra = kit.extra_dict(msg)
+    extra[kit.NEW_TURN] = True
     return msgspec.structs.replace(msg, extra=Extra._own(extra))
 
 
-def _simplify(blocks: list[ContentBlock]) -> str | list[ContentBlock]:
-    if len(blocks) == 1 and type(blocks[0]) is TextBlock and blocks[0].extra is UNSET:
+def _simplify(blocks: list[wb.ContentBlock]) -> str | list[wb.ContentBlock]:
+    if len(blocks) == 1 and type(blocks[0]) is wb.TextBlock and blocks[0].extra is UNSET:
         return blocks[0].text
     return blocks
 
@@ -380,32 +322,32 @@ def _content(content: dict[str, Any], i: int, path: str, calls: _Calls, out: lis
     if type(role) is not str or role not in ("user", "model"):
         raise ValidationError(f"unknown role {role!r}", path=path + ".role")
     rest = {k: v for k, v in content.items() if k not in ("role", "parts")}
-    parts = want_list(content.get("parts", []), path + ".parts")
+    parts = kit.want_list(content.get("parts", []), path + ".parts")
     if role == "model":
         blocks = [_block(p, f"{path}.parts[{j}]", (i, j, calls)) for j, p in enumerate(parts)]
         simple = _simplify(blocks)
-        out.append(Message(role="assistant", content=simple, extra=tagged(rest, simple, NAME)))
+        out.append(Message(role="assistant", content=simple, extra=kit.tagged(rest, simple, NAME)))
         return
-    run: list[ContentBlock] = []
+    run: list[wb.ContentBlock] = []
     for j, raw in enumerate(parts):
-        part = want_dict(raw, f"{path}.parts[{j}]")
+        part = kit.want_dict(raw, f"{path}.parts[{j}]")
         if "functionResponse" in part:
             if run:
                 simple = _simplify(run)
-                out.append(Message(role="user", content=simple, extra=tagged({}, simple, NAME)))
+                out.append(Message(role="user", content=simple, extra=kit.tagged({}, simple, NAME)))
                 run = []
             out.append(_tool_message(part, f"{path}.parts[{j}]", calls))
         else:
             run.append(_block(part, f"{path}.parts[{j}]", None))
     if run or not parts:
         simple = _simplify(run)
-        out.append(Message(role="user", content=simple, extra=tagged(rest, simple, NAME)))
+        out.append(Message(role="user", content=simple, extra=kit.tagged(rest, simple, NAME)))
 
 
 def _tool_message(part: dict[str, Any], path: str, calls: _Calls) -> Message:
-    fr = want_dict(part["functionResponse"], path + ".functionResponse")
-    name = want_str(fr.get("name"), path + ".functionResponse.name")
-    response = want_dict(fr.get("response", {}), path + ".functionResponse.response")
+    fr = kit.want_dict(part["functionResponse"], path + ".functionResponse")
+    name = kit.want_str(fr.get("name"), path + ".functionResponse.name")
+    response = kit.want_dict(fr.get("response", {}), path + ".functionResponse.response")
     extra: dict[str, Any] = {k: v for k, v in part.items() if k != "functionResponse"}
     for key, value in fr.items():
         if key in _RESPONSE_KEYS:
@@ -429,19 +371,19 @@ def _tool_message(part: dict[str, Any], path: str, calls: _Calls) -> Message:
     elif keys == ["error"] and type(response["error"]) is str:
         content, is_error = response["error"], True
     else:
-        content = json_text(response)
+        content = kit.json_text(response)
         extra[_RESPONSE_MARK] = "object"
     return Message(
         role="tool",
         content=content,
         tool_call_id=ident,
         is_error=is_error,
-        extra=tagged(extra, content, NAME),
+        extra=kit.tagged(extra, content, NAME),
     )
 
 
-def _block(raw: Any, path: str, call: tuple[int, int, _Calls] | None) -> ContentBlock:
-    part = want_dict(raw, path)
+def _block(raw: Any, path: str, call: tuple[int, int, _Calls] | None) -> wb.ContentBlock:
+    part = kit.want_dict(raw, path)
     data_keys = [k for k in _DATA_KEYS if k in part]
     if len(data_keys) != 1:
         return _unknown(part)
@@ -451,8 +393,8 @@ def _block(raw: Any, path: str, call: tuple[int, int, _Calls] | None) -> Content
     if key == "text" and type(value) is str:
         if rest.get("thought") is True:
             del rest["thought"]
-            return ThinkingBlock(thinking=value, extra=extra_or_unset(rest))
-        return TextBlock(text=value, extra=extra_or_unset(rest))
+            return wb.ThinkingBlock(thinking=value, extra=kit.extra_or_unset(rest))
+        return wb.TextBlock(text=value, extra=kit.extra_or_unset(rest))
     if key == "inlineData" and type(value) is dict:
         block = _inline(value, rest)
         if block is not None:
@@ -466,23 +408,23 @@ def _block(raw: Any, path: str, call: tuple[int, int, _Calls] | None) -> Content
     return _unknown(part)
 
 
-def _unknown(part: dict[str, Any]) -> UnknownBlock:
-    return UnknownBlock(Extra._own({"type": PART_TYPE, **part}))
+def _unknown(part: dict[str, Any]) -> wb.UnknownBlock:
+    return wb.UnknownBlock(Extra._own({"type": PART_TYPE, **part}))
 
 
-def _inline(value: dict[str, Any], rest: dict[str, Any]) -> ContentBlock | None:
+def _inline(value: dict[str, Any], rest: dict[str, Any]) -> wb.ContentBlock | None:
     mime, data = value.get("mimeType"), value.get("data")
     if type(mime) is not str or type(data) is not str:
         return None
-    raw = b64_exact(data)
+    raw = kit.b64_exact(data)
     if raw is None:
         return None
     more = {k: v for k, v in value.items() if k not in ("mimeType", "data")}
-    source = Base64Source(media_type=mime, data=raw, extra=extra_or_unset(more))
+    source = wb.Base64Source(media_type=mime, data=raw, extra=kit.extra_or_unset(more))
     if mime.startswith("image/"):
-        return ImageBlock(source=source, extra=extra_or_unset(rest))
+        return wb.ImageBlock(source=source, extra=kit.extra_or_unset(rest))
     if _is_document(mime):
-        return DocumentBlock(source=source, extra=extra_or_unset(rest))
+        return wb.DocumentBlock(source=source, extra=kit.extra_or_unset(rest))
     return None
 
 
@@ -490,25 +432,25 @@ def _guess(url: str) -> str | None:
     return mimetypes.guess_type(url.split("?", 1)[0])[0]
 
 
-def _file(value: dict[str, Any], rest: dict[str, Any]) -> ContentBlock | None:
+def _file(value: dict[str, Any], rest: dict[str, Any]) -> wb.ContentBlock | None:
     mime, uri = value.get("mimeType"), value.get("fileUri")
     if type(mime) is not str or type(uri) is not str:
         return None
     more = {k: v for k, v in value.items() if k != "fileUri"}
     if _guess(uri) == mime:
         del more["mimeType"]
-    source = UrlSource(url=uri, extra=extra_or_unset(more))
+    source = wb.UrlSource(url=uri, extra=kit.extra_or_unset(more))
     if mime.startswith("image/"):
-        return ImageBlock(source=source, extra=extra_or_unset(rest))
+        return wb.ImageBlock(source=source, extra=kit.extra_or_unset(rest))
     if _is_document(mime):
-        return DocumentBlock(source=source, extra=extra_or_unset(rest))
+        return wb.DocumentBlock(source=source, extra=kit.extra_or_unset(rest))
     return None
 
 
-def _call(value: dict[str, Any], rest: dict[str, Any], path: str, call: Any) -> ToolUseBlock:
+def _call(value: dict[str, Any], rest: dict[str, Any], path: str, call: Any) -> wb.ToolUseBlock:
     i, j, calls = call
-    name = want_str(value.get("name"), path + ".functionCall.name")
-    args = want_dict(value.get("args", {}), path + ".functionCall.args")
+    name = kit.want_str(value.get("name"), path + ".functionCall.name")
+    args = kit.want_dict(value.get("args", {}), path + ".functionCall.args")
     more = {k: v for k, v in value.items() if k not in ("name", "args", "id")}
     if "args" not in value:
         more["args_absent"] = True
@@ -517,26 +459,26 @@ def _call(value: dict[str, Any], rest: dict[str, Any], path: str, call: Any) -> 
         ident = f"{ID_PREFIX}{i}-{j}"
     calls.pending.append((name, ident))
     rest.update(more)
-    return ToolUseBlock(id=ident, name=name, input=args, extra=extra_or_unset(rest))
+    return wb.ToolUseBlock(id=ident, name=name, input=args, extra=kit.extra_or_unset(rest))
 
 
 def _decode_response(data: Any, limits: Limits) -> ModelResponse:
     """Decode a Gemini ``GenerateContentResponse`` into a `ModelResponse`."""
-    return response_from_dict(want_dict(decode_json(data, "$"), "$"))
+    return response_from_dict(kit.want_dict(kit.decode_json(data, "$"), "$"))
 
 
 def response_from_dict(body: dict[str, Any]) -> ModelResponse:
     """The `ModelResponse` of an already decoded response object (used by the stream)."""
     extra = dict(body)
-    blocks: list[ContentBlock] = []
+    blocks: list[wb.ContentBlock] = []
     reason = "end_turn"
-    candidates = extra.get("candidates", MISSING)
-    if candidates is not MISSING and want_list(candidates, "$.candidates"):
-        first = dict(want_dict(candidates[0], "$.candidates[0]"))
-        content = first.get("content", MISSING)
-        if content is not MISSING:
-            content = dict(want_dict(content, "$.candidates[0].content"))
-            parts = want_list(content.pop("parts", []), "$.candidates[0].content.parts")
+    candidates = extra.get("candidates", kit.MISSING)
+    if candidates is not kit.MISSING and kit.want_list(candidates, "$.candidates"):
+        first = dict(kit.want_dict(candidates[0], "$.candidates[0]"))
+        content = first.get("content", kit.MISSING)
+        if content is not kit.MISSING:
+            content = dict(kit.want_dict(content, "$.candidates[0].content"))
+            parts = kit.want_list(content.pop("parts", []), "$.candidates[0].content.parts")
             calls = _Calls()
             blocks = [
                 _block(p, f"$.candidates[0].content.parts[{j}]", (0, j, calls))
@@ -549,11 +491,11 @@ def response_from_dict(body: dict[str, Any]) -> ModelResponse:
         extra["candidates"] = [first, *candidates[1:]]
     elif type(extra.get("promptFeedback")) is dict and "blockReason" in extra["promptFeedback"]:
         reason = "refusal"
-    counters = usage_in(extra, "usageMetadata", USAGE_NAMES)
-    typed = typed_fields(extra, (("responseId", "id", str), ("modelVersion", "model", str)))
-    extra[SOURCE] = NAME
+    counters = kit.usage_in(extra, "usageMetadata", USAGE_NAMES)
+    typed = kit.typed_fields(extra, (("responseId", "id", str), ("modelVersion", "model", str)))
+    extra[kit.SOURCE] = NAME
     return ModelResponse(
-        message=Message(role="assistant", content=blocks, extra=tagged({}, blocks, NAME)),
+        message=Message(role="assistant", content=blocks, extra=kit.tagged({}, blocks, NAME)),
         stop_reason=reason,
         usage=counters,
         extra=Extra._own(extra),
@@ -561,9 +503,9 @@ def response_from_dict(body: dict[str, Any]) -> ModelResponse:
     )
 
 
-def _stop(finish: str, blocks: list[ContentBlock]) -> str:
+def _stop(finish: str, blocks: list[wb.ContentBlock]) -> str:
     reason = FINISH_REASONS.get(finish, finish)
-    if reason == "end_turn" and any(type(b) is ToolUseBlock for b in blocks):
+    if reason == "end_turn" and any(type(b) is wb.ToolUseBlock for b in blocks):
         return "tool_use"
     return reason
 
@@ -579,7 +521,7 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
     Content Gemini cannot hold raises `UnsupportedError` naming its path, or under
     ``unsupported="drop"`` is left out and recorded in ``dropped``.
     """
-    body: dict[str, Any] = encode_settings(req, NAME, read_settings, write_settings, policy)
+    body: dict[str, Any] = kit.encode_settings(req, NAME, read_settings, write_settings, policy)
     contents: list[Any] = []
     names: dict[str, str] = {}
     system_parts: list[Any] = []
@@ -599,16 +541,18 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
                 )
             continue
         path = f"$.messages[{i}]"
-        own = is_own(msg.extra, NAME)
+        own = kit.is_own(msg.extra, NAME)
         if role == "system":
-            message_keys(msg, NAME, _NO_KEYS, policy, path)
+            kit.message_keys(msg, NAME, _NO_KEYS, policy, path)
             system_parts.extend(_parts(content, path, policy, names, True, own))
             continue
         if role == "tool":
             part = _response_part(msg, path, policy, names)
             if part is None:
                 continue
-            if tool_content is None or (msg.extra is not UNSET and msg.extra.get(NEW_TURN) is True):
+            if tool_content is None or (
+                msg.extra is not UNSET and msg.extra.get(kit.NEW_TURN) is True
+            ):
                 tool_content = {"role": "user", "parts": []}
                 contents.append(tool_content)
             tool_content["parts"].append(part)
@@ -617,17 +561,17 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
         parts = _parts(content, path, policy, names, False, own)
         item = {"role": "model" if role == "assistant" else "user", "parts": parts}
         if not plain:
-            item.update(message_keys(msg, NAME, _CONTENT_KEYS, policy, path))
+            item.update(kit.message_keys(msg, NAME, _CONTENT_KEYS, policy, path))
         contents.append(item)
     if system_parts:
         base = body.get("systemInstruction")
         body["systemInstruction"] = {**(base if type(base) is dict else {}), "parts": system_parts}
     body["contents"] = contents
-    return encode_json(body)
+    return kit.encode_json(body)
 
 
 def _parts(
-    content: str | list[ContentBlock],
+    content: str | list[wb.ContentBlock],
     path: str,
     policy: Unsupported,
     names: dict[str, str],
@@ -639,11 +583,11 @@ def _parts(
     parts = []
     for j, block in enumerate(content):
         kind = type(block)
-        if kind is not UnknownBlock and bare(block):
-            if kind is TextBlock:  # fast paths: blocks without extra keys
+        if kind is not wb.UnknownBlock and kit.bare(block):
+            if kind is wb.TextBlock:  # fast paths: blocks without extra keys
                 parts.append({"text": block.text})  # type: ignore[union-attr]
                 continue
-            if kind is ToolUseBlock and not system:
+            if kind is wb.ToolUseBlock and not system:
                 ident = block.id  # type: ignore[union-attr]
                 call: dict[str, Any] = {"name": block.name, "args": block.input}  # type: ignore[union-attr]
                 if not ident.startswith(ID_PREFIX):
@@ -652,8 +596,8 @@ def _parts(
                 parts.append({"functionCall": call})
                 continue
         where = f"{path}.content[{j}]"
-        if system and kind is not TextBlock:
-            policy.report(where, f"a {block_kind(block)} block in the system instruction")
+        if system and kind is not wb.TextBlock:
+            policy.report(where, f"a {kit.block_kind(block)} block in the system instruction")
             continue
         part = _part(block, where, policy, names, own)
         if part is not None:
@@ -673,17 +617,17 @@ _CALL_KEYS = _PART_KEYS | {"args_absent"}
 
 def _part(block: Any, path: str, policy: Unsupported, names: dict[str, str], own: bool) -> Any:
     kind = type(block)
-    if kind is TextBlock:
-        return {"text": block.text, **block_extra(block, _PART_KEYS, own, policy, path)}
-    if kind is ThinkingBlock:
+    if kind is wb.TextBlock:
+        return {"text": block.text, **kit.block_extra(block, _PART_KEYS, own, policy, path)}
+    if kind is wb.ThinkingBlock:
         if block.signature is not UNSET:
             policy.metadata(
                 path + ".signature", "a thinking signature (Anthropic's; Gemini signs its own)"
             )
-        keys = block_extra(block, _PART_KEYS, own, policy, path)
+        keys = kit.block_extra(block, _PART_KEYS, own, policy, path)
         return {"text": block.thinking, "thought": True, **keys}
-    if kind is ToolUseBlock:
-        keys = block_extra(block, _CALL_KEYS, own, policy, path)
+    if kind is wb.ToolUseBlock:
+        keys = kit.block_extra(block, _CALL_KEYS, own, policy, path)
         call: dict[str, Any] = {"name": block.name}
         if not keys.pop("args_absent", False) or block.input:
             call["args"] = block.input
@@ -691,34 +635,34 @@ def _part(block: Any, path: str, policy: Unsupported, names: dict[str, str], own
             call["id"] = block.id
         names[block.id] = block.name
         return {"functionCall": call, **keys}
-    if kind is ImageBlock or kind is DocumentBlock:
+    if kind is wb.ImageBlock or kind is wb.DocumentBlock:
         return _media(block, path, policy, own)
-    if kind is RedactedThinkingBlock:
+    if kind is wb.RedactedThinkingBlock:
         policy.metadata(path, "a redacted thinking block (encrypted for Anthropic alone)")
         return None
-    if kind is UnknownBlock and own and block.type == PART_TYPE:
+    if kind is wb.UnknownBlock and own and block.type == PART_TYPE:
         return {k: v for k, v in block.data.items() if k != "type"}
-    if kind is UnknownBlock:
-        foreign_block(policy, path, block.type, None if own else "another provider")
+    if kind is wb.UnknownBlock:
+        kit.foreign_block(policy, path, block.type, None if own else "another provider")
         return None
-    policy.report(path, f"a {block_kind(block)} block (not a Gemini part)")
+    policy.report(path, f"a {kit.block_kind(block)} block (not a Gemini part)")
     return None
 
 
 def _media(block: Any, path: str, policy: Unsupported, own: bool) -> Any:
-    keys = block_extra(block, _PART_KEYS, own, policy, path)
+    keys = kit.block_extra(block, _PART_KEYS, own, policy, path)
     source = block.source
-    more = extra_dict(source) if type(source) in (Base64Source, UrlSource) else {}
+    more = kit.extra_dict(source) if type(source) in (wb.Base64Source, wb.UrlSource) else {}
     if not own:
         for key, value in more.items():
             if key != "mimeType":
                 what = f"the key {key!r} on a source"
-                foreign_key(policy, f"{path}.source.{key}", what, key, value)
+                kit.foreign_key(policy, f"{path}.source.{key}", what, key, value)
         more = {k: v for k, v in more.items() if k == "mimeType"}
-    if type(source) is Base64Source:
-        data = base64_json(source.data)  # msgspec.Raw: base64 written once
+    if type(source) is wb.Base64Source:
+        data = kit.base64_json(source.data)  # msgspec.Raw: base64 written once
         return {"inlineData": {"mimeType": source.media_type, "data": data, **more}, **keys}
-    if type(source) is UrlSource:
+    if type(source) is wb.UrlSource:
         mime = more.pop("mimeType", None) or _guess(source.url)
         if mime is None:
             policy.report(
@@ -749,16 +693,16 @@ def _response_part(
     if type(content) is not str:
         texts = []
         for j, block in enumerate(content):
-            if type(block) is TextBlock:
+            if type(block) is wb.TextBlock:
                 texts.append(block.text)
             else:
                 policy.report(
-                    f"{path}.content[{j}]", f"a {block_kind(block)} block in a tool result"
+                    f"{path}.content[{j}]", f"a {kit.block_kind(block)} block in a tool result"
                 )
         content = "".join(texts)
     if mark == "object":
         try:
-            response = want_dict(decode_json(content, path + ".content"), path + ".content")
+            response = kit.want_dict(kit.decode_json(content, path + ".content"), path + ".content")
         except ValueError:
             response = {"output": content}
     elif msg.is_error is True:
@@ -771,9 +715,9 @@ def _response_part(
     fr["name"] = name
     fr["response"] = response
     part: dict[str, Any] = {"functionResponse": fr}
-    own = is_own(msg.extra, NAME)
+    own = kit.is_own(msg.extra, NAME)
     for key, value in extra.items():
-        if key in HINTS:
+        if key in kit.HINTS:
             continue
         if key in _RESPONSE_KEYS:
             fr[key] = value
@@ -782,7 +726,9 @@ def _response_part(
         elif key in _PART_KEYS or own:
             part[key] = value
         else:
-            foreign_key(policy, f"{path}.{key}", f"the key {key!r} on a tool result", key, value)
+            kit.foreign_key(
+                policy, f"{path}.{key}", f"the key {key!r} on a tool result", key, value
+            )
     return part
 
 
@@ -794,17 +740,17 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
     ``unsupported="drop"``), metadata is listed in ``dropped``. ``finishReason`` follows
     ``stop_reason`` when it changed (``refusal`` is written as ``SAFETY``).
     """
-    response = with_fields(response, fields)
+    response = kit.with_fields(response, fields)
     extra = dict(response.extra.items()) if response.extra is not UNSET else {}
-    own = extra.pop(SOURCE, None) == NAME
-    usage_other = extra.pop(USAGE_EXTRA, MISSING)
+    own = extra.pop(kit.SOURCE, None) == NAME
+    usage_other = extra.pop(kit.USAGE_EXTRA, kit.MISSING)
     body: dict[str, Any] = {}
     if own:
-        body.update((k, v) for k, v in extra.items() if k not in HINTS)
+        body.update((k, v) for k, v in extra.items() if k not in kit.HINTS)
     else:
         for key, value in extra.items():
-            if key not in HINTS:
-                foreign_key(policy, f"$.{key}", f"the response key {key!r}", key, value)
+            if key not in kit.HINTS:
+                kit.foreign_key(policy, f"$.{key}", f"the response key {key!r}", key, value)
         if response.created is not UNSET:
             policy.metadata("$.created", "the creation time (Gemini writes createTime text)")
     candidates = body.get("candidates")
@@ -816,9 +762,9 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
         first, rest = {"content": {"role": "model"}, "index": 0}, []
     names: dict[str, str] = {}
     msg = response.message
-    parts = _parts(msg.content, "$.message", policy, names, False, is_own(msg.extra, NAME))
-    content = first.get("content", MISSING)
-    if parts or content is not MISSING:
+    parts = _parts(msg.content, "$.message", policy, names, False, kit.is_own(msg.extra, NAME))
+    content = first.get("content", kit.MISSING)
+    if parts or content is not kit.MISSING:
         content = dict(content) if type(content) is dict else {"role": "model"}
         if parts:
             content["parts"] = parts
@@ -831,15 +777,15 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
     elif _stop(finish, blocks) != response.stop_reason:
         first["finishReason"] = _FINISH_BACK.get(response.stop_reason, response.stop_reason)
     body["candidates"] = [first, *rest]
-    if response.usage or (usage_other is not MISSING and usage_other is not None):
+    if response.usage or (usage_other is not kit.MISSING and usage_other is not None):
         other = usage_other if type(usage_other) is dict else {}
         counters = dict(response.usage)
         if not own:
-            counters = foreign_usage(counters, usage_other, _USAGE_NEUTRAL, policy)
+            counters = kit.foreign_usage(counters, usage_other, _USAGE_NEUTRAL, policy)
             other = {}
-        uncached(counters, 1)
+        kit.uncached(counters, 1)
         try:
-            body["usageMetadata"] = unflatten_usage(counters, other, _USAGE_BACK)
+            body["usageMetadata"] = kit.unflatten_usage(counters, other, _USAGE_BACK)
         except ValidationError as err:
             raise UnsupportedError(err.message, path="$.usage") from None
     elif usage_other is None and own:
@@ -848,7 +794,7 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
         body["modelVersion"] = response.model
     if response.id is not UNSET:
         body["responseId"] = response.id
-    return encode_json(body)
+    return kit.encode_json(body)
 
 
 _USAGE_NEUTRAL = frozenset(USAGE_NAMES.values())
@@ -856,7 +802,7 @@ _USAGE_NEUTRAL = frozenset(USAGE_NAMES.values())
 
 # --- the adapter contract (signatures: _toolkit) ----------------------------------------------
 
-decode_request = decoder(_decode_request, "decode_request")
-decode_response = decoder(_decode_response, "decode_response")
-encode_request = request_encoder(_encode_request)
-encode_response = response_encoder(_encode_response)
+decode_request = kit.decoder(_decode_request, "decode_request")
+decode_response = kit.decoder(_decode_response, "decode_response")
+encode_request = kit.request_encoder(_encode_request)
+encode_response = kit.response_encoder(_encode_response)

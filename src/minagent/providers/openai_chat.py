@@ -31,65 +31,14 @@ import msgspec
 from msgspec import UNSET
 
 from ..wire import _values
-from ..wire.blocks import (
-    KNOWN_BLOCK_TYPES,
-    Base64Source,
-    ContentBlock,
-    DocumentBlock,
-    ImageBlock,
-    RedactedThinkingBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolUseBlock,
-    UnknownBlock,
-    UrlSource,
-)
+from ..wire import blocks as wb
 from ..wire.errors import EncodeError, ValidationError
 from ..wire.extra import Extra
 from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
-from ._base import (
-    HINTS,
-    RAW_ARGUMENTS,
-    SOURCE,
-    USAGE_EXTRA,
-    Reasoning,
-    Request,
-    ResponseFormat,
-    Tool,
-    Unsupported,
-    UnsupportedError,
-    bare,
-    block_hint,
-    block_keys,
-    decode_json,
-    encode_json,
-    flatten_usage,
-    unflatten_usage,
-)
-from ._helpers import data_url, extra_dict, tool_arguments
-from ._toolkit import (
-    SettingsReader,
-    block_extra,
-    decoded_request,
-    decoder,
-    encode_settings,
-    foreign_block,
-    foreign_key,
-    has_keys,
-    is_int,
-    is_number,
-    is_own,
-    is_str,
-    is_strings,
-    kept_keys,
-    put_openai_choice,
-    request_encoder,
-    response_encoder,
-    tagged,
-    take_openai_choice,
-    unknown_block,
-)
+from . import _toolkit as kit
+from ._base import Reasoning, Request, ResponseFormat, Tool, Unsupported, UnsupportedError
+from ._toolkit import SettingsReader
 
 __all__ = [
     "FINISH_REASONS",
@@ -191,30 +140,30 @@ def _decode_request(data: Any, limits: Limits) -> Request:
 
     Raises `DecodeError` / `ValidationError` with the JSON path.
     """
-    top = decode_json(data, "$", _TOP)
+    top = kit.decode_json(data, "$", _TOP)
     raw = top.pop("messages", None)
     if raw is None:
         raise ValidationError("a request needs 'messages'", path="$")
-    options = {key: decode_json(value, f"$.{key}") for key, value in top.items()}
+    options = {key: kit.decode_json(value, f"$.{key}") for key, value in top.items()}
     messages: list[Message]
     try:  # the common shapes: one msgspec call into Structs of the provider's shape
         messages = [_fast_message(m) for m in _REQUEST_FAST.decode(raw)]
     except (msgspec.ValidationError, _NotFast, RecursionError):
         messages = _messages_from_dicts(raw)
     except msgspec.DecodeError:
-        decode_json(raw, "$.messages")  # raises the located DecodeError
+        kit.decode_json(raw, "$.messages")  # raises the located DecodeError
         raise
-    return decoded_request(messages, options, NAME, read_settings)
+    return kit.decoded_request(messages, options, NAME, read_settings)
 
 
 def _tool_ok(tool: Any) -> bool:
-    if not has_keys(tool, {"type", "function"}) or tool["type"] != "function":
+    if not kit.has_keys(tool, {"type", "function"}) or tool["type"] != "function":
         return False
     fn = tool["function"]
     return (
-        has_keys(fn, {"name"}, {"description", "parameters", "strict"})
-        and is_str(fn["name"])
-        and is_str(fn.get("description", ""))
+        kit.has_keys(fn, {"name"}, {"description", "parameters", "strict"})
+        and kit.is_str(fn["name"])
+        and kit.is_str(fn.get("description", ""))
         and type(fn.get("parameters", {})) is dict
         and type(fn.get("strict", True)) is bool
     )
@@ -232,22 +181,22 @@ def _tool_in(tool: dict[str, Any]) -> Tool:
 
 def _named_ok(choice: Any) -> bool:
     return (
-        has_keys(choice, {"type", "function"})
+        kit.has_keys(choice, {"type", "function"})
         and choice["type"] == "function"
-        and has_keys(choice["function"], {"name"})
-        and is_str(choice["function"]["name"])
+        and kit.has_keys(choice["function"], {"name"})
+        and kit.is_str(choice["function"]["name"])
     )
 
 
 def _format_ok(value: Any) -> bool:
-    if has_keys(value, {"type"}):
+    if kit.has_keys(value, {"type"}):
         return value["type"] in ("text", "json_object")
-    if not has_keys(value, {"type", "json_schema"}) or value["type"] != "json_schema":
+    if not kit.has_keys(value, {"type", "json_schema"}) or value["type"] != "json_schema":
         return False
     schema = value["json_schema"]
     return (
-        has_keys(schema, {"name"}, {"schema", "strict"})
-        and is_str(schema["name"])
+        kit.has_keys(schema, {"name"}, {"schema", "strict"})
+        and kit.is_str(schema["name"])
         and type(schema.get("schema", {})) is dict
         and type(schema.get("strict", True)) is bool
     )
@@ -272,23 +221,28 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
     ``options``."""
     reader = SettingsReader(options)
     take = reader.take
-    take("model", "model", is_str)
+    take("model", "model", kit.is_str)
     if not ("max_tokens" in options and "max_completion_tokens" in options):
-        take("max_completion_tokens", "max_tokens", is_int)
-        take("max_tokens", "max_tokens", is_int)
-    take("temperature", "temperature", is_number)
-    take("top_p", "top_p", is_number)
-    take("stop", "stop", lambda v: is_str(v) or is_strings(v), lambda v: [v] if is_str(v) else v)
+        take("max_completion_tokens", "max_tokens", kit.is_int)
+        take("max_tokens", "max_tokens", kit.is_int)
+    take("temperature", "temperature", kit.is_number)
+    take("top_p", "top_p", kit.is_number)
+    take(
+        "stop",
+        "stop",
+        lambda v: kit.is_str(v) or kit.is_strings(v),
+        lambda v: [v] if kit.is_str(v) else v,
+    )
     take(
         "tools",
         "tools",
         lambda v: type(v) is list and all(map(_tool_ok, v)),
         lambda v: [_tool_in(t) for t in v],
     )
-    take_openai_choice(reader, _named_ok, lambda choice: choice["function"]["name"])
+    kit.take_openai_choice(reader, _named_ok, lambda choice: choice["function"]["name"])
     take("response_format", "response_format", _format_ok, _format_in)
-    take("reasoning_effort", "reasoning", is_str, lambda v: Reasoning(effort=v))
-    take("user", "user", is_str)
+    take("reasoning_effort", "reasoning", kit.is_str, lambda v: Reasoning(effort=v))
+    take("user", "user", kit.is_str)
     take("metadata", "metadata", lambda v: type(v) is dict)
     take("stream", "stream", lambda v: type(v) is bool)
     return reader
@@ -307,7 +261,7 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
             out["tools"] = [_tool_out(t) for t in value]
         elif name == "tool_choice":
             named = lambda tool: {"type": "function", "function": {"name": tool}}  # noqa: E731
-            put_openai_choice(value, named, out)
+            kit.put_openai_choice(value, named, out)
         elif name == "response_format":
             out["response_format"] = _format_out(value)
         elif name == "reasoning" and value.effort is not None:
@@ -347,7 +301,7 @@ def _messages_from_dicts(raw: Any) -> list[Message]:
     """The general path: any message shape, through plain objects."""
     return [
         _message(m, f"$.messages[{i}]")
-        for i, m in enumerate(decode_json(raw, "$.messages", _MESSAGES))
+        for i, m in enumerate(kit.decode_json(raw, "$.messages", _MESSAGES))
     ]
 
 
@@ -398,7 +352,7 @@ def _fast_message(m: _MessageIn) -> Message:
     content = m.content
     blocks: Any
     if isinstance(content, str):
-        blocks = content if calls is UNSET else [TextBlock(content)]
+        blocks = content if calls is UNSET else [wb.TextBlock(content)]
     elif content is None or content is UNSET:
         blocks = "" if content is UNSET and calls is UNSET else []
     else:
@@ -419,16 +373,16 @@ def _fast_message(m: _MessageIn) -> Message:
         role=role,
         content=blocks,
         tool_call_id=m.tool_call_id,
-        extra=tagged(extra, blocks, NAME),
+        extra=kit.tagged(extra, blocks, NAME),
     )
 
 
-def _fast_part(part: _TextPart | _ImagePart) -> ContentBlock:
+def _fast_part(part: _TextPart | _ImagePart) -> wb.ContentBlock:
     if type(part) is _TextPart:
-        return TextBlock(part.text)
+        return wb.TextBlock(part.text)
     image = part.image_url  # type: ignore[union-attr]
     rest = {} if image.detail is UNSET else {"detail": image.detail}
-    return ImageBlock(source=_source(image.url), extra=Extra._own(rest) if rest else UNSET)
+    return wb.ImageBlock(source=_source(image.url), extra=Extra._own(rest) if rest else UNSET)
 
 
 def _message(obj: dict[str, Any], path: str) -> Message:
@@ -452,7 +406,7 @@ def _message(obj: dict[str, Any], path: str) -> Message:
     tool_calls = obj.pop("tool_calls", None) if role == "assistant" else None
     blocks: Any
     if isinstance(content, str):
-        blocks = content if tool_calls is None else [TextBlock(content)]
+        blocks = content if tool_calls is None else [wb.TextBlock(content)]
     elif content is None:
         blocks = "" if absent and tool_calls is None else []
     elif type(content) is list:
@@ -478,7 +432,7 @@ def _message(obj: dict[str, Any], path: str) -> Message:
         role=role,
         content=blocks,
         tool_call_id=tool_call_id,
-        extra=tagged(extra, blocks, NAME),
+        extra=kit.tagged(extra, blocks, NAME),
     )
 
 
@@ -499,17 +453,17 @@ def _reasoning(obj: dict[str, Any], blocks: Any, as_list: bool) -> Any:
             del obj[key]
             hints: dict[str, Any] = {_REASONING: key}
             if type(blocks) is str:
-                blocks = [TextBlock(blocks)] if blocks else []
+                blocks = [wb.TextBlock(blocks)] if blocks else []
             if as_list:
                 hints[_CONTENT_LIST] = True
-            return [ThinkingBlock(thinking=text, extra=Extra._own(hints)), *blocks]
+            return [wb.ThinkingBlock(thinking=text, extra=Extra._own(hints)), *blocks]
     return blocks
 
 
 _TEXT_PART = frozenset({"type", "text"})
 
 
-def _part(part: Any, path: str) -> ContentBlock:
+def _part(part: Any, path: str) -> wb.ContentBlock:
     if type(part) is not dict or type(part.get("type")) is not str:
         raise ValidationError("a content part must be an object with a string 'type'", path=path)
     kind = part["type"]
@@ -518,14 +472,14 @@ def _part(part: Any, path: str) -> ContentBlock:
         if type(text) is not str:
             raise ValidationError("a text part needs a string 'text'", path=path + ".text")
         if len(part) == 2:
-            return TextBlock(text)
+            return wb.TextBlock(text)
         rest = {k: v for k, v in part.items() if k not in _TEXT_PART}  # cache_control, ...
-        return TextBlock(text, extra=Extra._own(rest))
+        return wb.TextBlock(text, extra=Extra._own(rest))
     if kind == "image_url":
         image = part.get("image_url")
         if type(image) is dict and type(image.get("url")) is str and len(part) == 2:
             rest = {k: v for k, v in image.items() if k != "url"}
-            return ImageBlock(
+            return wb.ImageBlock(
                 source=_source(image["url"]), extra=Extra._own(rest) if rest else UNSET
             )
     if kind == "file" and len(part) == 2:
@@ -533,14 +487,14 @@ def _part(part: Any, path: str) -> ContentBlock:
         if type(file) is dict and type(file.get("file_data")) is str:
             source = _source(file["file_data"])
             rest = {k: v for k, v in file.items() if k != "file_data"}
-            if type(source) is Base64Source:
-                return DocumentBlock(source=source, extra=Extra._own(rest) if rest else UNSET)
-    if kind in KNOWN_BLOCK_TYPES:  # a part spelled like a neutral block (Mistral "thinking")
-        return UnknownBlock(Extra._own({"type": PART, "part": part}))
-    return unknown_block(dict(part), path)
+            if type(source) is wb.Base64Source:
+                return wb.DocumentBlock(source=source, extra=Extra._own(rest) if rest else UNSET)
+    if kind in wb.KNOWN_BLOCK_TYPES:  # a part spelled like a neutral block (Mistral "thinking")
+        return wb.UnknownBlock(Extra._own({"type": PART, "part": part}))
+    return kit.unknown_block(dict(part), path)
 
 
-def _source(url: str) -> Base64Source | UrlSource:
+def _source(url: str) -> wb.Base64Source | wb.UrlSource:
     """A data URL with canonical base64 as bytes; any other URL as it is."""
     if url.startswith("data:"):
         head, sep, b64 = url.partition(",")
@@ -557,8 +511,8 @@ def _source(url: str) -> Base64Source | UrlSource:
                 and ";" not in media_type
                 and _ENC.encode(data)[1:-1] == text
             ):
-                return Base64Source(media_type=media_type, data=data)
-    return UrlSource(url=url)
+                return wb.Base64Source(media_type=media_type, data=data)
+    return wb.UrlSource(url=url)
 
 
 _BYTES = msgspec.json.Decoder(bytes)
@@ -567,7 +521,7 @@ _BYTES = msgspec.json.Decoder(bytes)
 _CALL_KEYS = frozenset({"id", "type", "function"})
 
 
-def _tool_call(call: Any, path: str) -> ContentBlock:
+def _tool_call(call: Any, path: str) -> wb.ContentBlock:
     """A tool call as a `ToolUseBlock` (its other keys, such as ``index``, in ``extra``), or,
     when it is not a function call with a string id, name and arguments, whole (`TOOL_CALL`, or
     its own ``type`` for custom calls)."""
@@ -594,8 +548,8 @@ def _tool_call(call: Any, path: str) -> ContentBlock:
             extra[_FUNCTION_KEYS] = more
         return msgspec.structs.replace(block, extra=Extra._own(extra))
     if type(kind) is str and kind not in ("function", TOOL_CALL) and "id" in call:
-        return unknown_block(dict(call), path)  # a custom tool call: whole, by its own type
-    return UnknownBlock(Extra._own({"type": TOOL_CALL, "call": call}))
+        return kit.unknown_block(dict(call), path)  # a custom tool call: whole, by its own type
+    return wb.UnknownBlock(Extra._own({"type": TOOL_CALL, "call": call}))
 
 
 MISSING_TYPE: Any = object()
@@ -605,7 +559,7 @@ _ARGS = msgspec.json.Decoder(dict[str, Any])
 _ENC = msgspec.json.Encoder()
 
 
-def _tool_use(ident: str, name: str, arguments: str) -> ToolUseBlock:
+def _tool_use(ident: str, name: str, arguments: str) -> wb.ToolUseBlock:
     try:
         value = _ARGS.decode(arguments)
         exact = _ENC.encode(value) == arguments.encode()
@@ -614,12 +568,12 @@ def _tool_use(ident: str, name: str, arguments: str) -> ToolUseBlock:
         RecursionError,
         UnicodeError,
     ):  # truncated, not an object, too deep: text only
-        raw = Extra._own({RAW_ARGUMENTS: arguments})
-        return ToolUseBlock(id=ident, name=name, input={}, extra=raw)
+        raw = Extra._own({kit.RAW_ARGUMENTS: arguments})
+        return wb.ToolUseBlock(id=ident, name=name, input={}, extra=raw)
     if exact:
-        return ToolUseBlock(id=ident, name=name, input=value)
-    raw = Extra._own({RAW_ARGUMENTS: arguments})
-    return ToolUseBlock(id=ident, name=name, input=value, extra=raw)
+        return wb.ToolUseBlock(id=ident, name=name, input=value)
+    raw = Extra._own({kit.RAW_ARGUMENTS: arguments})
+    return wb.ToolUseBlock(id=ident, name=name, input=value, extra=raw)
 
 
 # responses: a fast path through Structs of the common shape -----------------------------------
@@ -676,14 +630,14 @@ def _decode_response(data: Any, limits: Limits) -> ModelResponse:
     except (msgspec.ValidationError, RecursionError, UnicodeError):
         fast = None  # another shape, too deep for the fast path, or bad text: the general path
     except msgspec.DecodeError:
-        decode_json(data, "$")  # raises the located DecodeError
+        kit.decode_json(data, "$")  # raises the located DecodeError
         raise
     if fast is not None and len(fast.choices) == 1 and fast.object == "chat.completion":
         try:
             return _fast_response(fast)
         except _NotFast:
             pass
-    return _response(decode_json(data, "$", _ANY), "$")
+    return _response(kit.decode_json(data, "$", _ANY), "$")
 
 
 def _fast_response(fast: _Response) -> ModelResponse:
@@ -697,7 +651,7 @@ def _fast_response(fast: _Response) -> ModelResponse:
     if calls is UNSET:
         content = [] if msg.content is None else msg.content
     else:
-        content = [] if msg.content is None else [TextBlock(msg.content)]
+        content = [] if msg.content is None else [wb.TextBlock(msg.content)]
         if not calls:
             extra["tool_calls"] = []
         for call in calls:
@@ -708,7 +662,7 @@ def _fast_response(fast: _Response) -> ModelResponse:
         extra["refusal"] = msg.refusal
     if msg.annotations is not UNSET:
         extra["annotations"] = msg.annotations
-    top: dict[str, Any] = {SOURCE: NAME, "object": fast.object, "logprobs": choice.logprobs}
+    top: dict[str, Any] = {kit.SOURCE: NAME, "object": fast.object, "logprobs": choice.logprobs}
     if fast.service_tier is not UNSET:
         top["service_tier"] = fast.service_tier
     if fast.system_fingerprint is not UNSET:
@@ -717,11 +671,11 @@ def _fast_response(fast: _Response) -> ModelResponse:
     if fast.usage is not UNSET:
         counters, other = _usage_in(fast.usage)
         if other:
-            top[USAGE_EXTRA] = other
+            top[kit.USAGE_EXTRA] = other
     else:
         top["usage_absent"] = True
     return ModelResponse(
-        message=Message(role="assistant", content=content, extra=tagged(extra, content, NAME)),
+        message=Message(role="assistant", content=content, extra=kit.tagged(extra, content, NAME)),
         stop_reason=FINISH_REASONS.get(choice.finish_reason, choice.finish_reason),
         usage=counters,
         id=fast.id,
@@ -748,7 +702,7 @@ def _usage_in(usage: dict[str, Any]) -> tuple[dict[str, int], dict[str, Any]]:
                 if type(leaf) is int:
                     counters[names.get(name, name)] = leaf
                 elif type(leaf) is dict and leaf:
-                    deeper, rest = flatten_usage({name: leaf}, names)
+                    deeper, rest = kit.flatten_usage({name: leaf}, names)
                     counters.update(deeper)
                     other.update(rest)
                 else:
@@ -776,7 +730,8 @@ def _response(obj: dict[str, Any], path: str) -> ModelResponse:
     message = _message(raw_message, f"{path}.choices[0].message")
     if type(raw_message.get("content")) is list:  # Mistral: a list of parts, kept a list
         message = msgspec.structs.replace(
-            message, extra=Extra._own({**extra_dict(message), _CONTENT_LIST: True, SOURCE: NAME})
+            message,
+            extra=Extra._own({**kit.extra_dict(message), _CONTENT_LIST: True, kit.SOURCE: NAME}),
         )
     if message.role != "assistant":
         raise ValidationError("a choice's message must be an assistant message", path=path)
@@ -785,7 +740,7 @@ def _response(obj: dict[str, Any], path: str) -> ModelResponse:
         raise ValidationError(
             "'finish_reason' must be a string", path=f"{path}.choices[0].finish_reason"
         )
-    top: dict[str, Any] = {SOURCE: NAME}
+    top: dict[str, Any] = {kit.SOURCE: NAME}
     typed: dict[str, Any] = {}
     for key, kind in (("id", str), ("model", str), ("created", int)):
         if type(obj.get(key)) is kind:
@@ -804,9 +759,9 @@ def _response(obj: dict[str, Any], path: str) -> ModelResponse:
     elif type(usage) is dict:
         counters, other = _usage_in(usage)
         if other:
-            top[USAGE_EXTRA] = other
+            top[kit.USAGE_EXTRA] = other
     else:
-        top[USAGE_EXTRA] = {"": usage}
+        top[kit.USAGE_EXTRA] = {"": usage}
     return ModelResponse(
         message=message,
         stop_reason=FINISH_REASONS.get(finish, finish),
@@ -821,7 +776,7 @@ def _decode_choices(data: Any, limits: Limits) -> list[ModelResponse]:
 
     Each carries the response's top-level keys in ``extra`` (usage only on the first).
     """
-    obj = decode_json(data, "$", _ANY)
+    obj = kit.decode_json(data, "$", _ANY)
     choices = obj.get("choices")
     if type(choices) is not list:
         raise ValidationError("a response needs a 'choices' array", path="$")
@@ -852,7 +807,7 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
     ``dropped`` (metadata always; content with ``unsupported="drop"``). The input is never
     changed.
     """
-    body = encode_settings(req, NAME, read_settings, write_settings, policy)
+    body = kit.encode_settings(req, NAME, read_settings, write_settings, policy)
     messages: list[Any] = []
     for i, msg in enumerate(req.messages):
         role = msg.role
@@ -868,7 +823,7 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
         if out is not None:
             messages.append(out)
     body["messages"] = messages
-    return encode_json(body)
+    return kit.encode_json(body)
 
 
 def _encode_message(
@@ -876,7 +831,7 @@ def _encode_message(
 ) -> dict[str, Any] | None:
     role = msg.role
     extra = msg.extra if msg.extra is not UNSET else {}
-    own = is_own(msg.extra, NAME)
+    own = kit.is_own(msg.extra, NAME)
     out: dict[str, Any] = {"role": "developer" if extra.get("developer") is True else role}
     absent = extra.get("content_absent") is True
     if role == "tool":
@@ -894,7 +849,7 @@ def _encode_message(
         if not absent:
             out["content"] = content
     keys = {k: v for k, v in extra.items() if k != "tool_calls"}
-    out.update(kept_keys(keys, MESSAGE_KEYS[role], own, policy, path))
+    out.update(kit.kept_keys(keys, MESSAGE_KEYS[role], own, policy, path))
     return out
 
 
@@ -924,15 +879,15 @@ def _assistant(
     for j, block in enumerate(content):
         where = f"{path}.content[{j}]"
         cls = type(block)
-        if cls is ToolUseBlock:
+        if cls is wb.ToolUseBlock:
             calls.append(_encode_call(block, where, policy, own))  # type: ignore[arg-type]
-        elif cls is UnknownBlock and own and block.type == TOOL_CALL:  # type: ignore[union-attr]
+        elif cls is wb.UnknownBlock and own and block.type == TOOL_CALL:  # type: ignore[union-attr]
             calls.append(block.data["call"])  # type: ignore[union-attr]
-        elif cls is UnknownBlock and own and "custom" in block.data:  # type: ignore[union-attr]
+        elif cls is wb.UnknownBlock and own and "custom" in block.data:  # type: ignore[union-attr]
             calls.append(block.data.to_dict())  # type: ignore[union-attr]
-        elif cls is RedactedThinkingBlock:
+        elif cls is wb.RedactedThinkingBlock:
             policy.metadata(where, "a redacted thinking block (encrypted for Anthropic alone)")
-        elif cls is ThinkingBlock and own and _reasoning_key(block) is not None:
+        elif cls is wb.ThinkingBlock and own and _reasoning_key(block) is not None:
             out[_reasoning_key(block)] = block.thinking  # type: ignore[union-attr,index]
             as_list = block.extra.get(_CONTENT_LIST) is True  # type: ignore[union-attr]
         else:
@@ -971,44 +926,46 @@ def _reasoning_key(block: Any) -> str | None:
 def _reasoning_key_in(content: list[Any]) -> bool:
     return (
         bool(content)
-        and type(content[0]) is ThinkingBlock
+        and type(content[0]) is wb.ThinkingBlock
         and _reasoning_key(content[0]) is not None
     )
 
 
-_OWN_CALL_HINTS = frozenset({RAW_ARGUMENTS, _TYPE_ABSENT, _FUNCTION_KEYS})
+_OWN_CALL_HINTS = frozenset({kit.RAW_ARGUMENTS, _TYPE_ABSENT, _FUNCTION_KEYS})
 
 
-def _encode_call(block: ToolUseBlock, path: str, policy: Unsupported, own: bool) -> dict[str, Any]:
+def _encode_call(
+    block: wb.ToolUseBlock, path: str, policy: Unsupported, own: bool
+) -> dict[str, Any]:
     extra = block.extra if block.extra is not UNSET else {}
-    arguments = tool_arguments(block, path)
+    arguments = kit.tool_arguments(block, path)
     call: dict[str, Any] = {"id": block.id}
     if not (own and extra.get(_TYPE_ABSENT) is True):
         call["type"] = "function"
     function: dict[str, Any] = {"name": block.name, "arguments": arguments}
-    for key, value in block_keys(block).items():
-        if key in (RAW_ARGUMENTS, _TYPE_ABSENT):
+    for key, value in kit.block_keys(block).items():
+        if key in (kit.RAW_ARGUMENTS, _TYPE_ABSENT):
             continue
         if own and key == _FUNCTION_KEYS and type(value) is dict:
             function.update(value)
         elif own:
             call[key] = value
-        elif not block_hint(key, block):
+        elif not kit.block_hint(key, block):
             what = f"the key {key!r} on a tool_use block"
-            foreign_key(policy, f"{path}.{key}", what, key, value)
+            kit.foreign_key(policy, f"{path}.{key}", what, key, value)
     call["function"] = function
     return call
 
 
 def _parts(
-    content: str | list[ContentBlock], path: str, policy: Unsupported, role: str, own: bool
+    content: str | list[wb.ContentBlock], path: str, policy: Unsupported, role: str, own: bool
 ) -> Any:
     """Content as a string or a list of content parts."""
     if isinstance(content, str):
         return content
     out: list[Any] = []
     for j, block in enumerate(content):
-        if type(block) is TextBlock and bare(block):
+        if type(block) is wb.TextBlock and kit.bare(block):
             out.append(block)  # {"type": "text", "text": ...} as msgspec writes the struct
             continue
         part = _encode_part(block, f"{path}.content[{j}]", policy, role, own)
@@ -1017,33 +974,35 @@ def _parts(
     return out
 
 
-def _encode_part(block: ContentBlock, path: str, policy: Unsupported, role: str, own: bool) -> Any:
+def _encode_part(
+    block: wb.ContentBlock, path: str, policy: Unsupported, role: str, own: bool
+) -> Any:
     cls = type(block)
-    if cls is UnknownBlock:
+    if cls is wb.UnknownBlock:
         kind = block.type  # type: ignore[union-attr]
         if own and kind == PART:
             return _checked_data(block.data["part"], path)  # type: ignore[union-attr]
         if own and kind != TOOL_CALL:
             return _checked_data(block.data.to_dict(), path)  # type: ignore[union-attr]
-        foreign_block(policy, path, kind, None if own else "another provider")
+        kit.foreign_block(policy, path, kind, None if own else "another provider")
         return None
-    if cls is TextBlock:
+    if cls is wb.TextBlock:
         part = {"type": "text", "text": block.text}  # type: ignore[union-attr]
-        part.update(block_extra(block, _TEXT_KEYS, own, policy, path))
+        part.update(kit.block_extra(block, _TEXT_KEYS, own, policy, path))
         return part
-    if cls is ImageBlock and role == "user":
+    if cls is wb.ImageBlock and role == "user":
         source = block.source  # type: ignore[union-attr]
         url = _url(source, path + ".source", policy, own)
         if url is None:
             return None
         image: dict[str, Any] = {"url": url}
-        image.update(block_extra(block, _IMAGE_KEYS, own, policy, path))
+        image.update(kit.block_extra(block, _IMAGE_KEYS, own, policy, path))
         return {"type": "image_url", "image_url": image}
-    if cls is DocumentBlock and role == "user":
+    if cls is wb.DocumentBlock and role == "user":
         source = block.source  # type: ignore[union-attr]
-        if type(source) is Base64Source:
-            file: dict[str, Any] = {"file_data": data_url(source)}
-            file.update(block_extra(block, _DOCUMENT_KEYS, own, policy, path))
+        if type(source) is wb.Base64Source:
+            file: dict[str, Any] = {"file_data": kit.data_url(source)}
+            file.update(kit.block_extra(block, _DOCUMENT_KEYS, own, policy, path))
             return {"type": "file", "file": file}
     policy.report(path, f"a {_kind(block)} block in a {role} message")
     return None
@@ -1056,14 +1015,14 @@ def _kind(block: Any) -> str:
 def _url(source: Any, path: str, policy: Unsupported, own: bool) -> Any:
     """The image URL (a ``str``, or `msgspec.Raw` JSON text for a data URL), or None."""
     cls = type(source)
-    if cls is UrlSource:
-        for key, value in block_keys(source).items():
-            foreign_key(policy, f"{path}.{key}", f"the key {key!r} on a url source", key, value)
+    if cls is wb.UrlSource:
+        for key, value in kit.block_keys(source).items():
+            kit.foreign_key(policy, f"{path}.{key}", f"the key {key!r} on a url source", key, value)
         return str(source.url)
-    if cls is Base64Source:
-        for key, value in block_keys(source).items():
-            foreign_key(policy, f"{path}.{key}", f"the key {key!r} on a source", key, value)
-        return data_url(source)
+    if cls is wb.Base64Source:
+        for key, value in kit.block_keys(source).items():
+            kit.foreign_key(policy, f"{path}.{key}", f"the key {key!r} on a source", key, value)
+        return kit.data_url(source)
     policy.report(path, f"a {getattr(source, 'type', '?')!r} source")
     return None
 
@@ -1085,9 +1044,9 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
     listed with ``unsupported="drop"``; metadata is always listed in ``dropped``.
     """
     extra = dict(response.extra.items()) if response.extra is not UNSET else {}
-    source = extra.pop(SOURCE, None)
+    source = extra.pop(kit.SOURCE, None)
     own = source == NAME
-    usage_other = extra.pop(USAGE_EXTRA, None) or {}
+    usage_other = extra.pop(kit.USAGE_EXTRA, None) or {}
     if type(usage_other) is not dict:
         policy.metadata("$.usage_extra", "a usage that is not an object")
         usage_other = {}
@@ -1101,15 +1060,15 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
         more = extra.pop("choices", None)
         logprobs = extra.pop("logprobs", _ABSENT)
         choice_extra = extra.pop("choice_extra", None) or {}
-        top = {k: v for k, v in extra.items() if k not in HINTS}
+        top = {k: v for k, v in extra.items() if k not in kit.HINTS}
     else:
         for key, value in extra.items():
-            if key in HINTS:
+            if key in kit.HINTS:
                 continue
             if key in _NEUTRAL_TOP and source is None:
                 top[key] = value  # the neutral shape's own keys (system_fingerprint, ...)
             else:
-                foreign_key(policy, f"$.{key}", f"the response key {key!r}", key, value)
+                kit.foreign_key(policy, f"$.{key}", f"the response key {key!r}", key, value)
     for key in ("id", "created", "model"):
         value = getattr(response, key)
         if value is not UNSET:
@@ -1142,7 +1101,7 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
     if not usage_absent:
         body["usage"] = _usage_out(response.usage, usage_other, policy, own)
     body.update(top)
-    return encode_json(body)
+    return kit.encode_json(body)
 
 
 _ABSENT: Any = object()
@@ -1184,7 +1143,7 @@ def _usage_out(
         else:
             policy.metadata(f"$.usage_extra.{name}", f"the usage entry {name!r}")
     try:
-        return unflatten_usage(kept, rest)
+        return kit.unflatten_usage(kept, rest)
     except ValidationError as err:
         raise UnsupportedError(err.message, path="$.usage") from None
 
@@ -1195,8 +1154,8 @@ _REQUEST_FAST = msgspec.json.Decoder(list[_MessageIn])
 
 # --- the adapter contract (signatures: _toolkit) ----------------------------------------------
 
-decode_request = decoder(_decode_request, "decode_request")
-decode_response = decoder(_decode_response, "decode_response")
-decode_choices = decoder(_decode_choices, "decode_choices")
-encode_request = request_encoder(_encode_request)
-encode_response = response_encoder(_encode_response)
+decode_request = kit.decoder(_decode_request, "decode_request")
+decode_response = kit.decoder(_decode_response, "decode_response")
+decode_choices = kit.decoder(_decode_choices, "decode_choices")
+encode_request = kit.request_encoder(_encode_request)
+encode_response = kit.response_encoder(_encode_response)

@@ -34,77 +34,14 @@ from typing import Any
 import msgspec
 from msgspec import UNSET
 
-from ..wire.blocks import (
-    Base64Source,
-    ContentBlock,
-    DocumentBlock,
-    ImageBlock,
-    RedactedThinkingBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolUseBlock,
-    UnknownBlock,
-    UrlSource,
-)
+from ..wire import blocks as wb
 from ..wire.errors import ValidationError
 from ..wire.extra import Extra
 from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
-from ._base import (
-    HINTS,
-    SOURCE,
-    USAGE_EXTRA,
-    Reasoning,
-    Request,
-    ResponseFormat,
-    Tool,
-    Unsupported,
-    UnsupportedError,
-    bare,
-    block_keys,
-    decode_json,
-    encode_json,
-    unflatten_usage,
-)
-from ._helpers import (
-    MISSING,
-    block_kind,
-    data_url,
-    extra_dict,
-    extra_or_unset,
-    parse_arguments,
-    parse_data_url,
-    tool_arguments,
-    want_dict,
-    want_list,
-    want_str,
-)
-from ._toolkit import (
-    SettingsReader,
-    block_extra,
-    decoded_request,
-    decoder,
-    encode_settings,
-    foreign_block,
-    foreign_key,
-    foreign_usage,
-    has_keys,
-    is_int,
-    is_number,
-    is_own,
-    is_str,
-    message_keys,
-    put_openai_choice,
-    request_encoder,
-    response_encoder,
-    tagged,
-    take_openai_choice,
-    typed_fields,
-    uncached,
-    unknown_block,
-    usage_in,
-    with_fields,
-)
+from . import _toolkit as kit
+from ._base import Reasoning, Request, ResponseFormat, Tool, Unsupported, UnsupportedError
+from ._toolkit import SettingsReader
 
 __all__ = [
     "ITEM_KEY",
@@ -186,10 +123,10 @@ _ROLES: dict[str, Any] = {
 
 def _decode_request(data: Any, limits: Limits) -> Request:
     """Decode a Responses request body into a `Request` (see the module docstring)."""
-    body = want_dict(decode_json(data, "$"), "$")
+    body = kit.want_dict(kit.decode_json(data, "$"), "$")
     options = dict(body)
     messages: list[Message] = []
-    instructions = options.get("instructions", MISSING)
+    instructions = options.get("instructions", kit.MISSING)
     if type(instructions) is str:
         del options["instructions"]
         messages.append(Message(role="system", content=instructions))
@@ -198,16 +135,16 @@ def _decode_request(data: Any, limits: Limits) -> Request:
         if type(items) is str:
             messages.append(Message(role="user", content=items))
         else:
-            _decode_items(want_list(items, "$.input"), "$.input", messages)
-    return decoded_request(messages, options, NAME, read_settings)
+            _decode_items(kit.want_list(items, "$.input"), "$.input", messages)
+    return kit.decoded_request(messages, options, NAME, read_settings)
 
 
 def _tool_ok(tool: Any) -> bool:
     return (
-        has_keys(tool, {"type", "name"}, {"description", "parameters", "strict"})
+        kit.has_keys(tool, {"type", "name"}, {"description", "parameters", "strict"})
         and tool["type"] == "function"
-        and is_str(tool["name"])
-        and is_str(tool.get("description", ""))
+        and kit.is_str(tool["name"])
+        and kit.is_str(tool.get("description", ""))
         and type(tool.get("parameters", {})) is dict
         and type(tool.get("strict", True)) is bool
     )
@@ -224,22 +161,22 @@ def _tool_in(tool: dict[str, Any]) -> Tool:
 
 def _named_ok(choice: Any) -> bool:
     return (
-        has_keys(choice, {"type", "name"})
+        kit.has_keys(choice, {"type", "name"})
         and choice["type"] == "function"
-        and is_str(choice["name"])
+        and kit.is_str(choice["name"])
     )
 
 
 def _text_ok(text: Any) -> bool:
-    if not has_keys(text, {"format"}):
+    if not kit.has_keys(text, {"format"}):
         return False
     fmt = text["format"]
-    if has_keys(fmt, {"type"}):
+    if kit.has_keys(fmt, {"type"}):
         return fmt["type"] in ("text", "json_object")
     return (
-        has_keys(fmt, {"type", "name", "schema"}, {"strict"})
+        kit.has_keys(fmt, {"type", "name", "schema"}, {"strict"})
         and fmt["type"] == "json_schema"
-        and is_str(fmt["name"])
+        and kit.is_str(fmt["name"])
         and type(fmt["schema"]) is dict
         and type(fmt.get("strict", True)) is bool
     )
@@ -261,25 +198,25 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
     ``options``."""
     reader = SettingsReader(options)
     take = reader.take
-    take("model", "model", is_str)
-    take("max_output_tokens", "max_tokens", is_int)
-    take("temperature", "temperature", is_number)
-    take("top_p", "top_p", is_number)
+    take("model", "model", kit.is_str)
+    take("max_output_tokens", "max_tokens", kit.is_int)
+    take("temperature", "temperature", kit.is_number)
+    take("top_p", "top_p", kit.is_number)
     take(
         "tools",
         "tools",
         lambda v: type(v) is list and all(map(_tool_ok, v)),
         lambda v: [_tool_in(t) for t in v],
     )
-    take_openai_choice(reader, _named_ok, lambda choice: choice["name"])
+    kit.take_openai_choice(reader, _named_ok, lambda choice: choice["name"])
     take("text", "response_format", _text_ok, _text_in)
     take(
         "reasoning",
         "reasoning",
-        lambda v: has_keys(v, {"effort"}) and is_str(v["effort"]),
+        lambda v: kit.has_keys(v, {"effort"}) and kit.is_str(v["effort"]),
         lambda v: Reasoning(effort=v["effort"]),
     )
-    take("user", "user", is_str)
+    take("user", "user", kit.is_str)
     take("metadata", "metadata", lambda v: type(v) is dict)
     take("stream", "stream", lambda v: type(v) is bool)
     return reader
@@ -297,7 +234,7 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
         elif name == "tools":
             out["tools"] = [_tool_out(t) for t in value]
         elif name == "tool_choice":
-            put_openai_choice(value, lambda tool: {"type": "function", "name": tool}, out)
+            kit.put_openai_choice(value, lambda tool: {"type": "function", "name": tool}, out)
         elif name == "response_format":
             out["text"] = {"format": _format_out(value)}
         elif name == "reasoning" and value.effort is not None:
@@ -342,11 +279,11 @@ def _is_assistant_side(item: dict[str, Any]) -> bool:
 
 
 def _decode_items(items: list[Any], path: str, out: list[Message]) -> None:
-    run: list[ContentBlock] = []
+    run: list[wb.ContentBlock] = []
     single: dict[str, Any] | None = None  # a lone easy assistant message with string content
     for i, raw in enumerate(items):
         where = f"{path}[{i}]"
-        item = want_dict(raw, where)
+        item = kit.want_dict(raw, where)
         if _is_assistant_side(item):
             if not run and single is None and _easy_string(item):
                 single = item
@@ -369,14 +306,14 @@ def _easy_string(item: dict[str, Any]) -> bool:
     return item.get("type", "message") == "message" and type(item.get("content")) is str
 
 
-def _flush(run: list[ContentBlock], single: dict[str, Any] | None, out: list[Message]) -> None:
+def _flush(run: list[wb.ContentBlock], single: dict[str, Any] | None, out: list[Message]) -> None:
     if single is not None:
         rest = {k: v for k, v in single.items() if k not in ("role", "content")}
         out.append(
-            Message(role="assistant", content=single["content"], extra=tagged(rest, "", NAME))
+            Message(role="assistant", content=single["content"], extra=kit.tagged(rest, "", NAME))
         )
     elif run:
-        out.append(Message(role="assistant", content=run, extra=tagged({}, run, NAME)))
+        out.append(Message(role="assistant", content=run, extra=kit.tagged({}, run, NAME)))
 
 
 def _input_message(item: dict[str, Any], path: str) -> Message:
@@ -386,85 +323,91 @@ def _input_message(item: dict[str, Any], path: str) -> Message:
     rest = {k: v for k, v in item.items() if k not in ("role", "content")}
     if role == "developer":
         rest["developer"] = True
-    content = item.get("content", MISSING)
-    if content is MISSING:
+    content = item.get("content", kit.MISSING)
+    if content is kit.MISSING:
         raise ValidationError("a message needs 'content'", path=path)
     if type(content) is not str:
-        content = [_part(p, f"{path}.content[{j}]") for j, p in enumerate(want_list(content, path))]
-    return Message(role=_ROLES[role], content=content, extra=tagged(rest, content, NAME))
+        content = [
+            _part(p, f"{path}.content[{j}]") for j, p in enumerate(kit.want_list(content, path))
+        ]
+    return Message(role=_ROLES[role], content=content, extra=kit.tagged(rest, content, NAME))
 
 
 def _tool_message(item: dict[str, Any], path: str) -> Message:
-    call_id = want_str(item.get("call_id"), path + ".call_id")
-    output = item.get("output", MISSING)
-    if output is MISSING:
+    call_id = kit.want_str(item.get("call_id"), path + ".call_id")
+    output = item.get("output", kit.MISSING)
+    if output is kit.MISSING:
         raise ValidationError("a function_call_output needs 'output'", path=path)
     if type(output) is not str:
         output = [
             _part(p, f"{path}.output[{j}]")
-            for j, p in enumerate(want_list(output, path + ".output"))
+            for j, p in enumerate(kit.want_list(output, path + ".output"))
         ]
     rest = {k: v for k, v in item.items() if k not in ("type", "call_id", "output")}
     return Message(
-        role="tool", content=output, tool_call_id=call_id, extra=tagged(rest, output, NAME)
+        role="tool", content=output, tool_call_id=call_id, extra=kit.tagged(rest, output, NAME)
     )
 
 
-def _part(raw: Any, path: str) -> ContentBlock:
-    part = want_dict(raw, path)
+def _part(raw: Any, path: str) -> wb.ContentBlock:
+    part = kit.want_dict(raw, path)
     kind = part.get("type")
     if kind in ("input_text", "output_text"):
         text = part.get("text")
         if type(text) is not str:
             raise ValidationError(f"an {kind} part needs a string 'text'", path=path + ".text")
         rest = {k: v for k, v in part.items() if k not in ("type", "text")}
-        return TextBlock(text=text, extra=extra_or_unset(rest))
+        return wb.TextBlock(text=text, extra=kit.extra_or_unset(rest))
     if kind == "input_image" and type(part.get("image_url")) is str:
         source = _source(part["image_url"])
         rest = {k: v for k, v in part.items() if k not in ("type", "image_url")}
         if rest.get("detail") == "auto":  # the default, written back by the encoder
             del rest["detail"]
-        return ImageBlock(source=source, extra=extra_or_unset(rest))
+        return wb.ImageBlock(source=source, extra=kit.extra_or_unset(rest))
     if kind == "input_file":
         if type(part.get("file_data")) is str:
-            base64 = parse_data_url(part["file_data"])
+            base64 = kit.parse_data_url(part["file_data"])
             if base64 is not None:
                 rest = {k: v for k, v in part.items() if k not in ("type", "file_data")}
-                return DocumentBlock(source=base64, extra=extra_or_unset(rest))
+                return wb.DocumentBlock(source=base64, extra=kit.extra_or_unset(rest))
         elif type(part.get("file_url")) is str:
             rest = {k: v for k, v in part.items() if k not in ("type", "file_url")}
-            return DocumentBlock(source=UrlSource(url=part["file_url"]), extra=extra_or_unset(rest))
+            return wb.DocumentBlock(
+                source=wb.UrlSource(url=part["file_url"]), extra=kit.extra_or_unset(rest)
+            )
     if type(kind) is not str:
         raise ValidationError("a content part needs a string 'type'", path=path + ".type")
     return _unknown(part, path)
 
 
-def _unknown(obj: dict[str, Any], path: str) -> UnknownBlock:
-    return unknown_block(dict(obj), path)
+def _unknown(obj: dict[str, Any], path: str) -> wb.UnknownBlock:
+    return kit.unknown_block(dict(obj), path)
 
 
-def _source(url: str) -> Base64Source | UrlSource:
-    base64 = parse_data_url(url)
-    return base64 if base64 is not None else UrlSource(url=url)
+def _source(url: str) -> wb.Base64Source | wb.UrlSource:
+    base64 = kit.parse_data_url(url)
+    return base64 if base64 is not None else wb.UrlSource(url=url)
 
 
 def _with_item(block: Any, item_keys: dict[str, Any]) -> Any:
-    if type(block) is UnknownBlock:  # a part held whole (refusal, ...): the item keys inside
-        return UnknownBlock(Extra._own({**block.data.to_dict(), ITEM_KEY: item_keys}))
-    extra = extra_dict(block)
+    if type(block) is wb.UnknownBlock:  # a part held whole (refusal, ...): the item keys inside
+        return wb.UnknownBlock(Extra._own({**block.data.to_dict(), ITEM_KEY: item_keys}))
+    extra = kit.extra_dict(block)
     extra = {ITEM_KEY: item_keys, **extra}
     return msgspec.structs.replace(block, extra=Extra._own(extra))
 
 
-def _assistant_blocks(item: dict[str, Any], path: str) -> list[ContentBlock]:
+def _assistant_blocks(item: dict[str, Any], path: str) -> list[wb.ContentBlock]:
     kind = item.get("type", "message")
     if kind == "message":
-        content = item.get("content", MISSING)
+        content = item.get("content", kit.MISSING)
         keys = {k: v for k, v in item.items() if k not in ("role", "content")}
         if type(content) is str:
             if not keys:  # an easy message: written back as such from a plain text block
-                return [TextBlock(text=content)]
-            return [TextBlock(text=content, extra=Extra._own({ITEM_KEY: {**keys, "content": ""}}))]
+                return [wb.TextBlock(text=content)]
+            return [
+                wb.TextBlock(text=content, extra=Extra._own({ITEM_KEY: {**keys, "content": ""}}))
+            ]
         if type(content) is list and content:
             blocks = [_part(p, f"{path}.content[{j}]") for j, p in enumerate(content)]
             blocks[0] = _with_item(blocks[0], keys)
@@ -479,16 +422,16 @@ def _assistant_blocks(item: dict[str, Any], path: str) -> list[ContentBlock]:
     return [_unknown(item, path)]
 
 
-def _function_call(item: dict[str, Any], path: str) -> ToolUseBlock:
-    call_id = want_str(item.get("call_id"), path + ".call_id")
-    name = want_str(item.get("name"), path + ".name")
-    raw = want_str(item.get("arguments"), path + ".arguments")
-    args, keep = parse_arguments(raw)
+def _function_call(item: dict[str, Any], path: str) -> wb.ToolUseBlock:
+    call_id = kit.want_str(item.get("call_id"), path + ".call_id")
+    name = kit.want_str(item.get("name"), path + ".name")
+    raw = kit.want_str(item.get("arguments"), path + ".arguments")
+    args, keep = kit.parse_arguments(raw)
     keys = {k: v for k, v in item.items() if k not in ("type", "call_id", "name", "arguments")}
     extra: dict[str, Any] = {ITEM_KEY: keys} if keys else {}
     if keep is not None:
         extra["arguments"] = keep
-    return ToolUseBlock(id=call_id, name=name, input=args, extra=extra_or_unset(extra))
+    return wb.ToolUseBlock(id=call_id, name=name, input=args, extra=kit.extra_or_unset(extra))
 
 
 def reasoning_text(item: dict[str, Any]) -> str:
@@ -500,16 +443,16 @@ def reasoning_text(item: dict[str, Any]) -> str:
     return "\n\n".join(p["text"] for p in parts if type(p) is dict and type(p.get("text")) is str)
 
 
-def _reasoning(item: dict[str, Any], path: str) -> ThinkingBlock:
+def _reasoning(item: dict[str, Any], path: str) -> wb.ThinkingBlock:
     keys = {k: v for k, v in item.items() if k != "type"}
-    return ThinkingBlock(thinking=reasoning_text(item), extra=Extra._own({ITEM_KEY: keys}))
+    return wb.ThinkingBlock(thinking=reasoning_text(item), extra=Extra._own({ITEM_KEY: keys}))
 
 
-def stop_reason(body: dict[str, Any], blocks: list[ContentBlock]) -> str:
+def stop_reason(body: dict[str, Any], blocks: list[wb.ContentBlock]) -> str:
     """The neutral stop reason of a Responses ``response`` object with these output blocks."""
     status = body.get("status")
     if status == "completed":
-        if any(type(b) is ToolUseBlock for b in blocks):
+        if any(type(b) is wb.ToolUseBlock for b in blocks):
             return "tool_use"
         return "end_turn"
     if status == "incomplete":
@@ -525,7 +468,7 @@ def stop_reason(body: dict[str, Any], blocks: list[ContentBlock]) -> str:
 
 def _decode_response(data: Any, limits: Limits) -> ModelResponse:
     """Decode a Responses ``response`` object into a `ModelResponse`."""
-    return response_from_dict(want_dict(decode_json(data, "$"), "$"))
+    return response_from_dict(kit.want_dict(kit.decode_json(data, "$"), "$"))
 
 
 _TYPED = (("id", "id", str), ("model", "model", str), ("created_at", "created", int))
@@ -535,15 +478,15 @@ _TYPED = (("id", "id", str), ("model", "model", str), ("created_at", "created", 
 def response_from_dict(body: dict[str, Any]) -> ModelResponse:
     """The `ModelResponse` of an already decoded ``response`` object (used by the stream)."""
     extra = dict(body)
-    output = want_list(extra.pop("output", []), "$.output")
-    blocks: list[ContentBlock] = []
+    output = kit.want_list(extra.pop("output", []), "$.output")
+    blocks: list[wb.ContentBlock] = []
     for i, item in enumerate(output):
-        blocks.extend(_assistant_blocks(want_dict(item, f"$.output[{i}]"), f"$.output[{i}]"))
-    counters = usage_in(extra, "usage", USAGE_NAMES)
-    typed = typed_fields(extra, _TYPED)
-    extra[SOURCE] = NAME
+        blocks.extend(_assistant_blocks(kit.want_dict(item, f"$.output[{i}]"), f"$.output[{i}]"))
+    counters = kit.usage_in(extra, "usage", USAGE_NAMES)
+    typed = kit.typed_fields(extra, _TYPED)
+    extra[kit.SOURCE] = NAME
     return ModelResponse(
-        message=Message(role="assistant", content=blocks, extra=tagged({}, blocks, NAME)),
+        message=Message(role="assistant", content=blocks, extra=kit.tagged({}, blocks, NAME)),
         stop_reason=stop_reason(body, blocks),
         usage=counters,
         extra=Extra._own(extra),
@@ -562,7 +505,7 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
     ``is_error`` on a tool result, blocks of other providers) raises `UnsupportedError` naming its
     path, or under ``unsupported="drop"`` is left out and recorded in ``dropped``.
     """
-    body: dict[str, Any] = encode_settings(req, NAME, read_settings, write_settings, policy)
+    body: dict[str, Any] = kit.encode_settings(req, NAME, read_settings, write_settings, policy)
     items: list[Any] = []
     for i, msg in enumerate(req.messages):
         role = msg.role
@@ -581,7 +524,7 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
             continue
         _encode_message(msg, path, policy, items)
     body["input"] = items
-    return encode_json(body)
+    return kit.encode_json(body)
 
 
 def _encode_message(msg: Message, path: str, policy: Unsupported, items: list[Any]) -> None:
@@ -596,10 +539,10 @@ def _encode_message(msg: Message, path: str, policy: Unsupported, items: list[An
     role: str = msg.role
     if role == "system" and msg.extra is not UNSET and msg.extra.get("developer") is True:
         role = "developer"
-    rest = message_keys(msg, NAME, _MESSAGE_KEYS, policy, path)
+    rest = kit.message_keys(msg, NAME, _MESSAGE_KEYS, policy, path)
     out: dict[str, Any] = {"role": role}
     content = msg.content
-    own = is_own(msg.extra, NAME)
+    own = kit.is_own(msg.extra, NAME)
     out["content"] = (
         content if type(content) is str else _input_parts(content, path + ".content", policy, own)  # type: ignore[arg-type]
     )
@@ -608,7 +551,7 @@ def _encode_message(msg: Message, path: str, policy: Unsupported, items: list[An
 
 
 def _input_parts(
-    blocks: list[ContentBlock], path: str, policy: Unsupported, own: bool
+    blocks: list[wb.ContentBlock], path: str, policy: Unsupported, own: bool
 ) -> list[Any]:
     parts = []
     for j, block in enumerate(blocks):
@@ -619,13 +562,13 @@ def _input_parts(
 
 
 def _source_ok(source: Any, path: str, policy: Unsupported) -> bool:
-    if type(source) not in (Base64Source, UrlSource):
+    if type(source) not in (wb.Base64Source, wb.UrlSource):
         policy.report(path + ".source", f"a {source.type!r} source")
         return False
     if source.extra is not UNSET:
         for key, value in source.extra.items():
             what = f"the key {key!r} on a source"
-            foreign_key(policy, f"{path}.source.{key}", what, key, value)
+            kit.foreign_key(policy, f"{path}.source.{key}", what, key, value)
     return True
 
 
@@ -635,31 +578,31 @@ _FILE_KEYS = frozenset({"filename", "file_id"})
 
 def _input_part(block: Any, path: str, policy: Unsupported, own: bool) -> Any:
     kind = type(block)
-    if kind is TextBlock:
-        rest = block_extra(block, frozenset(), own, policy, path)
+    if kind is wb.TextBlock:
+        rest = kit.block_extra(block, frozenset(), own, policy, path)
         return {"type": "input_text", "text": block.text, **rest}
-    if kind is ImageBlock:
+    if kind is wb.ImageBlock:
         if not _source_ok(block.source, path, policy):
             return None
         source = block.source
-        url = data_url(source) if type(source) is Base64Source else source.url
-        rest = block_extra(block, _IMAGE_KEYS, own, policy, path)
+        url = kit.data_url(source) if type(source) is wb.Base64Source else source.url
+        rest = kit.block_extra(block, _IMAGE_KEYS, own, policy, path)
         rest.setdefault("detail", "auto")
         return {"type": "input_image", "image_url": url, **rest}
-    if kind is DocumentBlock:
+    if kind is wb.DocumentBlock:
         if not _source_ok(block.source, path, policy):
             return None
         source = block.source
-        rest = block_extra(block, _FILE_KEYS, own, policy, path)
-        if type(source) is Base64Source:
-            return {"type": "input_file", "file_data": data_url(source), **rest}
+        rest = kit.block_extra(block, _FILE_KEYS, own, policy, path)
+        if type(source) is wb.Base64Source:
+            return {"type": "input_file", "file_data": kit.data_url(source), **rest}
         return {"type": "input_file", "file_url": source.url, **rest}
-    if kind is UnknownBlock and own:
+    if kind is wb.UnknownBlock and own:
         return block.data.to_dict()
-    if kind is UnknownBlock:
-        foreign_block(policy, path, block.type, "another provider")
+    if kind is wb.UnknownBlock:
+        kit.foreign_block(policy, path, block.type, "another provider")
         return None
-    policy.report(path, f"a {block_kind(block)} block in a Responses message")
+    policy.report(path, f"a {kit.block_kind(block)} block in a Responses message")
     return None
 
 
@@ -671,10 +614,10 @@ def _encode_tool(msg: Message, path: str, policy: Unsupported) -> Any:
         policy.report(
             path + ".is_error", "is_error on a tool result (function_call_output has none)"
         )
-    rest = message_keys(msg, NAME, _TOOL_OUTPUT_KEYS, policy, path)
+    rest = kit.message_keys(msg, NAME, _TOOL_OUTPUT_KEYS, policy, path)
     output: Any = msg.content
     if type(output) is not str:
-        output = _input_parts(output, path + ".content", policy, is_own(msg.extra, NAME))
+        output = _input_parts(output, path + ".content", policy, kit.is_own(msg.extra, NAME))
     return {"type": "function_call_output", "call_id": msg.tool_call_id, "output": output, **rest}
 
 
@@ -686,111 +629,113 @@ def _encode_assistant(
     msg: Message, path: str, policy: Unsupported, items: list[Any], response: bool = False
 ) -> None:
     if type(msg.content) is str:
-        rest = message_keys(msg, NAME, _MESSAGE_KEYS, policy, path)
+        rest = kit.message_keys(msg, NAME, _MESSAGE_KEYS, policy, path)
         items.append({"role": "assistant", "content": msg.content, **rest})
         return
-    own = is_own(msg.extra, NAME)
-    if message_keys(msg, NAME, frozenset(), policy, path):
+    own = kit.is_own(msg.extra, NAME)
+    if kit.message_keys(msg, NAME, frozenset(), policy, path):
         policy.metadata(path, "message keys on an assistant turn of several items")
     current: dict[str, Any] | None = None  # the message item text parts are appended to
     blocks: list[Any] = msg.content  # type: ignore[assignment]  # a list here
     for j, block in enumerate(blocks):
         kind = type(block)
-        if kind is ToolUseBlock and bare(block):  # fast path: a call built neutrally
+        if kind is wb.ToolUseBlock and kit.bare(block):  # fast path: a call built neutrally
             current = None
             items.append(
                 {
                     "type": "function_call",
                     "call_id": block.id,
                     "name": block.name,
-                    "arguments": tool_arguments(block, f"{path}.content[{j}]"),
+                    "arguments": kit.tool_arguments(block, f"{path}.content[{j}]"),
                 }
             )
             continue
         where = f"{path}.content[{j}]"
-        if kind is UnknownBlock:
+        if kind is wb.UnknownBlock:
             data = block.data.to_dict()
-            keys = data.pop(ITEM_KEY, MISSING) if own else MISSING
+            keys = data.pop(ITEM_KEY, kit.MISSING) if own else kit.MISSING
             extra: dict[str, Any] = {}
         else:
             data = {}
-            extra = block_keys(block)  # typed optional fields (cache_control, ...), extra keys
-            keys = extra.pop(ITEM_KEY, MISSING) if own or kind is ThinkingBlock else MISSING
-        if kind is TextBlock or (kind is UnknownBlock and own and block.type in _PART_TYPES):
-            if keys is not MISSING and type(keys) is dict and keys.get("content") == "":
+            extra = kit.block_keys(block)  # typed optional fields (cache_control, ...), extra keys
+            keys = (
+                extra.pop(ITEM_KEY, kit.MISSING) if own or kind is wb.ThinkingBlock else kit.MISSING
+            )
+        if kind is wb.TextBlock or (kind is wb.UnknownBlock and own and block.type in _PART_TYPES):
+            if keys is not kit.MISSING and type(keys) is dict and keys.get("content") == "":
                 # an assistant message item whose content was a string
                 item_keys = {k: v for k, v in keys.items() if k != "content"}
-                block_extra(block, frozenset(), own, policy, where, extra)
+                kit.block_extra(block, frozenset(), own, policy, where, extra)
                 items.append({"role": "assistant", "content": block.text, **item_keys})
                 current = None
                 continue
-            if kind is TextBlock:
+            if kind is wb.TextBlock:
                 part = {"type": "output_text", "text": block.text}
-                part.update(block_extra(block, _TEXT_PART_KEYS, own, policy, where, extra))
+                part.update(kit.block_extra(block, _TEXT_PART_KEYS, own, policy, where, extra))
             else:
                 part = data
-            if keys is not MISSING:
-                current = {**want_dict(keys, where + "." + ITEM_KEY), "role": "assistant"}
+            if keys is not kit.MISSING:
+                current = {**kit.want_dict(keys, where + "." + ITEM_KEY), "role": "assistant"}
                 current["content"] = [part]
                 items.append(current)
             elif current is not None:
                 current["content"].append(part)
-            elif kind is TextBlock and len(part) == 2 and not response:
+            elif kind is wb.TextBlock and len(part) == 2 and not response:
                 items.append({"role": "assistant", "content": part["text"]})
             else:
                 current = {"role": "assistant", "content": [part]}
                 items.append(current)
             continue
         current = None
-        if kind is ToolUseBlock:
+        if kind is wb.ToolUseBlock:
             items.append(_encode_call(block, keys, extra, where, policy, own))
-        elif kind is ThinkingBlock and keys is MISSING and response:
+        elif kind is wb.ThinkingBlock and keys is kit.MISSING and response:
             items.append(_reasoning_item(block, extra, where, policy, len(items)))
-        elif kind is ThinkingBlock:
+        elif kind is wb.ThinkingBlock:
             item = _encode_reasoning(block, keys, extra, where, policy, own)
             if item is not None:
                 items.append(item)
-        elif kind is RedactedThinkingBlock:
+        elif kind is wb.RedactedThinkingBlock:
             policy.metadata(where, "a redacted thinking block (encrypted for Anthropic alone)")
-        elif kind is UnknownBlock and own:
+        elif kind is wb.UnknownBlock and own:
             items.append(data)
-        elif kind is UnknownBlock:
-            foreign_block(policy, where, block.type, "another provider")
+        elif kind is wb.UnknownBlock:
+            kit.foreign_block(policy, where, block.type, "another provider")
         else:
-            policy.report(where, f"a {block_kind(block)} block in an assistant turn")
+            policy.report(where, f"a {kit.block_kind(block)} block in an assistant turn")
 
 
 def _encode_call(
-    block: ToolUseBlock,
+    block: wb.ToolUseBlock,
     keys: Any,
     extra: dict[str, Any],
     path: str,
     policy: Unsupported,
     own: bool,
 ) -> dict[str, Any]:
-    arguments = tool_arguments(block, path)
+    arguments = kit.tool_arguments(block, path)
     extra.pop("arguments", None)
-    rest = block_extra(block, frozenset(), own, policy, path, extra)
+    rest = kit.block_extra(block, frozenset(), own, policy, path, extra)
     item: dict[str, Any] = {
         "type": "function_call",
         "call_id": block.id,
         "name": block.name,
         "arguments": arguments,
     }
-    if keys is not MISSING:
-        item.update(want_dict(keys, path + "." + ITEM_KEY))
+    if keys is not kit.MISSING:
+        item.update(kit.want_dict(keys, path + "." + ITEM_KEY))
     item.update(rest)
     return item
 
 
 def _reasoning_item(
-    block: ThinkingBlock, extra: dict[str, Any], path: str, policy: Unsupported, index: int
+    block: wb.ThinkingBlock, extra: dict[str, Any], path: str, policy: Unsupported, index: int
 ) -> dict[str, Any]:
     """Another provider's thinking in a response for a client: a reasoning item holding its text
     as ``reasoning_text`` content (its signature, readable by its issuer alone, is listed)."""
     if block.signature is not UNSET:
         policy.metadata(path + ".signature", "a thinking signature (readable by its issuer alone)")
-    block_extra(block, frozenset(), False, policy, path, extra)
+    kit.block_extra(block, frozenset(), False, policy, path, extra)
     return {
         "type": "reasoning",
         "id": f"rs_minagent_{index}",
@@ -800,21 +745,21 @@ def _reasoning_item(
 
 
 def _encode_reasoning(
-    block: ThinkingBlock,
+    block: wb.ThinkingBlock,
     keys: Any,
     extra: dict[str, Any],
     path: str,
     policy: Unsupported,
     own: bool,
 ) -> dict[str, Any] | None:
-    if keys is MISSING:
+    if keys is kit.MISSING:
         what = "thinking with a signature" if block.signature is not UNSET else "thinking"
         policy.report(path, f"{what} not issued by OpenAI (a reasoning item needs its id)")
         return None
-    item = {"type": "reasoning", **want_dict(keys, path + "." + ITEM_KEY)}
+    item = {"type": "reasoning", **kit.want_dict(keys, path + "." + ITEM_KEY)}
     if block.signature is not UNSET:
         policy.report(path + ".signature", "a thinking signature (Anthropic) on a reasoning item")
-    block_extra(block, frozenset(), own, policy, path, extra)
+    kit.block_extra(block, frozenset(), own, policy, path, extra)
     if reasoning_text(item) != block.thinking:
         policy.report(path + ".thinking", "reasoning text changed from its reasoning item")
         return None
@@ -830,10 +775,10 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
     `UnsupportedError` (or is dropped and listed with ``unsupported="drop"``), metadata is listed
     in ``dropped``. ``status`` and ``incomplete_details`` follow ``stop_reason`` when it changed.
     """
-    response = with_fields(response, fields)
+    response = kit.with_fields(response, fields)
     extra = dict(response.extra.items()) if response.extra is not UNSET else {}
-    own = extra.pop(SOURCE, None) == NAME
-    usage_other = extra.pop(USAGE_EXTRA, MISSING)
+    own = extra.pop(kit.SOURCE, None) == NAME
+    usage_other = extra.pop(kit.USAGE_EXTRA, kit.MISSING)
     body: dict[str, Any] = {
         "id": "resp_minagent" if response.id is UNSET else response.id,
         "object": "response",
@@ -851,19 +796,19 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
         for key, value in (("id", response.id), ("created_at", response.created)):
             if value is not UNSET:
                 body[key] = value
-        body.update((k, v) for k, v in extra.items() if k not in HINTS)
+        body.update((k, v) for k, v in extra.items() if k not in kit.HINTS)
         if response.model is not UNSET:
             body["model"] = response.model
     else:
         for key, value in extra.items():
-            if key not in HINTS:
-                foreign_key(policy, f"$.{key}", f"the response key {key!r}", key, value)
+            if key not in kit.HINTS:
+                kit.foreign_key(policy, f"$.{key}", f"the response key {key!r}", key, value)
     items: list[Any] = []
     msg = response.message
     if type(msg.content) is str:
         msg = Message(
             role="assistant",
-            content=[TextBlock(msg.content)] if msg.content else [],
+            content=[wb.TextBlock(msg.content)] if msg.content else [],
             extra=msg.extra,
         )
     _encode_assistant(msg, "$.message", policy, items, response=True)
@@ -891,22 +836,22 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
         body.update(_status_for(response.stop_reason))
     if own and usage_other is None and not response.usage:
         body["usage"] = None
-    elif response.usage or usage_other is not MISSING:
+    elif response.usage or usage_other is not kit.MISSING:
         other = usage_other if type(usage_other) is dict else {}
         counters = dict(response.usage)
         if not own:
-            raw = None if usage_other is MISSING else usage_other
-            counters = foreign_usage(counters, raw, _USAGE_NEUTRAL, policy)
+            raw = None if usage_other is kit.MISSING else usage_other
+            counters = kit.foreign_usage(counters, raw, _USAGE_NEUTRAL, policy)
             other = {}
-        uncached(counters, 1)
+        kit.uncached(counters, 1)
         try:
-            usage = unflatten_usage(counters, other, _USAGE_BACK)
+            usage = kit.unflatten_usage(counters, other, _USAGE_BACK)
         except ValidationError as err:
             raise UnsupportedError(err.message, path="$.usage") from None
         if not own:  # from another provider: the keys a Response requires
             _usage_defaults(usage)
         body["usage"] = usage
-    return encode_json(body)
+    return kit.encode_json(body)
 
 
 _USAGE_NEUTRAL = frozenset(USAGE_NAMES.values()) | {"total_tokens"}
@@ -940,7 +885,7 @@ def _status_for(reason: str) -> dict[str, Any]:
 
 # --- the adapter contract (signatures: _toolkit) ----------------------------------------------
 
-decode_request = decoder(_decode_request, "decode_request")
-decode_response = decoder(_decode_response, "decode_response")
-encode_request = request_encoder(_encode_request)
-encode_response = response_encoder(_encode_response)
+decode_request = kit.decoder(_decode_request, "decode_request")
+decode_response = kit.decoder(_decode_response, "decode_response")
+encode_request = kit.request_encoder(_encode_request)
+encode_response = kit.response_encoder(_encode_response)
