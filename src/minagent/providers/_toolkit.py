@@ -33,8 +33,10 @@ from ._base import (
     USAGE_EXTRA,
     Dropped,
     Request,
+    Tool,
     ToolChoice,
     Unsupported,
+    UnsupportedError,
     UnsupportedPolicy,
     as_request,
     block_hint,
@@ -76,6 +78,7 @@ __all__ = [
     "ResponseEncoder",
     "SettingsReader",
     "block_extra",
+    "contract",
     "decoder",
     "encode_settings",
     "foreign_block",
@@ -97,11 +100,16 @@ __all__ = [
     "source_of",
     "tagged",
     "take_openai_choice",
+    "take_same",
+    "take_tools",
+    "tool_from",
+    "tool_ok",
     "typed_fields",
     "typed_settings",
     "uncached",
     "unknown_block",
     "usage_in",
+    "usage_object",
     "with_fields",
 ]
 
@@ -621,3 +629,80 @@ def typed_fields(extra: dict[str, Any], spec: tuple[tuple[str, str, type], ...])
         if type(extra.get(key)) is kind:
             typed[field] = extra.pop(key)
     return typed
+
+
+# --- settings every adapter reads alike -------------------------------------------------------
+
+_SAME = {
+    "model": is_str,
+    "max_tokens": is_int,
+    "temperature": is_number,
+    "top_p": is_number,
+    "user": is_str,
+    "metadata": lambda v: type(v) is dict,
+    "stream": lambda v: type(v) is bool,
+}
+
+
+def take_same(reader: SettingsReader, names: tuple[str, ...]) -> None:
+    """Take the options spelled exactly like the neutral settings ``names`` (``model``,
+    ``temperature``, ...), each checked for its JSON type."""
+    for name in names:
+        reader.take(name, name, _SAME[name])
+
+
+def tool_ok(tool: Any, required: set[str], schema: str) -> bool:
+    """Whether ``tool`` is a function tool a `Tool` holds exactly: the ``required`` keys, a
+    string ``name``, and at most a string ``description``, an object ``schema`` and a boolean
+    ``strict`` besides."""
+    return (
+        has_keys(tool, required, {"name", "description", schema, "strict"} - required)
+        and is_str(tool["name"])
+        and is_str(tool.get("description", ""))
+        and type(tool.get(schema, {})) is dict
+        and type(tool.get("strict", True)) is bool
+    )
+
+
+def tool_from(tool: Mapping[str, Any], schema: str) -> Tool:
+    """The `Tool` of a function tool `tool_ok` accepted (its JSON Schema under ``schema``)."""
+    return Tool(
+        name=tool["name"],
+        description=tool.get("description"),
+        parameters=tool.get(schema),
+        strict=tool.get("strict"),
+    )
+
+
+def take_tools(
+    reader: SettingsReader, ok: Callable[[Any], bool], convert: Callable[[Any], Tool]
+) -> None:
+    """Take ``tools`` when every tool passes ``ok``: all of them as `Tool`s, or none."""
+    reader.take(
+        "tools",
+        "tools",
+        lambda v: type(v) is list and all(map(ok, v)),
+        lambda v: [convert(t) for t in v],
+    )
+
+
+def usage_object(
+    counters: Mapping[str, int], other: Mapping[str, Any], rename: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """`unflatten_usage`, with a usage whose names collide refused as `UnsupportedError`."""
+    try:
+        return unflatten_usage(counters, other, rename)
+    except ValidationError as err:
+        raise UnsupportedError(err.message, path="$.usage") from None
+
+
+def contract(*functions: Any) -> tuple[Any, ...]:
+    """An adapter's public functions from its body functions: ``(decode_request,
+    decode_response, encode_request, encode_response)`` from the ``_``-prefixed ones."""
+    read_request, read_response, write_request, write_response = functions
+    return (
+        decoder(read_request, "decode_request"),
+        decoder(read_response, "decode_response"),
+        request_encoder(write_request),
+        response_encoder(write_response),
+    )

@@ -32,7 +32,7 @@ from ..wire.extra import Extra
 from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
 from . import _toolkit as kit
-from ._base import Reasoning, Request, Tool, ToolChoice, Unsupported, UnsupportedError
+from ._base import Reasoning, Request, Tool, ToolChoice, Unsupported
 from ._toolkit import SettingsReader
 
 __all__ = [
@@ -131,22 +131,7 @@ def _decode_request(data: Any, limits: Limits) -> Request:
 
 
 def _tool_ok(tool: Any) -> bool:
-    return (
-        kit.has_keys(tool, {"name", "input_schema"}, {"description", "strict"})
-        and kit.is_str(tool["name"])
-        and type(tool["input_schema"]) is dict
-        and kit.is_str(tool.get("description", ""))
-        and type(tool.get("strict", True)) is bool
-    )
-
-
-def _tool_in(tool: dict[str, Any]) -> Tool:
-    return Tool(
-        name=tool["name"],
-        description=tool.get("description"),
-        parameters=tool["input_schema"],
-        strict=tool.get("strict"),
-    )
+    return kit.tool_ok(tool, {"name", "input_schema"}, "input_schema")
 
 
 def _choice_ok(choice: Any) -> bool:
@@ -173,17 +158,9 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
     """Move the options this API spells exactly like the neutral settings out of ``options``."""
     reader = SettingsReader(options)
     take = reader.take
-    take("model", "model", kit.is_str)
-    take("max_tokens", "max_tokens", kit.is_int)
-    take("temperature", "temperature", kit.is_number)
-    take("top_p", "top_p", kit.is_number)
+    kit.take_same(reader, ("model", "max_tokens", "temperature", "top_p", "stream"))
     take("stop_sequences", "stop", kit.is_strings, list)
-    take(
-        "tools",
-        "tools",
-        lambda v: type(v) is list and all(map(_tool_ok, v)),
-        lambda v: [_tool_in(t) for t in v],
-    )
+    kit.take_tools(reader, _tool_ok, lambda tool: kit.tool_from(tool, "input_schema"))
     take("tool_choice", "tool_choice", _choice_ok, _choice_in)
     take(
         "thinking",
@@ -201,7 +178,6 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
         lambda v: kit.has_keys(v, {"user_id"}) and kit.is_str(v["user_id"]),
         lambda v: v["user_id"],
     )
-    take("stream", "stream", lambda v: type(v) is bool)
     return reader
 
 
@@ -740,10 +716,7 @@ def _usage(counters: dict[str, int], other: dict[str, Any], policy: Unsupported,
                 policy.metadata(f"$.usage_extra.{name}", f"the usage entry {name!r}")
     kept.setdefault("input_tokens", 0)
     kept.setdefault("output_tokens", 0)
-    try:
-        return kit.unflatten_usage(kept, rest)
-    except ValidationError as err:
-        raise UnsupportedError(err.message, path="$.usage") from None
+    return kit.usage_object(kept, rest)
 
 
 _USAGE_OBJECTS = frozenset({"cache_creation", "server_tool_use", "output_tokens_details"})
@@ -751,7 +724,6 @@ _USAGE_OBJECTS = frozenset({"cache_creation", "server_tool_use", "output_tokens_
 
 # --- the adapter contract (signatures: _toolkit) ----------------------------------------------
 
-decode_request = kit.decoder(_decode_request, "decode_request")
-decode_response = kit.decoder(_decode_response, "decode_response")
-encode_request = kit.request_encoder(_encode_request)
-encode_response = kit.response_encoder(_encode_response)
+decode_request, decode_response, encode_request, encode_response = kit.contract(
+    _decode_request, _decode_response, _encode_request, _encode_response
+)

@@ -42,7 +42,7 @@ from ..wire.extra import Extra
 from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
 from . import _toolkit as kit
-from ._base import Reasoning, Request, Tool, ToolChoice, Unsupported, UnsupportedError
+from ._base import Reasoning, Request, Tool, ToolChoice, Unsupported
 from ._toolkit import SettingsReader
 
 __all__ = [
@@ -225,7 +225,7 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
     (some of them inside ``generationConfig``, whose other keys stay options)."""
     reader = SettingsReader(options)
     take = reader.take
-    take("model", "model", kit.is_str)
+    kit.take_same(reader, ("model",))
     config = options.get("generationConfig")
     if type(config) is dict:
         inner = SettingsReader(dict(config))
@@ -784,10 +784,7 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
             counters = kit.foreign_usage(counters, usage_other, _USAGE_NEUTRAL, policy)
             other = {}
         kit.uncached(counters, 1)
-        try:
-            body["usageMetadata"] = kit.unflatten_usage(counters, other, _USAGE_BACK)
-        except ValidationError as err:
-            raise UnsupportedError(err.message, path="$.usage") from None
+        body["usageMetadata"] = kit.usage_object(counters, other, _USAGE_BACK)
     elif usage_other is None and own:
         body["usageMetadata"] = None
     if response.model is not UNSET:
@@ -802,7 +799,6 @@ _USAGE_NEUTRAL = frozenset(USAGE_NAMES.values())
 
 # --- the adapter contract (signatures: _toolkit) ----------------------------------------------
 
-decode_request = kit.decoder(_decode_request, "decode_request")
-decode_response = kit.decoder(_decode_response, "decode_response")
-encode_request = kit.request_encoder(_encode_request)
-encode_response = kit.response_encoder(_encode_response)
+decode_request, decode_response, encode_request, encode_response = kit.contract(
+    _decode_request, _decode_response, _encode_request, _encode_response
+)

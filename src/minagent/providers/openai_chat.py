@@ -37,7 +37,7 @@ from ..wire.extra import Extra
 from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
 from . import _toolkit as kit
-from ._base import Reasoning, Request, ResponseFormat, Tool, Unsupported, UnsupportedError
+from ._base import Reasoning, Request, ResponseFormat, Tool, Unsupported
 from ._toolkit import SettingsReader
 
 __all__ = [
@@ -157,25 +157,10 @@ def _decode_request(data: Any, limits: Limits) -> Request:
 
 
 def _tool_ok(tool: Any) -> bool:
-    if not kit.has_keys(tool, {"type", "function"}) or tool["type"] != "function":
-        return False
-    fn = tool["function"]
     return (
-        kit.has_keys(fn, {"name"}, {"description", "parameters", "strict"})
-        and kit.is_str(fn["name"])
-        and kit.is_str(fn.get("description", ""))
-        and type(fn.get("parameters", {})) is dict
-        and type(fn.get("strict", True)) is bool
-    )
-
-
-def _tool_in(tool: dict[str, Any]) -> Tool:
-    fn = tool["function"]
-    return Tool(
-        name=fn["name"],
-        description=fn.get("description"),
-        parameters=fn.get("parameters"),
-        strict=fn.get("strict"),
+        kit.has_keys(tool, {"type", "function"})
+        and tool["type"] == "function"
+        and kit.tool_ok(tool["function"], {"name"}, "parameters")
     )
 
 
@@ -221,30 +206,20 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
     ``options``."""
     reader = SettingsReader(options)
     take = reader.take
-    take("model", "model", kit.is_str)
+    kit.take_same(reader, ("model", "temperature", "top_p", "user", "metadata", "stream"))
     if not ("max_tokens" in options and "max_completion_tokens" in options):
         take("max_completion_tokens", "max_tokens", kit.is_int)
         take("max_tokens", "max_tokens", kit.is_int)
-    take("temperature", "temperature", kit.is_number)
-    take("top_p", "top_p", kit.is_number)
     take(
         "stop",
         "stop",
         lambda v: kit.is_str(v) or kit.is_strings(v),
         lambda v: [v] if kit.is_str(v) else v,
     )
-    take(
-        "tools",
-        "tools",
-        lambda v: type(v) is list and all(map(_tool_ok, v)),
-        lambda v: [_tool_in(t) for t in v],
-    )
+    kit.take_tools(reader, _tool_ok, lambda tool: kit.tool_from(tool["function"], "parameters"))
     kit.take_openai_choice(reader, _named_ok, lambda choice: choice["function"]["name"])
     take("response_format", "response_format", _format_ok, _format_in)
     take("reasoning_effort", "reasoning", kit.is_str, lambda v: Reasoning(effort=v))
-    take("user", "user", kit.is_str)
-    take("metadata", "metadata", lambda v: type(v) is dict)
-    take("stream", "stream", lambda v: type(v) is bool)
     return reader
 
 
@@ -1142,10 +1117,7 @@ def _usage_out(
             rest[name] = value
         else:
             policy.metadata(f"$.usage_extra.{name}", f"the usage entry {name!r}")
-    try:
-        return kit.unflatten_usage(kept, rest)
-    except ValidationError as err:
-        raise UnsupportedError(err.message, path="$.usage") from None
+    return kit.usage_object(kept, rest)
 
 
 _REQUEST_FAST = msgspec.json.Decoder(list[_MessageIn])
@@ -1154,8 +1126,7 @@ _REQUEST_FAST = msgspec.json.Decoder(list[_MessageIn])
 
 # --- the adapter contract (signatures: _toolkit) ----------------------------------------------
 
-decode_request = kit.decoder(_decode_request, "decode_request")
-decode_response = kit.decoder(_decode_response, "decode_response")
+decode_request, decode_response, encode_request, encode_response = kit.contract(
+    _decode_request, _decode_response, _encode_request, _encode_response
+)
 decode_choices = kit.decoder(_decode_choices, "decode_choices")
-encode_request = kit.request_encoder(_encode_request)
-encode_response = kit.response_encoder(_encode_response)

@@ -40,7 +40,7 @@ from ..wire.extra import Extra
 from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
 from . import _toolkit as kit
-from ._base import Reasoning, Request, ResponseFormat, Tool, Unsupported, UnsupportedError
+from ._base import Reasoning, Request, ResponseFormat, Tool, Unsupported
 from ._toolkit import SettingsReader
 
 __all__ = [
@@ -140,23 +140,7 @@ def _decode_request(data: Any, limits: Limits) -> Request:
 
 
 def _tool_ok(tool: Any) -> bool:
-    return (
-        kit.has_keys(tool, {"type", "name"}, {"description", "parameters", "strict"})
-        and tool["type"] == "function"
-        and kit.is_str(tool["name"])
-        and kit.is_str(tool.get("description", ""))
-        and type(tool.get("parameters", {})) is dict
-        and type(tool.get("strict", True)) is bool
-    )
-
-
-def _tool_in(tool: dict[str, Any]) -> Tool:
-    return Tool(
-        name=tool["name"],
-        description=tool.get("description"),
-        parameters=tool.get("parameters"),
-        strict=tool.get("strict"),
-    )
+    return kit.tool_ok(tool, {"type", "name"}, "parameters") and tool["type"] == "function"
 
 
 def _named_ok(choice: Any) -> bool:
@@ -198,16 +182,9 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
     ``options``."""
     reader = SettingsReader(options)
     take = reader.take
-    take("model", "model", kit.is_str)
+    kit.take_same(reader, ("model", "temperature", "top_p", "user", "metadata", "stream"))
     take("max_output_tokens", "max_tokens", kit.is_int)
-    take("temperature", "temperature", kit.is_number)
-    take("top_p", "top_p", kit.is_number)
-    take(
-        "tools",
-        "tools",
-        lambda v: type(v) is list and all(map(_tool_ok, v)),
-        lambda v: [_tool_in(t) for t in v],
-    )
+    kit.take_tools(reader, _tool_ok, lambda tool: kit.tool_from(tool, "parameters"))
     kit.take_openai_choice(reader, _named_ok, lambda choice: choice["name"])
     take("text", "response_format", _text_ok, _text_in)
     take(
@@ -216,9 +193,6 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
         lambda v: kit.has_keys(v, {"effort"}) and kit.is_str(v["effort"]),
         lambda v: Reasoning(effort=v["effort"]),
     )
-    take("user", "user", kit.is_str)
-    take("metadata", "metadata", lambda v: type(v) is dict)
-    take("stream", "stream", lambda v: type(v) is bool)
     return reader
 
 
@@ -844,10 +818,7 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
             counters = kit.foreign_usage(counters, raw, _USAGE_NEUTRAL, policy)
             other = {}
         kit.uncached(counters, 1)
-        try:
-            usage = kit.unflatten_usage(counters, other, _USAGE_BACK)
-        except ValidationError as err:
-            raise UnsupportedError(err.message, path="$.usage") from None
+        usage = kit.usage_object(counters, other, _USAGE_BACK)
         if not own:  # from another provider: the keys a Response requires
             _usage_defaults(usage)
         body["usage"] = usage
@@ -885,7 +856,6 @@ def _status_for(reason: str) -> dict[str, Any]:
 
 # --- the adapter contract (signatures: _toolkit) ----------------------------------------------
 
-decode_request = kit.decoder(_decode_request, "decode_request")
-decode_response = kit.decoder(_decode_response, "decode_response")
-encode_request = kit.request_encoder(_encode_request)
-encode_response = kit.response_encoder(_encode_response)
+decode_request, decode_response, encode_request, encode_response = kit.contract(
+    _decode_request, _decode_response, _encode_request, _encode_response
+)
