@@ -706,3 +706,18 @@ def contract(*functions: Any) -> tuple[Any, ...]:
         request_encoder(write_request),
         response_encoder(write_response),
     )
+
+
+def tool_fields(tool: Tool, schema: str, empty: Any = None, strict: bool = True) -> dict[str, Any]:
+    """A `Tool` as a provider's function declaration: ``name``, ``description`` when set, its
+    JSON Schema under ``schema`` (``empty`` when it has none: ``None`` leaves the key out), and
+    ``strict`` when set (``strict=False``: the target has no such key)."""
+    out: dict[str, Any] = {"name": tool.name}
+    if tool.description is not None:
+        out["description"] = tool.description
+    parameters = tool.parameters if tool.parameters is not None else empty
+    if parameters is not None:
+        out[schema] = parameters
+    if strict and tool.strict is not None:
+        out["strict"] = tool.strict
+    return out

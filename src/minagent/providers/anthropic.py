@@ -208,15 +208,7 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
 
 
 def _tool_out(tool: Tool) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": tool.name}
-    if tool.description is not None:
-        out["description"] = tool.description
-    out["input_schema"] = (
-        tool.parameters if tool.parameters is not None else {"type": "object", "properties": {}}
-    )
-    if tool.strict is not None:
-        out["strict"] = tool.strict
-    return out
+    return kit.tool_fields(tool, "input_schema", {"type": "object", "properties": {}})
 
 
 def _choice_out(choice: ToolChoice) -> dict[str, Any] | None:
@@ -547,15 +539,8 @@ def _tool_result(msg: Message, path: str, policy: Unsupported, own: bool) -> dic
     if msg.is_error is not UNSET:
         block["is_error"] = msg.is_error
     if extra is not UNSET:
-        for key, value in extra.items():
-            if key in kit.HINTS:
-                continue
-            if own or key in TOOL_RESULT_KEYS:
-                block[key] = value
-            else:
-                kit.foreign_key(
-                    policy, f"{path}.{key}", f"the key {key!r} on a tool result", key, value
-                )
+        what = "the key {} on a tool result"
+        block.update(kit.kept_keys(extra, TOOL_RESULT_KEYS, own, policy, path, what))
     return block
 
 

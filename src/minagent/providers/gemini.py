@@ -295,14 +295,9 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
 
 
 def _declaration(tool: Tool, policy: Unsupported) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": tool.name}
-    if tool.description is not None:
-        out["description"] = tool.description
-    if tool.parameters is not None:
-        out["parameters"] = tool.parameters
     if tool.strict is not None:
         policy.metadata("$.tools.strict", f"strict on the tool {tool.name!r} (no Gemini field)")
-    return out
+    return kit.tool_fields(tool, "parameters", strict=False)
 
 
 def _new_turn(msg: Message) -> Message:

@@ -249,14 +249,7 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
 
 
 def _tool_out(tool: Tool) -> dict[str, Any]:
-    fn: dict[str, Any] = {"name": tool.name}
-    if tool.description is not None:
-        fn["description"] = tool.description
-    if tool.parameters is not None:
-        fn["parameters"] = tool.parameters
-    if tool.strict is not None:
-        fn["strict"] = tool.strict
-    return {"type": "function", "function": fn}
+    return {"type": "function", "function": kit.tool_fields(tool, "parameters")}
 
 
 def _format_out(value: ResponseFormat) -> dict[str, Any]:

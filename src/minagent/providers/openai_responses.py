@@ -221,13 +221,8 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
 
 
 def _tool_out(tool: Tool) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "function", "name": tool.name}
-    if tool.description is not None:
-        out["description"] = tool.description
-    out["parameters"] = tool.parameters
-    if tool.strict is not None:
-        out["strict"] = tool.strict
-    return out
+    fields = kit.tool_fields(tool, "parameters")
+    return {"type": "function", **fields, "parameters": tool.parameters}  # required, null or not
 
 
 def _format_out(value: ResponseFormat) -> dict[str, Any]:
