@@ -721,3 +721,28 @@ def tool_fields(tool: Tool, schema: str, empty: Any = None, strict: bool = True)
     if strict and tool.strict is not None:
         out["strict"] = tool.strict
     return out
+
+
+def effort(reasoning: Any, policy: Unsupported) -> Any:
+    """A `Reasoning`'s effort, for a target that spells reasoning by effort (its budget beside
+    the effort is listed as metadata)."""
+    if reasoning.budget_tokens is not None:
+        policy.metadata("$.reasoning.budget_tokens", "a reasoning budget beside an effort")
+    return reasoning.effort
+
+
+def budget(reasoning: Any, policy: Unsupported) -> Any:
+    """A `Reasoning`'s token budget, for a target that spells reasoning by budget (its effort
+    beside the budget is listed as metadata)."""
+    if reasoning.effort is not None:
+        policy.metadata("$.reasoning.effort", "a reasoning effort beside a budget")
+    return reasoning.budget_tokens
+
+
+def spelled_alike(
+    fields: Mapping[str, Any], names: tuple[str, ...]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Split neutral settings into the body keys a target spells like the neutral ``names``,
+    and the rest (for the target to spell)."""
+    same = {k: v for k, v in fields.items() if k in names}
+    return same, {k: v for k, v in fields.items() if k not in names}

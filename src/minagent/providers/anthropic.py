@@ -184,22 +184,18 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
 def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
     """The neutral settings spelled for the Messages API; what it has no spelling for is
     reported."""
-    out: dict[str, Any] = {}
-    for name, value in fields.items():
-        if name in ("model", "max_tokens", "temperature", "top_p", "stream"):
-            out[name] = value
+    out, rest = kit.spelled_alike(fields, ("model", "max_tokens", "temperature", "top_p", "stream"))
+    for name, value in rest.items():
+        if name == "tools":
+            out["tools"] = [_tool_out(t) for t in value]
         elif name == "stop":
             out["stop_sequences"] = list(value)
-        elif name == "tools":
-            out["tools"] = [_tool_out(t) for t in value]
         elif name == "tool_choice":
             choice = _choice_out(value)
             if choice is not None:
                 out["tool_choice"] = choice
         elif name == "reasoning" and value.budget_tokens is not None:
-            out["thinking"] = {"type": "enabled", "budget_tokens": value.budget_tokens}
-            if value.effort is not None:
-                policy.metadata("$.reasoning.effort", "a reasoning effort beside a budget")
+            out["thinking"] = {"type": "enabled", "budget_tokens": kit.budget(value, policy)}
         elif name == "user":
             out["metadata"] = {"user_id": value}
         else:

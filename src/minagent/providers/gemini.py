@@ -58,8 +58,7 @@ __all__ = [
 ]
 
 NAME = "gemini"
-"""This adapter's name (`providers.get`), and the `SOURCE` hint of the messages and responses its
-decoders produce: their unnamed data is written back unchanged here, never copied elsewhere."""
+"""The registry name (`providers.get`) and `SOURCE` hint of this adapter."""
 
 ID_PREFIX = "minagent-gemini-"
 """Prefix of the ids given to ``functionCall`` parts that came without one; never written back."""
@@ -266,9 +265,7 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
         elif name == "stop":
             config["stopSequences"] = list(value)
         elif name == "reasoning" and value.budget_tokens is not None:
-            config["thinkingConfig"] = {"thinkingBudget": value.budget_tokens}
-            if value.effort is not None:
-                policy.metadata("$.reasoning.effort", "a reasoning effort beside a budget")
+            config["thinkingConfig"] = {"thinkingBudget": kit.budget(value, policy)}
         elif name == "tools":
             out["tools"] = [{"functionDeclarations": [_declaration(t, policy) for t in value]}]
         elif name == "tool_choice":

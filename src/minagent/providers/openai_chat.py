@@ -226,11 +226,11 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
 def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
     """The neutral settings spelled for Chat Completions; what it has no spelling for is
     reported."""
-    out: dict[str, Any] = {}
-    for name, value in fields.items():
-        if name in ("model", "max_tokens", "temperature", "top_p", "user", "metadata", "stream"):
-            out[name] = value
-        elif name == "stop":
+    out, rest = kit.spelled_alike(
+        fields, ("model", "max_tokens", "temperature", "top_p", "user", "metadata", "stream")
+    )
+    for name, value in rest.items():
+        if name == "stop":
             out["stop"] = list(value)
         elif name == "tools":
             out["tools"] = [_tool_out(t) for t in value]
@@ -240,9 +240,7 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
         elif name == "response_format":
             out["response_format"] = _format_out(value)
         elif name == "reasoning" and value.effort is not None:
-            out["reasoning_effort"] = value.effort
-            if value.budget_tokens is not None:
-                policy.metadata("$.reasoning.budget_tokens", "a reasoning budget beside an effort")
+            out["reasoning_effort"] = kit.effort(value, policy)
         else:
             policy.report(f"$.{name}", f"the setting {name!r} (no Chat Completions spelling)")
     return out

@@ -56,8 +56,7 @@ __all__ = [
 ]
 
 NAME = "openai_responses"
-"""This adapter's name (`providers.get`), and the `SOURCE` hint of the messages and responses its
-decoders produce: their unnamed data is written back unchanged here, never copied elsewhere."""
+"""This adapter's registry name (`providers.get`); the `SOURCE` hint on what it decodes."""
 
 ITEM_KEY = "openai_item"
 """Block ``extra`` key holding the item-level keys of the Responses item the block starts."""
@@ -199,11 +198,11 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
 def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
     """The neutral settings spelled for the Responses API; what it has no spelling for is
     reported."""
-    out: dict[str, Any] = {}
-    for name, value in fields.items():
-        if name in ("model", "temperature", "top_p", "user", "metadata", "stream"):
-            out[name] = value
-        elif name == "max_tokens":
+    out, rest = kit.spelled_alike(
+        fields, ("model", "temperature", "top_p", "user", "metadata", "stream")
+    )
+    for name, value in rest.items():
+        if name == "max_tokens":
             out["max_output_tokens"] = value
         elif name == "tools":
             out["tools"] = [_tool_out(t) for t in value]
@@ -212,9 +211,7 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
         elif name == "response_format":
             out["text"] = {"format": _format_out(value)}
         elif name == "reasoning" and value.effort is not None:
-            out["reasoning"] = {"effort": value.effort}
-            if value.budget_tokens is not None:
-                policy.metadata("$.reasoning.budget_tokens", "a reasoning budget beside an effort")
+            out["reasoning"] = {"effort": kit.effort(value, policy)}
         else:
             policy.report(f"$.{name}", f"the setting {name!r} (no Responses API spelling)")
     return out
