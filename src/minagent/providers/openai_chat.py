@@ -457,7 +457,7 @@ def _part(part: Any, path: str) -> wb.ContentBlock:
                 return wb.DocumentBlock(source=source, extra=Extra._own(rest) if rest else UNSET)
     if kind in wb.KNOWN_BLOCK_TYPES:  # a part spelled like a neutral block (Mistral "thinking")
         return wb.UnknownBlock(Extra._own({"type": PART, "part": part}))
-    return kit.unknown_block(dict(part), path)
+    return kit.unknown_block(part, path)
 
 
 def _source(url: str) -> wb.Base64Source | wb.UrlSource:
@@ -514,7 +514,7 @@ def _tool_call(call: Any, path: str) -> wb.ContentBlock:
             extra[_FUNCTION_KEYS] = more
         return msgspec.structs.replace(block, extra=Extra._own(extra))
     if type(kind) is str and kind not in ("function", TOOL_CALL) and "id" in call:
-        return kit.unknown_block(dict(call), path)  # a custom tool call: whole, by its own type
+        return kit.unknown_block(call, path)  # a custom tool call: whole, by its own type
     return wb.UnknownBlock(Extra._own({"type": TOOL_CALL, "call": call}))
 
 

@@ -347,7 +347,7 @@ def _part(raw: Any, path: str) -> wb.ContentBlock:
 
 
 def _unknown(obj: dict[str, Any], path: str) -> wb.UnknownBlock:
-    return kit.unknown_block(dict(obj), path)
+    return kit.unknown_block(obj, path)
 
 
 def _source(url: str) -> wb.Base64Source | wb.UrlSource:
