@@ -135,9 +135,9 @@ or candidates, ...). Every other key a target has no place for is metadata."""
 
 def source_of(extra: Any) -> str | None:
     """The `SOURCE` hint of an ``extra`` (a message's or a response's), or None (neutral)."""
-    if extra is UNSET:
+    if extra is UNSET or SOURCE not in extra:  # (Mapping.get is slow on Extra)
         return None
-    source = extra.get(SOURCE)
+    source = extra[SOURCE]
     return source if type(source) is str else None
 
 
@@ -361,6 +361,8 @@ other option (seed, penalties, tiers, stream options, ...) is a setting, listed 
 def merged(body: dict[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
     """``body`` with ``options`` added; an object both hold is merged one level deep (Gemini's
     ``generationConfig``: some keys typed settings, the rest options)."""
+    if not body:
+        return dict(options)
     for key, value in options.items():
         mine = body.get(key)
         if type(mine) is dict and type(value) is dict:
