@@ -521,7 +521,8 @@ def decoder(read: Callable[[Any, Limits], T_co], name: str) -> Decoder[T_co]:
     checked first (`check_size`), for every adapter alike."""
 
     def decode(data: Any, /, *, limits: Limits = DEFAULT) -> T_co:
-        check_size(data, limits)
+        if type(data) is not bytes or len(data) > limits.max_size:
+            check_size(data, limits)  # raises for an input too long (or without a length)
         return read(data, limits)
 
     _named(decode, read, name)
@@ -628,7 +629,7 @@ def typed_fields(extra: dict[str, Any], spec: tuple[tuple[str, str, type], ...])
     field, type); a value of another type stays in ``extra``."""
     typed: dict[str, Any] = {}
     for key, field, kind in spec:
-        if type(extra.get(key)) is kind:
+        if key in extra and type(extra[key]) is kind:
             typed[field] = extra.pop(key)
     return typed
 
