@@ -144,8 +144,9 @@ def source_of(extra: Any) -> str | None:
 def is_own(extra: Any, name: str, neutral: bool = False) -> bool:
     """Whether the object carrying ``extra`` came from the adapter ``name`` (or, with
     ``neutral=True``, carries no `SOURCE` hint: the Anthropic adapter owns the neutral shape)."""
-    source = source_of(extra)
-    return source == name or (neutral and source is None)
+    if extra is UNSET or SOURCE not in extra:  # (the hot path: no Mapping.get on Extra)
+        return neutral
+    return extra[SOURCE] == name or (neutral and type(extra[SOURCE]) is not str)
 
 
 def foreign_key(policy: Unsupported, path: str, what: str, key: str, value: Any) -> None:
