@@ -15,6 +15,7 @@ classify it by these tables: never copied into the target body.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol, TypeVar
 
@@ -292,6 +293,8 @@ class SettingsReader:
 T_co = TypeVar("T_co", covariant=True)
 
 _NO_SETTINGS = (None,) * len(SETTINGS)
+_SETTING_VALUES = operator.attrgetter(*SETTINGS)
+"""A `Request`'s typed settings as one tuple, in `SETTINGS` order."""
 
 
 def _settings_tuple(fields: dict[str, Any]) -> tuple[Any, ...]:
@@ -320,12 +323,10 @@ def encode_settings(
     copied).
     """
     if request.provider == name:
-        values = msgspec.structs.astuple(request)[1 : len(SETTINGS) + 1]  # SETTINGS, in order
-        if values == request.decoded:
-            body = dict(request.spelling)
-        else:
-            body = write(typed_settings(request), policy)
-        return merged(body, request.options) if request.options else body
+        if _SETTING_VALUES(request) == request.decoded:  # unchanged: as it was spelled
+            spelling = request.spelling
+            return merged(dict(spelling), request.options) if spelling else dict(request.options)
+        return merged(write(typed_settings(request), policy), request.options)
     typed = typed_settings(request)
     body = write(typed, policy)
     if request.provider is None:  # by hand: its options as they are, the typed settings win
