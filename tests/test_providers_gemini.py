@@ -562,3 +562,19 @@ def test_non_canonical_base64_inline_data_stays_as_written() -> None:
     }
     req = G.decode_request(json.dumps(body).encode())
     assert json.loads(G.encode_request(req)) == body
+
+
+def test_a_function_call_streamed_in_pieces_is_kept_whole() -> None:
+    """A functionCall part without a name (Vertex partialArgs pieces) is kept whole as a
+    gemini_part block and written back unchanged, not refused."""
+    piece = {
+        "functionCall": {
+            "partialArgs": [
+                {"jsonPath": "$.recipe.name", "stringValue": "Lasagna", "willContinue": True}
+            ]
+        }
+    }
+    body = {"candidates": [{"content": {"role": "model", "parts": [piece]}, "index": 0}]}
+    resp = G.decode_response(json.dumps(body).encode())
+    assert resp.message.content == [UnknownBlock(Extra({"type": "gemini_part", **piece}))]
+    assert json.loads(G.encode_response(resp)) == body

@@ -395,7 +395,13 @@ def _block(raw: Any, path: str, call: tuple[int, int, _Calls] | None) -> wb.Cont
         block = _file(value, rest)
         if block is not None:
             return block
-    elif key == "functionCall" and type(value) is dict and call is not None:
+    elif (
+        key == "functionCall"
+        and call is not None
+        and type(value) is dict
+        and type(value.get("name")) is str
+        and type(value.get("args", {})) is dict
+    ):  # (a call streamed in pieces, partialArgs and no name, is kept whole below)
         return _call(value, rest, path, call)
     return _unknown(part)
 
