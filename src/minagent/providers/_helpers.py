@@ -164,8 +164,11 @@ def tool_arguments(block: Any, path: str) -> str:
         if parsed == block.input:
             return raw
     try:
-        text: str = deep(lambda: json_text(block.input))
-        return text
+        try:
+            return json_text(block.input)
+        except RecursionError:  # nested deep, encoded from deep in the stack: more room
+            text: str = deep(lambda: json_text(block.input))
+            return text
     except EncodeError as err:
         raise EncodeError(err.message, path=path + ".input") from None
     except (TypeError, ValueError, OverflowError) as err:

@@ -403,16 +403,20 @@ def kept_keys(
 ) -> dict[str, Any]:
     """The keys to write: all of them when they are the target's own (``own``), else the
     ``allowed`` ones; every other key is reported with `foreign_key` (``what`` names it, ``{}``
-    standing for the key). Message hints (`HINTS`) are never written; for a ``block``, its
-    bookkeeping hints (`block_hint`) are left out unreported unless they are its own."""
+    standing for the key; for a ``block``: "the key ... on a <type> block"). Message hints
+    (`HINTS`) are never written; for a ``block``, its bookkeeping hints (`block_hint`) are left
+    out unreported unless they are its own."""
     out: dict[str, Any] = {}
     for key, value in keys.items():
         if block is None and key in HINTS:
             continue
         if own or key in allowed:
             out[key] = value
-        elif block is None or not block_hint(key, block):
+        elif block is None:
             foreign_key(policy, f"{path}.{key}", what.format(repr(key)), key, value)
+        elif not block_hint(key, block):
+            what_key = f"the key {key!r} on a {block_kind(block)} block"
+            foreign_key(policy, f"{path}.{key}", what_key, key, value)
     return out
 
 
@@ -435,10 +439,11 @@ def block_extra(
     keys: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """`kept_keys` of a block's keys beyond its core fields (`block_keys`, or ``keys``)."""
-    what = f"the key {{}} on a {block_kind(block)} block"
-    return kept_keys(
-        block_keys(block) if keys is None else keys, allowed, own, policy, path, what, block
-    )
+    if keys is None:
+        keys = block_keys(block)
+    if not keys:
+        return {}
+    return kept_keys(keys, allowed, own, policy, path, "", block)
 
 
 # --- usage -----------------------------------------------------------------------------------
