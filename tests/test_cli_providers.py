@@ -82,14 +82,15 @@ def test_a_transcript_becomes_a_request_body(tmp_path: Path) -> None:
 def test_what_the_target_provider_cannot_hold_stops_or_is_listed(
     tmp_path: Path,
 ) -> None:
-    """A signed thinking block cannot go to OpenAI Responses: exit 1 naming it; with
-    --drop-unsupported it is dropped and each drop is listed on stderr."""
+    """A signed thinking block cannot go to OpenAI Chat Completions (no place for thinking):
+    exit 1 naming it; with --drop-unsupported it is dropped and each drop is listed on
+    stderr."""
     path = EXAMPLES / "anthropic" / "response_thinking_text.json"
     args = [
         "--from",
         "anthropic-response",
         "--to",
-        "openai-responses-response",
+        "openai-chat-response",
         str(path),
     ]
     proc = _convert(*args, str(tmp_path / "o.json"))

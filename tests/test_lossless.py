@@ -127,7 +127,8 @@ def test_signature_comes_back_byte_exact() -> None:
 
 
 def test_message_and_response_extras_are_kept() -> None:
-    """Unknown keys on a message (id, model, ...) and on a ModelResponse are kept, fields typed."""
+    """Unknown keys on a message (id, model, ...) and on a ModelResponse are kept, fields typed
+    (a ModelResponse's ``model`` is a typed field)."""
     value = [{"role": "user", "content": "hi", "id": "msg_1", "metadata": {"a": [1, 2]}}]
     decoded = wire.json.decode(_json(value))
     assert decoded[0].role == "user" and decoded[0].content == "hi"
@@ -138,7 +139,8 @@ def test_message_and_response_extras_are_kept() -> None:
             "service_tier": "standard"}  # fmt: skip
     decoded_resp = wire.json.decode(_json(resp), type=wire.ModelResponse)
     assert decoded_resp.stop_reason == "refusal"
-    assert decoded_resp.extra == {"model": "claude", "service_tier": "standard"}
+    assert decoded_resp.model == "claude"
+    assert decoded_resp.extra == {"service_tier": "standard"}
     _all_trips(resp, wire.ModelResponse)
 
 
@@ -448,8 +450,8 @@ def test_openai_messages_decode_where_their_shape_is_ours(name: str) -> None:
     [
         (wire.Message, {"content", "is_error", "role", "tool_call_id"},
          {"content": "_content"}, ()),
-        (wire.ModelResponse, {"message", "stop_reason", "usage"}, {"message": "_message"},
-         ("usage",)),
+        (wire.ModelResponse, {"created", "id", "message", "model", "stop_reason", "usage"},
+         {"message": "_message"}, ("usage",)),
         (wire.ToolUseBlock, {"cache_control", "caller", "id", "input", "name", "toolset_name",
                              "type"}, {}, ("input", "caller", "cache_control")),
         (wire.ImageBlock, {"cache_control", "source", "transformations", "type"},

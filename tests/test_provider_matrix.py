@@ -169,31 +169,32 @@ OPAQUE = {
     "gemini": DATA / "provider-examples-gemini" / "request_thought_replay.json",
 }
 OPAQUE_DROPPED = {
-    ("anthropic", "openai_chat"): ["$.messages[1].content[0]"],
-    ("anthropic", "openai_responses"): ["$.messages[1].content[0]"],
-    ("anthropic", "gemini"): ["$.messages[1].content[0].signature"],
-    ("openai_responses", "anthropic"): ["$.messages[2].content[0]"],
-    ("openai_responses", "openai_chat"): ["$.messages[2].content[0]"],
-    ("openai_responses", "gemini"): ["$.messages[2].content[0].openai_item"],
+    ("anthropic", "openai_chat"): [("$.messages[1].content[0]", "content")],
+    ("anthropic", "openai_responses"): [("$.messages[1].content[0]", "content")],
+    ("anthropic", "gemini"): [("$.messages[1].content[0].signature", "metadata")],
+    ("openai_responses", "anthropic"): [("$.messages[2].content[0]", "content")],
+    ("openai_responses", "openai_chat"): [("$.messages[2].content[0]", "content")],
+    ("openai_responses", "gemini"): [("$.messages[2].content[0].openai_item", "metadata")],
     ("gemini", "anthropic"): [
-        "$.messages[2].content[0]",
-        "$.messages[2].content[1].thoughtSignature",
+        ("$.messages[2].content[0]", "content"),
+        ("$.messages[2].content[1].thoughtSignature", "metadata"),
     ],
     ("gemini", "openai_chat"): [
-        "$.messages[2].content[0]",
-        "$.messages[2].content[1].thoughtSignature",
+        ("$.messages[2].content[0]", "content"),
+        ("$.messages[2].content[1].thoughtSignature", "metadata"),
     ],
     ("gemini", "openai_responses"): [
-        "$.messages[2].content[0]",
-        "$.messages[2].content[1].thoughtSignature",
+        ("$.messages[2].content[0]", "content"),
+        ("$.messages[2].content[1].thoughtSignature", "metadata"),
     ],
 }
-"""What each target refuses (the first) and drops (all) of another provider's opaque data: the
-reasoning block itself, or the provider's key on it (``signature``, ``openai_item`` holding the
-reasoning item with ``encrypted_content``, ``thoughtSignature``). A function call's item id and
-status (``openai_item`` on a tool_use block) are bookkeeping (`BLOCK_HINTS`), not refused.
+"""What each target refuses (the content) and drops (all, with their kind) of another provider's
+opaque data: the reasoning block itself (content), or the provider's key on it (``signature``,
+``openai_item`` holding the reasoning item with ``encrypted_content``, ``thoughtSignature``:
+metadata, since only their issuer can read them and the thinking text maps on its own). A function
+call's item id and status (``openai_item`` on a tool_use block) are bookkeeping (`BLOCK_HINTS`).
 Anthropic takes back only thinking it signed, so an unsigned block (Responses reasoning, a Gemini
-thought) is refused whole."""
+thought) is refused whole; Chat Completions has no place for thinking."""
 
 OPAQUE_PAIRS = [(a, b) for a in OPAQUE for b in FORMATS]
 
@@ -207,12 +208,18 @@ def test_opaque_data_goes_back_only_to_its_issuer(src: str, dst: str) -> None:
     if src == dst:
         assert json.loads(FORMATS[dst].encode_request(req)) == json.loads(data)
         return
-    with pytest.raises(UnsupportedError) as err:
-        FORMATS[dst].encode_request(Request(messages=req.messages), **OPTIONS[dst])
     expected = OPAQUE_DROPPED[(src, dst)]
-    assert err.value.path == expected[0]
+    content = [path for path, kind in expected if kind == "content"]
+    if content:
+        with pytest.raises(UnsupportedError) as err:
+            FORMATS[dst].encode_request(Request(messages=req.messages), **OPTIONS[dst])
+        assert err.value.path == content[0]
+    else:
+        listed: list[Dropped] = []
+        FORMATS[dst].encode_request(Request(messages=req.messages), **OPTIONS[dst], dropped=listed)
+        assert [(d.path, d.kind) for d in listed] == expected
     dropped: list[Dropped] = []
     FORMATS[dst].encode_request(
         Request(messages=req.messages), **OPTIONS[dst], unsupported="drop", dropped=dropped
     )
-    assert [d.path for d in dropped] == expected
+    assert [(d.path, d.kind) for d in dropped] == expected

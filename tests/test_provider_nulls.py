@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from minagent.providers import anthropic, gemini, openai_chat, openai_responses
-from minagent.providers._base import Dropped, Request, UnsupportedError
+from minagent.providers._base import Dropped, Request, Tool, UnsupportedError
 from minagent.wire import Base64Source, Extra, ImageBlock, Message, TextBlock, ToolUseBlock
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -29,14 +29,16 @@ def _enc(
     return json.loads(data), dropped
 
 
+CHAT = "openai_chat"
+
+
 def test_null_message_key_is_reported_not_refused() -> None:
-    """A null message key Anthropic has no place for is left out and listed, under "error" too."""
-    msgs = [Message(role="user", content="hi", extra=Extra(name=None))]
+    """A null message key of another provider's message that Anthropic has no place for is left
+    out and listed as metadata, under "error" too."""
+    msgs = [Message(role="user", content="hi", extra=Extra(name=None, from_provider=CHAT))]
     body, dropped = _enc(anthropic, msgs, model="m", max_tokens=8)
     assert body == {"model": "m", "max_tokens": 8, "messages": [{"role": "user", "content": "hi"}]}
-    assert dropped == [
-        Dropped("$.messages[0].name", "the message key 'name' (no such key here) (null)")
-    ]
+    assert dropped == [Dropped("$.messages[0].name", "the message key 'name' (null)", "metadata")]
 
 
 def test_null_kept_where_the_target_has_the_key() -> None:
@@ -47,12 +49,16 @@ def test_null_kept_where_the_target_has_the_key() -> None:
     assert dropped == []
 
 
-def test_non_null_unknown_key_still_refused() -> None:
-    """A key with a value the target cannot hold is still refused by path."""
-    msgs = [Message(role="user", content="hi", extra=Extra(name="bob"))]
+def test_non_null_content_key_still_refused() -> None:
+    """A content key (a refusal text) the target cannot hold is still refused by path; a
+    metadata key (a participant name) is listed."""
+    msgs = [Message(role="assistant", content="hi", extra=Extra(refusal="no", from_provider=CHAT))]
     with pytest.raises(UnsupportedError) as err:
         _enc(anthropic, msgs, model="m", max_tokens=8)
-    assert err.value.path == "$.messages[0].name"
+    assert err.value.path == "$.messages[0].refusal"
+    msgs = [Message(role="user", content="hi", extra=Extra(name="bob", from_provider=CHAT))]
+    _, dropped = _enc(anthropic, msgs, model="m", max_tokens=8)
+    assert dropped == [Dropped("$.messages[0].name", "the message key 'name'", "metadata")]
 
 
 @pytest.mark.parametrize(
@@ -82,32 +88,51 @@ def test_every_source_key_is_reported() -> None:
     msgs = [Message(role="user", content=[ImageBlock(src)])]
     _, dropped = _enc(openai_responses, msgs, "drop", model="m")
     assert dropped == [
-        Dropped("$.messages[0].content[0].source.a", "the key 'a' on a source"),
-        Dropped("$.messages[0].content[0].source.b", "the key 'b' on a source (null)"),
-        Dropped("$.messages[0].content[0].source.c", "the key 'c' on a source"),
+        Dropped("$.messages[0].content[0].source.a", "the key 'a' on a source", "metadata"),
+        Dropped("$.messages[0].content[0].source.b", "the key 'b' on a source (null)", "metadata"),
+        Dropped("$.messages[0].content[0].source.c", "the key 'c' on a source", "metadata"),
     ]
 
 
 def test_null_stop_option_is_listed() -> None:
-    """OpenAI `stop: null` has no Anthropic spelling: left out of the request and listed."""
-    body, dropped = _enc(
-        anthropic, [Message(role="user", content="x")], model="m", max_tokens=8, stop=None
+    """OpenAI `stop: null` is no typed setting: it stays a Chat option, and going to Anthropic it
+    is left out and listed as metadata, never copied."""
+    req = openai_chat.decode_request(
+        b'{"model":"m","stop":null,"messages":[{"role":"user","content":"x"}]}'
     )
-    assert "stop_sequences" not in body and "stop" not in body
+    assert (req.stop, req.options) == (None, {"stop": None})
+    body, dropped = _enc_request(anthropic, req, max_tokens=8)
+    assert body == {"model": "m", "max_tokens": 8, "messages": [{"role": "user", "content": "x"}]}
     assert dropped == [
-        Dropped("$.options.stop", "the option 'stop' (stop_sequences cannot be null) (null)")
+        Dropped(
+            "$.options.stop", "the openai_chat option 'stop' (no spelling here) (null)", "metadata"
+        )
     ]
 
 
-def test_null_tool_key_is_listed() -> None:
-    """An Anthropic tool's null key that Chat Completions lacks is listed."""
-    tool = {"name": "t", "input_schema": {"type": "object"}, "cache_control": None}
-    body, dropped = _enc(openai_chat, [Message(role="user", content="x")], model="m", tools=[tool])
-    assert body["tools"] == [
-        {"type": "function", "function": {"name": "t", "parameters": {"type": "object"}}}
-    ]
+def test_tool_with_keys_beyond_the_neutral_ones_stays_an_option() -> None:
+    """An Anthropic tool with a key the neutral Tool does not name (cache_control) keeps all
+    tools in Anthropic's options: back to Anthropic exactly; to Chat Completions refused by
+    path (tools are content), or dropped and listed."""
+    tool = {"name": "t", "input_schema": {"type": "object"}, "cache_control": {"type": "ephemeral"}}
+    data = json.dumps(
+        {
+            "model": "m",
+            "max_tokens": 8,
+            "tools": [tool],
+            "messages": [{"role": "user", "content": "x"}],
+        }
+    ).encode()
+    req = anthropic.decode_request(data)
+    assert (req.tools, req.options) == (None, {"tools": [tool]})
+    assert json.loads(anthropic.encode_request(req)) == json.loads(data)
+    with pytest.raises(UnsupportedError) as err:
+        _enc_request(openai_chat, req)
+    assert err.value.path == "$.options.tools"
+    body, dropped = _enc_request(openai_chat, req, "drop")
+    assert "tools" not in body
     assert dropped == [
-        Dropped("$.options.tools[0].cache_control", "the tool key 'cache_control' (null)")
+        Dropped("$.options.tools", "the anthropic option 'tools' (no spelling here)")
     ]
 
 
@@ -161,6 +186,7 @@ def test_responses_tool_calls_cross_without_refusal() -> None:
         Dropped(
             "$.messages[1].content[0].annotations",
             "the key 'annotations' on a text block (empty list)",
+            "metadata",
         )
     ]
     body, dropped = _enc(openai_chat, msgs, model="m")
@@ -227,9 +253,13 @@ def test_typed_block_fields_are_not_lost(mod: Any) -> None:
     assert dropped == [
         Dropped("$.messages[0].content[0].citations", "the key 'citations' on a text block"),
         Dropped(
-            "$.messages[0].content[0].cache_control", "the key 'cache_control' on a text block"
+            "$.messages[0].content[0].cache_control",
+            "the key 'cache_control' on a text block",
+            "metadata",
         ),
-        Dropped("$.messages[1].content[0].caller", "the key 'caller' on a tool_use block"),
+        Dropped(
+            "$.messages[1].content[0].caller", "the key 'caller' on a tool_use block", "metadata"
+        ),
     ]
 
 
@@ -250,19 +280,35 @@ def test_gemini_args_absent_is_bookkeeping() -> None:
     assert json.loads(gemini.encode_request(req)) == body
 
 
-# --- options of another provider's shape ---------------------------------------------------------
+# --- settings of another provider's request -------------------------------------------------------
 
 ANTHROPIC_TOOL = {"name": "w", "description": "weather", "input_schema": {"type": "object"}}
-CHAT_TOOL = {"type": "function", "function": {"name": "w", "parameters": {"type": "object"}}}
+RESPONSES_TOOL = {"type": "function", "name": "w", "parameters": {"type": "object"}, "strict": True}
 
 
-def test_foreign_options_into_responses() -> None:
-    """Token limits and function tools of Anthropic / Chat Completions are converted for
-    Responses; a key it lacks (thinking) is refused by path, or dropped and listed."""
-    msgs = [Message(role="user", content="hi")]
-    body, dropped = _enc(
-        openai_responses, msgs, model="m", max_tokens=9, tools=[ANTHROPIC_TOOL, CHAT_TOOL]
-    )
+def _enc_request(
+    mod: Any, req: Request, policy: str = "error", **options: Any
+) -> tuple[Any, list[Dropped]]:
+    dropped: list[Dropped] = []
+    data = mod.encode_request(req, unsupported=policy, dropped=dropped, **options)
+    return json.loads(data), dropped
+
+
+def test_anthropic_settings_into_responses() -> None:
+    """Anthropic's model, token limit and function tools are typed settings, spelled for
+    Responses; its option without a neutral spelling (thinking disabled) is listed as metadata."""
+    data = json.dumps(
+        {
+            "model": "m",
+            "max_tokens": 9,
+            "tools": [ANTHROPIC_TOOL],
+            "thinking": {"type": "disabled"},
+            "messages": [{"role": "user", "content": "hi"}],
+        }
+    ).encode()
+    req = anthropic.decode_request(data)
+    assert req.tools == [Tool(name="w", description="weather", parameters={"type": "object"})]
+    body, dropped = _enc_request(openai_responses, req)
     assert body == {
         "model": "m",
         "max_output_tokens": 9,
@@ -272,39 +318,56 @@ def test_foreign_options_into_responses() -> None:
                 "name": "w",
                 "description": "weather",
                 "parameters": {"type": "object"},
-            },
-            {"type": "function", "name": "w", "parameters": {"type": "object"}},
+            }
         ],
         "input": [{"role": "user", "content": "hi"}],
     }
-    assert dropped == []
-    with pytest.raises(UnsupportedError) as err:
-        _enc(openai_responses, msgs, model="m", thinking={"type": "enabled"})
-    assert err.value.path == "$.options.thinking"
-    body, dropped = _enc(openai_responses, msgs, "drop", model="m", thinking={"type": "enabled"})
-    assert "thinking" not in body
-    assert [d.path for d in dropped] == ["$.options.thinking"]
+    assert dropped == [
+        Dropped(
+            "$.options.thinking", "the anthropic option 'thinking' (no spelling here)", "metadata"
+        )
+    ]
 
 
-def test_foreign_options_into_gemini() -> None:
-    """Gemini refuses top-level keys and tools of another provider's shape by path (they are
-    never written where its schema refuses them)."""
-    msgs = [Message(role="user", content="hi")]
-    with pytest.raises(UnsupportedError) as err:
-        _enc(gemini, msgs, max_completion_tokens=9)
-    assert err.value.path == "$.options.max_completion_tokens"
-    body, dropped = _enc(gemini, msgs, "drop", max_completion_tokens=9, tools=[CHAT_TOOL])
-    assert body == {"tools": [], "contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
-    assert [d.path for d in dropped] == ["$.options.max_completion_tokens", "$.options.tools[0]"]
+def test_chat_settings_into_gemini() -> None:
+    """Chat's token limit, stop and tools become generationConfig and functionDeclarations; a
+    Chat option Gemini has no spelling for (seed) is listed as metadata, never copied."""
+    data = json.dumps(
+        {
+            "model": "m",
+            "max_completion_tokens": 9,
+            "stop": "END",
+            "seed": 3,
+            "tools": [
+                {"type": "function", "function": {"name": "w", "parameters": {"type": "object"}}}
+            ],
+            "messages": [{"role": "user", "content": "hi"}],
+        }
+    ).encode()
+    req = openai_chat.decode_request(data)
+    assert (req.max_tokens, req.stop, req.options) == (9, ["END"], {"seed": 3})
+    body, dropped = _enc_request(gemini, req)
+    assert body == {
+        "model": "m",
+        "generationConfig": {"maxOutputTokens": 9, "stopSequences": ["END"]},
+        "tools": [{"functionDeclarations": [{"name": "w", "parameters": {"type": "object"}}]}],
+        "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+    }
+    assert dropped == [
+        Dropped("$.options.seed", "the openai_chat option 'seed' (no spelling here)", "metadata")
+    ]
+    assert json.loads(openai_chat.encode_request(req)) == json.loads(data)
 
 
 def test_responses_tools_into_anthropic_and_chat() -> None:
-    """A Responses function tool (flat) is converted for Anthropic and Chat Completions."""
-    tool = {"type": "function", "name": "w", "parameters": {"type": "object"}, "strict": True}
-    msgs = [Message(role="user", content="hi")]
-    body, dropped = _enc(anthropic, msgs, model="m", max_tokens=8, tools=[tool])
+    """A Responses function tool (flat) is a typed Tool, spelled for Anthropic and Chat."""
+    data = json.dumps(
+        {"model": "m", "tools": [RESPONSES_TOOL], "input": [{"role": "user", "content": "hi"}]}
+    ).encode()
+    req = openai_responses.decode_request(data)
+    body, dropped = _enc_request(anthropic, req, max_tokens=8)
     assert body["tools"] == [{"name": "w", "input_schema": {"type": "object"}, "strict": True}]
-    body, dropped = _enc(openai_chat, msgs, model="m", tools=[tool])
+    body, dropped = _enc_request(openai_chat, req)
     assert body["tools"] == [
         {
             "type": "function",
@@ -312,3 +375,4 @@ def test_responses_tools_into_anthropic_and_chat() -> None:
         }
     ]
     assert dropped == []
+    assert json.loads(openai_responses.encode_request(req)) == json.loads(data)

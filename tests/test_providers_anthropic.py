@@ -76,8 +76,8 @@ def test_response_agrees_with_sdk(path: Path) -> None:
     data = path.read_bytes()
     sdk = at.Message.model_validate_json(data)
     ours = anthropic.decode_response(data)
-    assert ours.extra["id"] == sdk.id
-    assert ours.extra["model"] == sdk.model
+    assert ours.id == sdk.id
+    assert ours.model == sdk.model
     assert ours.stop_reason == sdk.stop_reason
     assert ours.extra["stop_sequence"] == sdk.stop_sequence
     assert ours.message.role == sdk.role
@@ -103,7 +103,7 @@ def test_system_string_is_first_system_message() -> None:
         Message(role="system", content="Be brief."),
         Message(role="user", content="Hi"),
     ]
-    assert req.options == {"model": "m", "max_tokens": 5}
+    assert (req.model, req.max_tokens, req.options) == ("m", 5, {})
 
 
 def test_system_blocks_keep_cache_control() -> None:
@@ -240,9 +240,9 @@ def test_response_keeps_id_model_stop_sequence_and_whole_usage() -> None:
         "cache_creation.ephemeral_1h_input_tokens": 0,
         "server_tool_use.web_search_requests": 2,
     }
+    assert (resp.id, resp.model) == ("msg_1", "claude-x")
     assert resp.extra == {
-        "id": "msg_1",
-        "model": "claude-x",
+        "from_provider": "anthropic",
         "stop_sequence": "END",
         "usage_extra": {"service_tier": "standard", "cache_read_input_tokens": None},
     }
@@ -368,14 +368,17 @@ def test_neutral_responses_round_trip(blocks: list[Any], stop: str) -> None:
         message=Message(role="assistant", content=blocks),
         stop_reason=stop,
         usage={"input_tokens": 1, "output_tokens": 2},
-        extra=Extra({"id": "msg", "model": "m", "stop_sequence": None}),
+        id="msg",
+        model="m",
+        extra=Extra({"from_provider": "anthropic", "stop_sequence": None}),
     )
     assert anthropic.decode_response(anthropic.encode_response(resp)) == resp
 
 
 def test_unknown_block_is_kept_in_request() -> None:
     """A catalog block (container_upload) decodes typed and goes back unchanged; a block type
-    this protocol does not name decodes as an UnknownBlock, which the encoder refuses by path."""
+    this protocol does not name decodes as an UnknownBlock and goes back unchanged too (it is
+    Anthropic's own); the same block in a message another provider produced is refused by path."""
     upload = {"type": "container_upload", "file_id": "f"}
     body = {"model": "m", "max_tokens": 1, "messages": [{"role": "user", "content": [upload]}]}
     req = anthropic.decode_request(json.dumps(body).encode())
@@ -384,6 +387,12 @@ def test_unknown_block_is_kept_in_request() -> None:
     body["messages"][0]["content"].append({"type": "compaction", "content": "c"})
     req = anthropic.decode_request(json.dumps(body).encode())
     assert req.messages[0].content[1] == UnknownBlock(Extra({"type": "compaction", "content": "c"}))
+    assert json.loads(anthropic.encode_request(req)) == body
+    foreign = Message(
+        role="user",
+        content=req.messages[0].content,
+        extra=Extra({"from_provider": "openai_responses"}),
+    )
     with pytest.raises(UnsupportedError) as err:
-        anthropic.encode_request(req)
+        anthropic.encode_request([foreign], model="m", max_tokens=1)
     assert err.value.path == "$.messages[0].content[1]"

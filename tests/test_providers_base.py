@@ -68,10 +68,15 @@ def test_policy_error_and_drop() -> None:
 
 
 def test_as_request_merges_keyword_options() -> None:
-    """Keyword options add to and override a Request's options; a list becomes a Request."""
+    """Keyword options naming a typed setting set it; the others add to and override a
+    Request's options; a list becomes a Request."""
     msgs = [Message(role="user", content="x")]
-    req = Request(messages=msgs, options={"model": "a", "n": 1})
-    assert as_request(req, {"model": "b"}) == Request(messages=msgs, options={"model": "b", "n": 1})
-    assert as_request(msgs, {"model": "c"}) == Request(messages=msgs, options={"model": "c"})
+    req = Request(messages=msgs, model="a", options={"n": 1, "seed": 2})
+    assert as_request(req, {"model": "b", "seed": 3}) == Request(
+        messages=msgs, model="b", options={"n": 1, "seed": 3}
+    )
+    assert as_request(msgs, {"model": "c", "n": 2}) == Request(
+        messages=msgs, model="c", options={"n": 2}
+    )
     with pytest.raises(TypeError):
         as_request("nope", {})  # type: ignore[arg-type]

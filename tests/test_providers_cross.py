@@ -58,16 +58,19 @@ def test_thinking_into_chat_completions_is_refused_with_its_path() -> None:
 
 
 def test_drop_policy_drops_and_reports_each_item() -> None:
-    """unsupported="drop" leaves out thinking, cache_control and the thinking option and lists
-    exactly those, with paths."""
+    """unsupported="drop" leaves out thinking, cache_control and the thinking budget (the typed
+    reasoning setting, which Chat Completions spells only as an effort) and lists exactly
+    those, with paths."""
     body = dict(THINKING, thinking={"type": "enabled", "budget_tokens": 50})
     req = anthropic.decode_request(json.dumps(body).encode())
     dropped: list[Dropped] = []
     out = openai_chat.encode_request(req, unsupported="drop", dropped=dropped)
     assert dropped == [
-        Dropped("$.options.thinking", "the option 'thinking'"),
+        Dropped("$.reasoning", "the setting 'reasoning' (no Chat Completions spelling)"),
         Dropped(
-            "$.messages[0].content[0].cache_control", "the key 'cache_control' on a text block"
+            "$.messages[0].content[0].cache_control",
+            "the key 'cache_control' on a text block",
+            "metadata",
         ),
         Dropped("$.messages[2].content[0]", "a thinking block in an assistant message"),
     ]
@@ -94,23 +97,33 @@ def test_drop_policy_drops_and_reports_each_item() -> None:
     validate_params(ccp.CompletionCreateParamsNonStreaming, out)
 
 
-def test_cache_control_into_openai_is_refused() -> None:
-    """cache_control on a text block is refused by the OpenAI encoder at its exact path."""
+def test_cache_control_into_openai_is_listed_as_metadata() -> None:
+    """cache_control on a neutral text block is metadata to the OpenAI encoder: never refused,
+    listed at its exact path, and not written."""
     msgs = [Message(role="user", content=[TextBlock("x", extra=Extra(cache_control={"t": 1}))])]
-    with pytest.raises(UnsupportedError) as info:
-        openai_chat.encode_request(msgs, model="m")
-    assert info.value.path == "$.messages[0].content[0].cache_control"
+    dropped: list[Dropped] = []
+    out = openai_chat.encode_request(msgs, model="m", dropped=dropped)
+    assert json.loads(out)["messages"] == [
+        {"role": "user", "content": [{"type": "text", "text": "x"}]}
+    ]
+    assert dropped == [
+        Dropped(
+            "$.messages[0].content[0].cache_control",
+            "the key 'cache_control' on a text block",
+            "metadata",
+        )
+    ]
 
 
-def test_unknown_block_is_refused_by_both() -> None:
-    """A block neither API knows is refused by both encoders, naming its type."""
+def test_unknown_block_goes_to_anthropic_only() -> None:
+    """An unknown block in a neutral message is in the Anthropic shape: Anthropic writes it back
+    whole; OpenAI Chat refuses it, naming its type and path."""
     msgs = [Message(role="user", content=[UnknownBlock(Extra(type="hologram", x=1))])]
-    with pytest.raises(UnsupportedError) as a:
-        anthropic.encode_request(msgs, model="m", max_tokens=1)
+    body = json.loads(anthropic.encode_request(msgs, model="m", max_tokens=1))
+    assert body["messages"] == [{"role": "user", "content": [{"type": "hologram", "x": 1}]}]
     with pytest.raises(UnsupportedError) as o:
         openai_chat.encode_request(msgs, model="m")
-    assert (a.value.path, o.value.path) == ("$.messages[0].content[0]",) * 2
-    assert "'hologram'" in a.value.message
+    assert o.value.path == "$.messages[0].content[0]"
     assert "'hologram'" in o.value.message
 
 
@@ -252,7 +265,7 @@ def test_openai_responses_to_anthropic(path: Any) -> None:
     dropped: list[Dropped] = []
     out = anthropic.encode_response(resp, unsupported="drop", dropped=dropped)
     sdk = at.Message.model_validate_json(out)
-    assert sdk.id == resp.extra["id"]
+    assert sdk.id == resp.id
     assert [b.id for b in sdk.content if b.type == "tool_use"] == [
         c.id for c in resp.message.tool_calls
     ]

@@ -95,8 +95,8 @@ def assert_agrees(ours: ModelResponse, sdk: gt.GenerateContentResponse) -> None:
     assert ours.usage.get("output_tokens") == um.candidates_token_count
     assert ours.usage.get("total_tokens") == um.total_token_count
     assert ours.usage.get("reasoning_tokens") == um.thoughts_token_count
-    assert ours.extra["responseId"] == sdk.response_id
-    assert ours.extra["modelVersion"] == sdk.model_version
+    assert ours.id == sdk.response_id
+    assert ours.model == sdk.model_version
     assert G.FINISH_REASONS.get(cand.finish_reason.value, cand.finish_reason.value) in (
         ours.stop_reason,
         "end_turn" if ours.stop_reason == "tool_use" else None,
@@ -199,7 +199,7 @@ def test_function_responses_map_to_tool_messages() -> None:
         role="tool",
         content='{"return_value":"cars"}',
         tool_call_id="pyd_ai_df5891897e434a16add992cc09f10172",
-        extra=Extra({"gemini_response": "object"}),
+        extra=Extra({"gemini_response": "object", "from_provider": "gemini"}),
     )
 
 
@@ -310,7 +310,9 @@ def test_usage_and_finish_reasons() -> None:
 
 
 def test_foreign_content_refused_or_dropped() -> None:
-    """An Anthropic signature and a server tool block cannot go to Gemini: refused or dropped."""
+    """A server tool block cannot go to Gemini: refused, or dropped and listed as content; the
+    Anthropic signature of a thinking block (metadata here: the text maps to a thought part) is
+    always dropped and listed as metadata."""
     msgs = [
         Message(role="user", content="hi"),
         Message(
@@ -324,12 +326,12 @@ def test_foreign_content_refused_or_dropped() -> None:
     ]
     with pytest.raises(UnsupportedError) as err:
         G.encode_request(msgs)
-    assert err.value.path == "$.messages[1].content[0].signature"
+    assert err.value.path == "$.messages[1].content[1]"
     dropped: list[Dropped] = []
     body = json.loads(G.encode_request(msgs, unsupported="drop", dropped=dropped))
-    assert [d.path for d in dropped] == [
-        "$.messages[1].content[0].signature",
-        "$.messages[1].content[1]",
+    assert [(d.path, d.kind) for d in dropped] == [
+        ("$.messages[1].content[0].signature", "metadata"),
+        ("$.messages[1].content[1]", "content"),
     ]
     assert body["contents"][1] == {
         "role": "model",
@@ -514,3 +516,65 @@ def test_stream_errors() -> None:
     acc.feed(_as_array(data)[:-5])
     with pytest.raises(StreamError):
         acc.close()
+
+
+def test_idless_calls_of_one_name_are_answered_in_order() -> None:
+    """Two functionCalls of the same name without ids are answered, in order, by two id-less
+    functionResponses: the first response answers the first call."""
+    body = {
+        "contents": [
+            {
+                "role": "model",
+                "parts": [
+                    {"functionCall": {"name": "f", "args": {"x": 1}}},
+                    {"functionCall": {"name": "f", "args": {"x": 2}}},
+                ],
+            },
+            {
+                "role": "user",
+                "parts": [
+                    {"functionResponse": {"name": "f", "response": {"output": "one"}}},
+                    {"functionResponse": {"name": "f", "response": {"output": "two"}}},
+                ],
+            },
+        ]
+    }
+    req = G.decode_request(json.dumps(body).encode())
+    calls = req.messages[0].content
+    assert [(c.id, c.input) for c in calls] == [
+        ("minagent-gemini-0-0", {"x": 1}),
+        ("minagent-gemini-0-1", {"x": 2}),
+    ]
+    assert [(m.tool_call_id, m.content) for m in req.messages[1:]] == [
+        ("minagent-gemini-0-0", "one"),
+        ("minagent-gemini-0-1", "two"),
+    ]
+    assert json.loads(G.encode_request(req)) == body
+
+
+def test_non_canonical_base64_inline_data_stays_as_written() -> None:
+    """inlineData whose base64 is not canonical ("QR==") is kept whole, so it comes back as
+    written, not rewritten ("QQ==")."""
+    body = {
+        "contents": [
+            {"role": "user", "parts": [{"inlineData": {"mimeType": "image/png", "data": "QR=="}}]}
+        ]
+    }
+    req = G.decode_request(json.dumps(body).encode())
+    assert json.loads(G.encode_request(req)) == body
+
+
+def test_a_function_call_streamed_in_pieces_is_kept_whole() -> None:
+    """A functionCall part without a name (Vertex partialArgs pieces) is kept whole as a
+    gemini_part block and written back unchanged, not refused."""
+    piece = {
+        "functionCall": {
+            "partialArgs": [
+                {"jsonPath": "$.recipe.name", "stringValue": "Lasagna", "willContinue": True}
+            ]
+        }
+    }
+    body = {"candidates": [{"content": {"role": "model", "parts": [piece]}, "index": 0}]}
+    resp = G.decode_response(json.dumps(body).encode())
+    assert resp.message.content == [UnknownBlock(Extra({"type": "gemini_part", **piece}))]
+    assert json.loads(G.encode_response(resp)) == body

@@ -23,6 +23,7 @@ from minagent.wire import (
     Message,
     ModelResponse,
     TextBlock,
+    ThinkingBlock,
     ToolUseBlock,
     UnknownBlock,
     UrlSource,
@@ -31,6 +32,7 @@ from minagent.wire.errors import ValidationError
 
 from .providers_sdk import examples, validate_params
 
+CHAT = "openai_chat"
 REQUESTS = examples("openai", "request")
 RESPONSES = examples("openai", "response")
 
@@ -116,9 +118,9 @@ def our_view(resp: ModelResponse) -> dict[str, Any]:
         if not blocks:
             blocks = []
     return {
-        "id": resp.extra["id"],
-        "model": resp.extra["model"],
-        "created": resp.extra["created"],
+        "id": resp.id,
+        "model": resp.model,
+        "created": resp.created,
         "finish_reason": {v: k for k, v in openai_chat.FINISH_REASONS.items()}.get(
             resp.stop_reason, resp.stop_reason
         ),
@@ -217,7 +219,11 @@ def test_null_and_absent_content_decode_differently() -> None:
     absent = openai_chat.decode_request(b'{"messages":[{"role":"assistant"}]}')
     assert null.messages == [Message(role="assistant", content=[])]
     assert absent.messages == [
-        Message(role="assistant", content="", extra=Extra({"content_absent": True}))
+        Message(
+            role="assistant",
+            content="",
+            extra=Extra({"content_absent": True, "from_provider": "openai_chat"}),
+        )
     ]
 
 
@@ -260,8 +266,10 @@ def test_roles_names_and_parts() -> None:
     }
     req = openai_chat.decode_request(json.dumps(body).encode())
     assert req.messages == [
-        Message(role="system", content="dev", extra=Extra({"developer": True})),
-        Message(role="system", content=[TextBlock("sys")], extra=Extra({"name": "boss"})),
+        Message(role="system", content="dev", extra=Extra(developer=True, from_provider=CHAT)),
+        Message(
+            role="system", content=[TextBlock("sys")], extra=Extra(name="boss", from_provider=CHAT)
+        ),
         Message(
             role="user",
             content=[
@@ -271,8 +279,9 @@ def test_roles_names_and_parts() -> None:
                 DocumentBlock(Base64Source("application/pdf", pdf), extra=Extra(filename="a.pdf")),
                 UnknownBlock(Extra(body["messages"][2]["content"][4])),
             ],
+            extra=Extra(from_provider=CHAT),
         ),
-        Message(role="assistant", content=[], extra=Extra({"refusal": "no"})),
+        Message(role="assistant", content=[], extra=Extra(refusal="no", from_provider=CHAT)),
         Message(role="tool", content="42", tool_call_id="c1"),
     ]
     out = openai_chat.encode_request(req)
@@ -319,7 +328,7 @@ def test_n_choices_are_kept_and_listed() -> None:
     data = json.dumps(N3).encode()
     resp = openai_chat.decode_response(data)
     assert resp.message == Message(
-        role="assistant", content="answer 0", extra=Extra({"refusal": None})
+        role="assistant", content="answer 0", extra=Extra(refusal=None, from_provider=CHAT)
     )
     assert resp.stop_reason == "max_tokens"
     assert resp.extra["choices"] == N3["choices"][1:]
@@ -475,3 +484,139 @@ def test_data_url_written_exactly(media: str) -> None:
     body = json.loads(openai_chat.encode_request(msgs, model="m"))
     url = body["messages"][0]["content"][0]["image_url"]["url"]
     assert url == f"data:{media};base64,eHn/"
+
+
+# --- OpenAI-compatible dialects (recordings in tests/data/provider-dialects) ---------------------
+
+DIALECTS = Path(__file__).parent / "data" / "provider-dialects"
+
+
+def _dialect(name: str) -> tuple[bytes, Any]:
+    data = (DIALECTS / name).read_bytes()
+    return data, openai_chat.decode_response(data)
+
+
+def test_reasoning_content_is_an_unsigned_thinking_block() -> None:
+    """DeepSeek's reasoning_content is the first block, an unsigned ThinkingBlock with the
+    openai_reasoning hint; the response comes back exactly; Anthropic refuses the unsigned
+    thinking by path, and drops it listed as content."""
+    from minagent.providers import Dropped, UnsupportedError, anthropic
+
+    data, resp = _dialect("response_deepseek_reasoning_content.json")
+    body = json.loads(data)
+    first = resp.message.content[0]
+    assert type(first) is ThinkingBlock and first.signature is msgspec.UNSET
+    assert first.thinking == body["choices"][0]["message"]["reasoning_content"]
+    assert first.extra == Extra(openai_reasoning="reasoning_content")
+    assert json.loads(openai_chat.encode_response(resp)) == body
+    with pytest.raises(UnsupportedError) as err:
+        anthropic.encode_response(resp)
+    assert err.value.path == "$.message.content[0]"
+    dropped: list[Dropped] = []
+    anthropic.encode_response(resp, unsupported="drop", dropped=dropped)
+    assert ("$.message.content[0]", "content") in [(d.path, d.kind) for d in dropped]
+
+
+def test_openrouter_reasoning_is_a_thinking_block_and_details_stay_keys() -> None:
+    """OpenRouter's reasoning text is a thinking block (hint: reasoning); reasoning_details stays
+    a message key of Chat's own; both come back exactly."""
+    data, resp = _dialect("response_openrouter_reasoning_details.json")
+    body = json.loads(data)
+    message = body["choices"][0]["message"]
+    assert resp.message.content[0] == ThinkingBlock(
+        thinking=message["reasoning"], extra=Extra(openai_reasoning="reasoning")
+    )
+    assert resp.message.extra["reasoning_details"] == message["reasoning_details"]
+    assert json.loads(openai_chat.encode_response(resp)) == body
+
+
+def test_mistral_tool_call_without_type_is_a_tool_use_block() -> None:
+    """A Mistral tool call without "type" decodes as a tool_use block with the type_absent hint,
+    goes back without a type, and to Anthropic as a plain tool_use."""
+    from minagent.providers import anthropic
+
+    data, resp = _dialect("response_mistral_tool_call_no_type.json")
+    call = json.loads(data)["choices"][0]["message"]["tool_calls"][0]
+    block = resp.message.tool_calls[0]
+    assert (block.id, block.name) == (call["id"], call["function"]["name"])
+    assert block.extra["type_absent"] is True
+    assert json.loads(openai_chat.encode_response(resp)) == json.loads(data)
+    out = json.loads(anthropic.encode_response(resp))
+    assert out["content"][-1] == {
+        "type": "tool_use",
+        "id": call["id"],
+        "name": call["function"]["name"],
+        "input": json.loads(call["function"]["arguments"]),
+    }
+
+
+def test_tool_call_index_is_kept_on_the_block_and_listed_elsewhere() -> None:
+    """A tool call's "index" (histories rebuilt from streams) rides on the tool_use block: back
+    to Chat exactly; to Anthropic listed as metadata, not written."""
+    from minagent.providers import Dropped, anthropic
+
+    data, resp = _dialect("response_deepseek_tool_call_index.json")
+    assert json.loads(openai_chat.encode_response(resp)) == json.loads(data)
+    block = resp.message.tool_calls[0]
+    assert "index" in block.extra
+    dropped: list[Dropped] = []
+    out = anthropic.encode_response(resp, unsupported="drop", dropped=dropped)  # its reasoning
+    assert b'"index"' not in out
+    path = f"$.message.content[{resp.message.content.index(block)}].index"
+    assert (path, "metadata") in [(d.path, d.kind) for d in dropped]
+
+
+@pytest.mark.parametrize(
+    ("name", "key"),
+    [
+        ("response_groq_reasoning_x_groq.json", "x_groq"),
+        ("response_perplexity_citations.json", "citations"),
+        ("response_azure_content_filter_results.json", "prompt_filter_results"),
+    ],
+)
+def test_vendor_response_keys_come_back_and_are_never_copied(name: str, key: str) -> None:
+    """Groq x_groq, Perplexity citations and Azure prompt_filter_results are Chat response keys
+    of their own: back exactly; Gemini never writes them (citations are content: refused)."""
+    from minagent.providers import Dropped, UnsupportedError, gemini
+
+    data, resp = _dialect(name)
+    assert json.loads(openai_chat.encode_response(resp)) == json.loads(data)
+    assert resp.extra[key] == json.loads(data)[key]
+    dropped: list[Dropped] = []
+    if key == "citations":
+        with pytest.raises(UnsupportedError) as err:
+            gemini.encode_response(resp)
+        assert err.value.path == "$.citations"
+        out = gemini.encode_response(resp, unsupported="drop", dropped=dropped)
+    else:
+        out = gemini.encode_response(resp, dropped=dropped)
+    assert key.encode() not in out
+    assert f"$.{key}" in [d.path for d in dropped]
+
+
+def test_text_parts_with_cache_control_and_annotations_decode_as_text() -> None:
+    """Text parts carrying cache_control (OpenRouter, LiteLLM) or annotations: [] are text
+    blocks with those keys; back to Chat exactly, to Anthropic with cache_control (spelled
+    alike) and annotations listed."""
+    from minagent.providers import Dropped, anthropic
+
+    parts = [
+        {"type": "text", "text": "a", "cache_control": {"type": "ephemeral"}},
+        {"type": "text", "text": "b", "annotations": []},
+    ]
+    body = {"model": "m", "messages": [{"role": "user", "content": parts}]}
+    req = openai_chat.decode_request(json.dumps(body).encode())
+    assert req.messages[0].content == [
+        TextBlock("a", extra=Extra(cache_control={"type": "ephemeral"})),
+        TextBlock("b", extra=Extra(annotations=[])),
+    ]
+    assert json.loads(openai_chat.encode_request(req)) == body
+    dropped: list[Dropped] = []
+    out = json.loads(anthropic.encode_request(req, max_tokens=5, dropped=dropped))
+    assert out["messages"][0]["content"] == [
+        {"type": "text", "text": "a", "cache_control": {"type": "ephemeral"}},
+        {"type": "text", "text": "b"},
+    ]
+    assert [(d.path, d.kind) for d in dropped] == [
+        ("$.messages[0].content[1].annotations", "metadata")
+    ]

@@ -132,7 +132,7 @@ def assert_agrees(ours: ModelResponse, sdk: Response) -> None:
     assert ours.usage["total_tokens"] == usage.total_tokens
     assert ours.usage["cache_read_input_tokens"] == usage.input_tokens_details.cached_tokens
     assert ours.usage["reasoning_tokens"] == usage.output_tokens_details.reasoning_tokens
-    assert ours.extra["id"] == sdk.id and ours.extra["model"] == sdk.model
+    assert ours.id == sdk.id and ours.model == sdk.model
     assert ours.extra["status"] == sdk.status
 
 
@@ -298,9 +298,13 @@ def test_instructions_and_developer() -> None:
     req = R.decode_request(json.dumps(body).encode())
     assert req.messages[:2] == [
         Message(role="system", content="Be brief."),
-        Message(role="system", content="Use metric.", extra=Extra({"developer": True})),
+        Message(
+            role="system",
+            content="Use metric.",
+            extra=Extra({"developer": True, "from_provider": "openai_responses"}),
+        ),
     ]
-    assert req.options == {"model": "gpt-5", "store": False}
+    assert (req.model, req.options) == ("gpt-5", {"store": False})
     assert json.loads(R.encode_request(req)) == body
 
 
@@ -636,3 +640,45 @@ def test_changed_reasoning_text_refused() -> None:
     with pytest.raises(UnsupportedError) as err:
         R.encode_request(Request(messages=msgs, options=req.options))
     assert err.value.path == "$.messages[2].content[0].thinking"
+
+
+def test_consecutive_text_blocks_are_one_output_message() -> None:
+    """A response's consecutive text blocks are the parts of one output message item (not one
+    item each); a tool call between them starts a new one."""
+    resp = ModelResponse(
+        message=Message(
+            role="assistant",
+            content=[
+                TextBlock("a"),
+                TextBlock("b"),
+                ToolUseBlock(id="c", name="f", input={}),
+                TextBlock("z"),
+            ],
+        )
+    )
+    out = json.loads(R.encode_response(resp))["output"]
+    assert [item["type"] for item in out] == ["message", "function_call", "message"]
+    assert [p["text"] for p in out[0]["content"]] == ["a", "b"]
+    assert [p["text"] for p in out[2]["content"]] == ["z"]
+
+
+def test_non_canonical_base64_data_url_stays_text() -> None:
+    """A data URL whose base64 is not canonical ("QR==") stays a URL, so it comes back as
+    written, not rewritten ("QQ==")."""
+    body = {
+        "input": [
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "type": "input_image",
+                        "image_url": "data:image/png;base64,QR==",
+                        "detail": "auto",
+                    }
+                ],
+            }
+        ]
+    }
+    req = R.decode_request(json.dumps(body).encode())
+    assert req.messages[0].content[0].source == UrlSource("data:image/png;base64,QR==")
+    assert json.loads(R.encode_request(req)) == body

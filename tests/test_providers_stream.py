@@ -85,8 +85,8 @@ def test_anthropic_accumulator_agrees_with_sdk(path: Path) -> None:
     data = a_bytes(path)
     ours = anthropic_stream.accumulate([data])
     sdk, bufs = sdk_anthropic(data)
-    assert ours.extra["id"] == sdk.id
-    assert ours.extra["model"] == sdk.model
+    assert ours.id == sdk.id
+    assert ours.model == sdk.model
     assert ours.stop_reason == sdk.stop_reason
     assert ours.usage["output_tokens"] == sdk.usage.output_tokens
     assert ours.usage["input_tokens"] == sdk.usage.input_tokens

@@ -33,6 +33,7 @@ def test_classifiers_list_exactly_the_pythons_the_sessions_run() -> None:
 
 
 def test_ci_runs_the_readme_command_over_the_matrix() -> None:
-    """.ci/run runs ``nox -s tests properties lowest``, which selects every tests-3.X session."""
+    """.ci/run runs ``nox -s tests properties lowest docs``, which selects every tests-3.X
+    session."""
     run = (ROOT / ".ci" / "run").read_text().strip().splitlines()[-1]
-    assert run == "python -m pip install -q nox && nox -s tests properties lowest"
+    assert run == "python -m pip install -q nox && nox -s tests properties lowest docs"

@@ -463,7 +463,8 @@ def hand_vectors() -> Iterator[tuple[str, str, Any]]:
     )
     yield (
         "model-responses",
-        "a list of ModelResponses: defaults, unknown stop reason, unknown keys",
+        "a list of ModelResponses: defaults, unknown stop reason, provider id, model and "
+        "creation time, unknown keys",
         [
             wire.ModelResponse(message=wire.Message(role="assistant", content="hi")),
             wire.ModelResponse(
@@ -475,6 +476,14 @@ def hand_vectors() -> Iterator[tuple[str, str, Any]]:
                 b'{"message":{"role":"assistant","content":"ok"},"stop_reason":"end_turn",'
                 b'"usage":{"output_tokens":2},"id":"resp_1","model":"m-1"}',
                 type=wire.ModelResponse,
+            ),
+            wire.ModelResponse(
+                message=wire.Message(role="assistant", content="hi"),
+                usage={"input_tokens": 3, "output_tokens": 1},
+                id="chatcmpl-1",
+                model="gpt-4o-2024-08-06",
+                created=1722000000,
+                extra=wire.Extra({"from_provider": "openai_chat", "system_fingerprint": "fp_1"}),
             ),
         ],
     )

@@ -112,7 +112,10 @@ def _anthropic_cases(data: Path) -> list[Case]:
     from anthropic.lib.streaming._messages import accumulate_event
     from anthropic.types import ContentBlock, Message, RawMessageStreamEvent
 
-    from ..providers import anthropic, anthropic_stream
+    from ..providers import get
+
+    adapter = get("anthropic")  # the registry: timed through the module functions themselves
+    anthropic, anthropic_stream = adapter.module, adapter.stream_module
 
     out: list[Case] = []
     for path in _files(data, "provider-examples/anthropic", "response_*.json"):
@@ -206,7 +209,10 @@ def _openai_cases(data: Path) -> list[Case]:
         ChatCompletionMessageFunctionToolCall,
     )
 
-    from ..providers import openai_chat, openai_chat_stream
+    from ..providers import get
+
+    adapter = get("openai_chat")
+    openai_chat, openai_chat_stream = adapter.module, adapter.stream_module
 
     out: list[Case] = []
     for path in _files(data, "provider-examples/openai", "response_*.json"):

@@ -52,7 +52,9 @@ def _responses_cases(data: Path) -> list[Case]:
     from openai._utils._json import openapi_dumps
     from openai.types.responses import Response, ResponseOutputItem
 
-    from ..providers import openai_responses
+    from ..providers import get
+
+    openai_responses = get("openai_responses").module
 
     out: list[Case] = []
     for path in sorted((data / "provider-examples-responses").glob("response_*.json")):
@@ -99,7 +101,9 @@ def _responses_cases(data: Path) -> list[Case]:
 def _gemini_cases(data: Path) -> list[Case]:
     from google.genai import types
 
-    from ..providers import gemini
+    from ..providers import get
+
+    gemini = get("gemini").module
 
     out: list[Case] = []
     for path in sorted((data / "provider-examples-gemini").glob("response_*.json")):

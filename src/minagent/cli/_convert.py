@@ -215,8 +215,8 @@ def _messages_only(batch: list[Any], target: Format, messages_only: bool) -> lis
         return batch
     out: list[Any] = []
     for request in batch:
-        if request.options and not messages_only:
-            keys = ", ".join(sorted(request.options))
+        if request.keys() and not messages_only:
+            keys = ", ".join(sorted(request.keys()))
             raise UsageError(
                 f"a {target.name} file holds messages only; the request's other keys ({keys}) "
                 "would be lost: pass --messages-only to drop them, or convert to a request format"

@@ -14,7 +14,6 @@ What they skip that is not a record (blank lines in JSON Lines) they count in `R
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import re
 import struct
 from collections.abc import Callable, Iterator
@@ -23,7 +22,7 @@ from typing import Any, BinaryIO, Protocol
 
 import msgspec
 
-from .. import wire
+from .. import providers, wire
 from ..providers import Request
 from ..wire.errors import DecodeError, WireError
 from ..wire.limits import DEFAULT_MAX_FRAME
@@ -570,7 +569,7 @@ class _BodyWriter:
 
 def _provider_formats(prefix: str, module: str) -> list[Format]:
     def adapter() -> Any:
-        return importlib.import_module(f"..providers.{module}", __package__)
+        return providers.get(module)
 
     def read_request(
         file: BinaryIO, tp: Any, on_error: OnError, notes: ReadNotes

@@ -1,24 +1,52 @@
 """Adapters between the neutral protocol (`minagent.wire`) and provider wire formats.
 
-One module per format, each with the same four functions::
+Four formats, one contract (`Adapter`), one registry::
 
-    from minagent.providers import anthropic
-    req = anthropic.decode_request(data)        # -> Request (.messages, .options)
-    anthropic.encode_request(req) -> bytes       # or encode_request(messages, model=..., **options)
-    anthropic.decode_response(data) -> wire.ModelResponse
-    anthropic.encode_response(resp) -> bytes
+    from minagent import providers
+    adapter = providers.get("anthropic")          # or providers.ADAPTERS["openai_chat"], ...
+    req = adapter.decode_request(data)            # -> Request (messages, typed settings, options)
+    adapter.encode_request(req) -> bytes          # or encode_request(messages, model=..., ...)
+    adapter.decode_response(data) -> wire.ModelResponse
+    adapter.encode_response(resp) -> bytes
+    adapter.accumulate(chunks) -> wire.ModelResponse   # a recorded event stream
 
-Everything decodes straight from bytes through msgspec Structs of the provider's own shape.
-What a target format cannot hold raises `UnsupportedError` naming it and where it is, unless the
-caller passes ``unsupported="drop"`` (then it is dropped and reported, see `Dropped`).
-Streaming: each module also has ``StreamParser`` (byte chunks in, typed events out),
-``StreamAccumulator`` (events in, the final ``ModelResponse`` out) and ``accumulate(chunks)``;
-stream failures raise `StreamError` with the event index.
-The shared pieces live in `minagent.providers._base` and `minagent.providers._sse`.
+The modules themselves (``minagent.providers.anthropic``, ``openai_chat``, ``openai_responses``,
+``gemini`` and their ``*_stream`` modules) have the same functions. Everything a provider sends
+goes back to that provider exactly: data the neutral model does not name is kept with the
+provider it came from (`SOURCE`). Another provider's encoder maps it exactly, or refuses content
+with `UnsupportedError` naming it and its path (``unsupported="drop"``: dropped and listed in
+``dropped``), and lists metadata it has no place for in ``dropped`` (`Dropped.kind`), never
+raising. Stream failures raise `StreamError` with the event index.
 """
 
 from __future__ import annotations
 
-from ._base import Dropped, Request, StreamError, UnsupportedError, UnsupportedPolicy
+from ._base import (
+    SOURCE,
+    Dropped,
+    Reasoning,
+    Request,
+    ResponseFormat,
+    StreamError,
+    Tool,
+    ToolChoice,
+    UnsupportedError,
+    UnsupportedPolicy,
+)
+from ._registry import ADAPTERS, Adapter, get
 
-__all__ = ["Dropped", "Request", "StreamError", "UnsupportedError", "UnsupportedPolicy"]
+__all__ = [
+    "ADAPTERS",
+    "SOURCE",
+    "Adapter",
+    "Dropped",
+    "Reasoning",
+    "Request",
+    "ResponseFormat",
+    "StreamError",
+    "Tool",
+    "ToolChoice",
+    "UnsupportedError",
+    "UnsupportedPolicy",
+    "get",
+]

@@ -5,25 +5,34 @@ Adapters import from here; nothing here knows a provider.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import sys
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 import msgspec
 
-from ..wire import _codec, _depth, _lossless, _paths, _values
+from ..wire import _codec, _lossless, _paths, _values
 from ..wire.errors import DecodeError, EncodeError, ValidationError, WireError
 from ..wire.extra import Extra
-from ..wire.limits import DEFAULT
+from ..wire.limits import DEFAULT, Limits
 from ..wire.messages import Message
 
 __all__ = [
     "BLOCK_HINTS",
     "HINTS",
+    "NEW_TURN",
     "RAW_ARGUMENTS",
+    "SETTINGS",
+    "SOURCE",
     "USAGE_EXTRA",
+    "DropKind",
     "Dropped",
+    "Reasoning",
     "Request",
+    "ResponseFormat",
     "StreamError",
+    "Tool",
+    "ToolChoice",
     "Unsupported",
     "UnsupportedError",
     "UnsupportedPolicy",
@@ -31,8 +40,10 @@ __all__ = [
     "bare",
     "block_hint",
     "block_keys",
+    "check_size",
     "decode_json",
     "decode_messages",
+    "deep",
     "encode_json",
     "flatten_usage",
     "lowered",
@@ -41,21 +52,39 @@ __all__ = [
     "without_keys",
 ]
 
-HINTS = frozenset({"content_absent", "developer"})
+SOURCE = "from_provider"
+"""The hint key naming the adapter whose decoder produced a message or response (``"openai_chat"``,
+...). Everything else in that object's ``extra`` (and in its blocks' ``extra``, and its unknown
+blocks) is that provider's own data: its encoder writes it back unchanged, every other encoder maps
+it exactly, refuses it by name and path, or drops and lists it; none copies it. A message without
+it is in the neutral shape, which is the Anthropic Messages shape (the block catalog's own)."""
+
+NEW_TURN = "new_turn"
+"""Hint on the first neutral message of a provider message that followed another message of the
+same role (two consecutive user turns): the source's encoder starts a new provider message there
+instead of joining it to the previous one."""
+
+HINTS = frozenset({"content_absent", "content_list", "developer", SOURCE, NEW_TURN})
 """Keys an adapter may put in a neutral `Message`'s ``extra`` to remember how the source *spelled*
 something, not what it said: ``content_absent: true`` (the provider message had no ``content``
 key at all, as opposed to ``null`` or ``""``), ``developer: true`` (an OpenAI ``developer``
-message, neutrally a ``system`` message). The source's encoder reads them back; every other
+message, neutrally a ``system`` message), ``content_list: true`` (an OpenAI Chat response
+message whose content was a list of parts), plus `SOURCE` and `NEW_TURN`. The source's encoder
+reads them back; every other
 encoder ignores them, since they carry no content."""
 
-BLOCK_HINTS = frozenset({"args_absent", "openai_item"})
+BLOCK_HINTS = frozenset(
+    {"args_absent", "openai_item", "type_absent", "openai_reasoning", "content_list"}
+)
 """Keys an adapter may put in a content block's ``extra`` for its own bookkeeping, not content:
-``openai_item`` (OpenAI Responses: the item-level keys of the item a block came from, ``id``,
-``status``, ...; it also marks where an item begins), ``args_absent`` (Gemini: a
-``functionCall`` without ``args``). The source's encoder reads them back; every other encoder
-ignores them (`block_hint`). One exception: on a `ThinkingBlock`, ``openai_item`` holds the whole
-reasoning item (``encrypted_content`` included), which is content only OpenAI Responses can take
-back, so other encoders report it."""
+``type_absent`` (OpenAI Chat: a tool call without ``type``), ``openai_reasoning`` and
+``content_list`` (OpenAI Chat: the message key a reasoning text came from, and whether the
+content around it was a list), ``openai_item`` (OpenAI Responses: the item-level keys of the
+item a block came from, ``id``, ``status``, ...; it also marks where an item begins),
+``args_absent`` (Gemini: a ``functionCall`` without ``args``). The source's encoder reads them
+back; every other encoder ignores them (`block_hint`). One exception: on a `ThinkingBlock`,
+``openai_item`` holds the whole reasoning item (``encrypted_content`` included), which only
+OpenAI Responses can read, so other encoders list it (metadata)."""
 
 RAW_ARGUMENTS = "arguments"
 """The `ToolUseBlock.extra` key holding a tool call's arguments as the raw JSON text it came as,
@@ -74,28 +103,143 @@ UnsupportedPolicy = Literal["error", "drop"]
 """What an encoder does with content the target format cannot hold: raise, or drop and report."""
 
 
+class Tool(msgspec.Struct, kw_only=True, gc=False):
+    """A function the model may call: every provider's function tool."""
+
+    name: str
+    """The function's name."""
+    description: str | None = None
+    """What it does (``None``: the provider body had none)."""
+    parameters: dict[str, Any] | None = None
+    """Its arguments as a JSON Schema object (``None``: none given)."""
+    strict: bool | None = None
+    """Whether the provider must hold the arguments to the schema exactly (``None``: unset)."""
+
+
+class ToolChoice(msgspec.Struct, kw_only=True, gc=False):
+    """Which tools the model may or must call."""
+
+    mode: Literal["auto", "any", "none", "tool"] | None = None
+    """``auto`` (the model decides), ``any`` (it must call one), ``none`` (it must not),
+    ``tool`` (it must call ``name``); ``None``: the provider's default (only ``parallel`` set)."""
+    name: str | None = None
+    """The tool it must call, for ``mode="tool"``."""
+    parallel: bool | None = None
+    """Whether it may call several tools in one turn (``None``: the provider's default)."""
+
+
+class ResponseFormat(msgspec.Struct, kw_only=True, gc=False):
+    """The shape the answer must take."""
+
+    type: Literal["text", "json", "json_schema"]
+    """Plain text, any JSON object, or JSON following ``schema``."""
+    name: str | None = None
+    """The schema's name (``json_schema``; some providers require one)."""
+    schema: dict[str, Any] | None = None
+    """The JSON Schema the answer follows (``json_schema``)."""
+    strict: bool | None = None
+    """Whether the provider enforces ``schema`` exactly (``None``: unset)."""
+
+
+class Reasoning(msgspec.Struct, kw_only=True, gc=False):
+    """How much the model thinks before answering: an effort level, a token budget, or both."""
+
+    effort: str | None = None
+    """An effort level (``low``, ``medium``, ``high``, ... as the provider names them)."""
+    budget_tokens: int | None = None
+    """A thinking token budget."""
+
+
+SETTINGS = (
+    "model",
+    "max_tokens",
+    "temperature",
+    "top_p",
+    "stop",
+    "tools",
+    "tool_choice",
+    "response_format",
+    "reasoning",
+    "user",
+    "metadata",
+    "stream",
+)
+"""The typed settings of a `Request`, the ones every provider has in some spelling."""
+
+
 class Request(msgspec.Struct, kw_only=True, gc=False):
-    """A model request in neutral form: the conversation plus the provider's other options.
+    """A model request in neutral form: the conversation, the settings every provider has, and
+    the source provider's other options.
 
     ``messages`` holds every turn, system prompts included (as ``role: "system"`` messages).
-    ``options`` holds the request's other top-level keys in the source provider's own shape
-    (``model``, ``max_tokens``, ``tools``, ``temperature``, ...), unchanged, so a request decoded
-    and re-encoded for the same provider is written back as it came.
+    The typed settings (``model`` ... ``metadata``) are what every provider has; ``None`` means
+    unset. ``options`` holds the request's other top-level keys, in the shape of ``provider``
+    (the adapter that decoded it), unchanged: that adapter writes them back as they came, every
+    other adapter reports them. A request decoded and re-encoded for the same provider is written
+    back exactly.
     """
 
     messages: list[Message]
     """The conversation, in order."""
+    model: str | None = None
+    """The model to call."""
+    max_tokens: int | None = None
+    """The most tokens the answer may have."""
+    temperature: float | None = None
+    """Sampling temperature."""
+    top_p: float | None = None
+    """Nucleus sampling mass."""
+    stop: list[str] | None = None
+    """Stop sequences."""
+    tools: list[Tool] | None = None
+    """The functions the model may call."""
+    tool_choice: ToolChoice | None = None
+    """Which tools the model may or must call."""
+    response_format: ResponseFormat | None = None
+    """The shape the answer must take."""
+    reasoning: Reasoning | None = None
+    """How much the model thinks first."""
+    user: str | None = None
+    """An id for the end user, for the provider's abuse monitoring."""
+    metadata: dict[str, Any] | None = None
+    """Key-value tags the provider stores with the request."""
+    stream: bool | None = None
+    """Whether the answer comes as an event stream (Gemini: the endpoint decides)."""
     options: dict[str, Any] = {}
-    """Every other top-level key of the request, as the provider wrote it."""
+    """Every other top-level key of the request, as ``provider`` wrote it."""
+    provider: str | None = None
+    """The adapter that decoded this request (its `SOURCE` name), whose shape ``options`` are
+    in; ``None`` for a request built by hand (its options are written as they are)."""
+    spelling: dict[str, Any] = {}
+    """The source body's keys the typed settings were read from, as they were spelled there
+    (``max_completion_tokens`` or ``max_tokens``, ``stop`` as a string or a list, ...). Only the
+    ``provider``'s encoder reads it, and only while the settings are unchanged: it writes them
+    back byte-exact."""
+    decoded: dict[str, Any] = {}
+    """The typed settings as they were decoded (a separate copy of them), by name: the
+    ``provider``'s encoder writes ``spelling`` back only while the settings still equal these."""
+
+    def keys(self) -> list[str]:
+        """The names of what this request holds besides its messages: its typed settings that
+        are set, then its option keys (what a transcript of the messages alone would lose)."""
+        return [n for n in SETTINGS if getattr(self, n) is not None] + list(self.options)
+
+
+DropKind = Literal["content", "metadata"]
+"""What a dropped item was: ``content`` (what the model said or was told: text, images, tool
+calls, thinking, citations; dropped only under ``unsupported="drop"``) or ``metadata`` (ids,
+tiers, counters the target lacks, nulls; dropped and listed under either policy)."""
 
 
 class Dropped(msgspec.Struct, frozen=True, gc=False):
-    """One item an encoder dropped under ``unsupported="drop"``."""
+    """One item an encoder left out: content under ``unsupported="drop"``, or metadata."""
 
     path: str
     """Where it was, as a JSON path into the neutral input (``$.messages[2].content[0]``)."""
     what: str
     """What it was and why the target cannot hold it (``thinking block with signature``)."""
+    kind: DropKind = "content"
+    """``content`` or ``metadata`` (see `DropKind`); a gateway may ignore metadata."""
 
 
 class UnsupportedError(EncodeError):
@@ -139,31 +283,45 @@ class Unsupported:
             raise UnsupportedError(f"the target format cannot hold {what}", path=path)
         self.dropped.append(Dropped(path, what))
 
-    def report_key(self, path: str, what: str, value: Any) -> None:
+    def metadata(self, path: str, what: str) -> None:
+        """Record metadata the target has no place for (an id, a tier, a counter): never refused,
+        under either policy, always listed in ``dropped`` with ``kind="metadata"``."""
+        self.dropped.append(Dropped(path, what, "metadata"))
+
+    def report_key(self, path: str, what: str, value: Any, metadata: bool = False) -> None:
         """Like `report`, for a key the target has no place for, holding ``value``.
 
-        A ``null`` or an empty list (``annotations: []`` on every Responses text part) carries no
-        content: it is never refused, under either policy, but it is still recorded in
-        ``dropped`` (``what`` plus `` (null)`` / `` (empty list)``), so nothing goes silently.
+        Metadata (``metadata=True``), a ``null`` or an empty list (``annotations: []`` on every
+        Responses text part) carries no content: it is never refused, under either policy, but it
+        is still recorded in ``dropped`` as metadata (``what`` plus `` (null)`` /
+        `` (empty list)`` for those), so nothing goes silently.
         """
         if value is None:
-            self.dropped.append(Dropped(path, what + " (null)"))
+            self.metadata(path, what + " (null)")
         elif type(value) is list and not value:
-            self.dropped.append(Dropped(path, what + " (empty list)"))
+            self.metadata(path, what + " (empty list)")
+        elif metadata:
+            self.metadata(path, what)
         else:
             self.report(path, what)
 
 
 def as_request(messages: Request | list[Message], options: Mapping[str, Any]) -> Request:
     """The `Request` an ``encode_request(req_or_messages, **options)`` call describes: keyword
-    options are added to (and override) the request's own."""
+    options set the typed settings they name (``model=``, ``max_tokens=``, ...) and are added to
+    (and override) the request's other options."""
+    if not options and isinstance(messages, Request):
+        return messages
+    typed = {k: v for k, v in options.items() if k in SETTINGS}
+    rest = {k: v for k, v in options.items() if k not in SETTINGS}
     if isinstance(messages, Request):
-        if not options:
-            return messages
-        return Request(messages=messages.messages, options={**messages.options, **options})
+        return msgspec.structs.replace(messages, options={**messages.options, **rest}, **typed)
     if not isinstance(messages, list):
         raise TypeError(f"expected a Request or a list of Message, got {type(messages).__name__}")
-    return Request(messages=messages, options=dict(options))
+    try:
+        return Request(messages=messages, options=rest, **typed)
+    except TypeError as err:
+        raise TypeError(f"encode_request: {err}") from None
 
 
 def prefixed(err: WireError, base: str) -> WireError:
@@ -172,6 +330,44 @@ def prefixed(err: WireError, base: str) -> WireError:
 
 
 _ANY = msgspec.json.Decoder()
+
+
+def check_size(data: Any, limits: Limits = DEFAULT) -> None:
+    """Refuse an input longer than ``limits.max_size`` (bytes; characters for a ``str``) with
+    `DecodeError`, before any parsing: every adapter's decoders call this first."""
+    try:
+        size = len(data)
+    except TypeError:
+        raise DecodeError(f"expected bytes or str, got {type(data).__name__}", path="$") from None
+    if size > limits.max_size:
+        raise DecodeError(
+            f"the input is {size} bytes, longer than the limit of {limits.max_size} "
+            "(Limits.max_size)",
+            path="$",
+        )
+
+
+_HEADROOM = 4000
+"""Extra interpreter frames `deep` allows for one retry: enough for a value as deep as
+``Limits.max_depth`` allows, encoded from wherever the caller is on the stack."""
+
+
+def deep(call: Callable[[], Any]) -> Any:
+    """``call()``, retried once with the interpreter's recursion limit raised by `_HEADROOM` if
+    it hit the limit (msgspec writes nested values recursively: a tool input as deep as the
+    decoder accepts must encode from a deep call stack too, inside a web handler)."""
+    try:
+        return call()
+    except RecursionError:
+        pass
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit + _HEADROOM)
+    try:
+        return call()
+    except RecursionError:
+        raise EncodeError("a value is nested too deep to write") from None
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def decode_json(data: Any, path: str, decoder: Any = _ANY) -> Any:
@@ -184,12 +380,14 @@ def decode_json(data: Any, path: str, decoder: Any = _ANY) -> Any:
         raise DecodeError(f"invalid JSON: {err}", path=path) from None
     except RecursionError:
         raise DecodeError("invalid JSON: nesting too deep", path=path) from None
+    except UnicodeError as err:
+        raise DecodeError(f"invalid text: {err.reason}", path=path) from None
 
 
-def decode_messages(data: Any, path: str) -> list[Message]:
+def decode_messages(data: Any, path: str, limits: Limits = DEFAULT) -> list[Message]:
     """Decode a JSON array of neutral-shaped messages (the wire codec), errors under ``path``."""
     try:
-        result: list[Message] = _codec.JSON.decode(data, list[Message])
+        result: list[Message] = _codec.JSON.decode(data, list[Message], limits)
     except WireError as err:
         raise prefixed(err, path) from None
     return result
@@ -221,18 +419,14 @@ def encode_json(obj: Any) -> bytes:
     raises `EncodeError`.
     """
     try:
-        return _ENCODER.encode(obj)
+        try:
+            return _ENCODER.encode(obj)
+        except RecursionError:  # a value nested deep, encoded from deep in the stack
+            return deep(lambda: _ENCODER.encode(obj))
     except _NeedsLowering:
         raise EncodeError("internal: a block with extra keys was not lowered") from None
     except (TypeError, ValueError, OverflowError, NotImplementedError) as err:
         raise EncodeError(f"cannot write JSON: {err}") from None
-    except RecursionError:  # the recursion guard stopped msgspec: name the place if too deep
-        where = _depth.too_deep(obj, DEFAULT.max_depth)
-        raise EncodeError(
-            "cannot write JSON: nesting too deep"
-            + ("" if where is None else f" (deeper than max_depth={DEFAULT.max_depth})"),
-            path=where,
-        ) from None
 
 
 def flatten_usage(

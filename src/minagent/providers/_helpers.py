@@ -13,9 +13,11 @@ from msgspec import UNSET
 from ..wire.blocks import Base64Source, UnknownBlock
 from ..wire.errors import EncodeError, ValidationError
 from ..wire.extra import Extra
+from ._base import deep
 
 __all__ = [
     "MISSING",
+    "arguments_exact",
     "b64_exact",
     "base64_json",
     "block_kind",
@@ -25,6 +27,7 @@ __all__ = [
     "json_text",
     "parse_arguments",
     "parse_data_url",
+    "tool_arguments",
     "want_dict",
     "want_list",
     "want_str",
@@ -122,8 +125,10 @@ def json_text(value: Any) -> str:
     """``value`` as compact JSON text."""
     try:
         return _ENC.encode(value).decode("utf-8")
-    except RecursionError:  # the recursion guard stopped msgspec
-        raise EncodeError("cannot write JSON: nesting too deep") from None
+    except RecursionError:  # nested deep, encoded from deep in the stack: more room
+        pass
+    text: str = deep(lambda: _ENC.encode(value).decode("utf-8"))  # EncodeError if still too deep
+    return text
 
 
 def parse_arguments(raw: str) -> tuple[dict[str, Any], str | None]:
@@ -135,11 +140,45 @@ def parse_arguments(raw: str) -> tuple[dict[str, Any], str | None]:
     """
     try:
         value = _DEC.decode(raw)
-    except (msgspec.DecodeError, RecursionError):
+    except (msgspec.DecodeError, RecursionError, UnicodeError):
         return {}, raw
     if type(value) is not dict:
         return {}, raw
     return (value, None) if json_text(value) == raw else (value, raw)
+
+
+def arguments_exact(raw: str, value: Any) -> bool:
+    """Whether the arguments text ``raw`` is a JSON object equal to ``value`` (so writing
+    ``value`` instead changes only its spelling)."""
+    try:
+        parsed = _DEC.decode(raw)
+    except (msgspec.DecodeError, RecursionError, UnicodeError):
+        return False
+    return type(parsed) is dict and parsed == value
+
+
+def tool_arguments(block: Any, path: str) -> str:
+    """A tool call's ``arguments`` text: the raw text it came as (`RAW_ARGUMENTS` in its
+    ``extra``) while ``input`` still equals what that text parses to (``{}`` for text that is not
+    a JSON object), else the compact JSON of ``input``. `EncodeError` at ``path`` when ``input``
+    cannot be written."""
+    extra = block.extra
+    raw = extra.get("arguments") if extra is not UNSET else None
+    if type(raw) is str:
+        parsed, _ = parse_arguments(raw)
+        if parsed == block.input:
+            return raw
+    try:
+        return json_text(block.input)
+    except EncodeError as err:
+        raise EncodeError(err.message, path=path + ".input") from None
+    except (TypeError, ValueError, OverflowError) as err:
+        raise EncodeError(f"cannot write tool input: {err}", path=path + ".input") from None
+
+
+def a(word: str) -> str:
+    """``word`` after its indefinite article: ``a thinking``, ``an image``, ``an assistant``."""
+    return ("an " if word[:1] in "aeiou" else "a ") + word
 
 
 def block_kind(block: Any) -> str:

@@ -9,13 +9,21 @@ It follows the WHATWG event-stream rules: lines end in ``\\n``, ``\\r\\n`` or ``
 dispatches; ``data:`` lines join with ``\\n``; one space after the colon is dropped; comment lines
 (``:``) are skipped; a block without ``data`` dispatches nothing. Unlike a browser, `close` refuses
 a stream that ends inside an event (a truncated stream) instead of discarding it silently.
+
+Every byte is scanned once whatever the line ends, so the time is linear in the stream's length
+however it is split. An event longer than ``limits.event_limit`` (`Limits.max_event`, capped by
+``max_size``), complete or still arriving, raises `StreamError` as soon as the buffer passes the
+limit: a stream that never closes its event cannot fill the memory.
 """
 
 from __future__ import annotations
 
+import re
+
 import msgspec
 
-from ..wire.errors import DecodeError
+from ..wire.limits import DEFAULT, Limits
+from ._base import StreamError
 
 __all__ = ["SSEEvent", "SSEParser"]
 
@@ -38,17 +46,29 @@ class SSEEvent(msgspec.Struct, frozen=True, gc=False):
 _NAMES: dict[bytes, str] = {}
 """Event names seen, decoded once (bounded)."""
 
+_EOL = re.compile(rb"[\r\n]")
+
 
 class SSEParser:
-    """Turns byte chunks into `SSEEvent` objects; see the module docstring."""
+    """Turns byte chunks into `SSEEvent` objects; see the module docstring.
 
-    __slots__ = ("_buf", "_cr", "_index", "_offset")
+    After it raised, a parser is spent: start a new one for a new stream.
+    """
 
-    def __init__(self) -> None:
+    __slots__ = ("_buf", "_cr", "_index", "_limit", "_lines", "_offset", "_scan", "_size", "_start")
+
+    def __init__(self, limits: Limits = DEFAULT) -> None:
         self._buf = bytearray()
         self._offset = 0  # stream offset of _buf[0]
         self._index = 0
-        self._cr = False  # the stream uses \r line ends somewhere: take the general path
+        self._limit = limits.event_limit
+        self._cr = False  # the stream uses \r line ends somewhere: take the line-by-line path
+        # the line-by-line path's state: the lines of the event being read, where it starts,
+        # its size so far, and where in _buf the search for the next line end resumes
+        self._lines: list[bytes] = []
+        self._start = 0
+        self._size = 0
+        self._scan = 0
 
     @property
     def index(self) -> int:
@@ -58,45 +78,69 @@ class SSEParser:
     @property
     def offset(self) -> int:
         """Byte offset in the stream of the first byte not yet part of a dispatched event."""
-        return self._offset
+        return self._start if self._lines else self._offset
 
     def feed(self, chunk: bytes | bytearray | memoryview) -> list[SSEEvent]:
-        """Add ``chunk`` and return the events it completed, in order (often none)."""
+        """Add ``chunk`` and return the events it completed, in order (often none).
+
+        An event over the size limit raises `StreamError` whose ``.received`` holds the events
+        this call completed before it.
+        """
         buf = self._buf
         scan = len(buf) - 1 if buf else 0  # a "\n\n" can only end in the new bytes
         buf += chunk
         if not self._cr and b"\r" in chunk:
             self._cr = True
         if self._cr:
-            return self._feed_general()
+            return self._feed_lines()
         out: list[SSEEvent] = []
         start = 0
         find = buf.find
+        limit = self._limit
         while True:
             end = find(b"\n\n", max(start, scan))
             if end < 0:
                 break
             if end > start:
+                if end + 1 - start > limit:  # the event's lines, its last line end included
+                    self._too_long(self._offset + start, end + 1 - start, out)
                 self._block(bytes(buf[start:end]), self._offset + start, out)
             start = end + 2
         if start:
             del buf[:start]
             self._offset += start
+        if len(buf) > limit:
+            lead = len(buf) - len(buf.lstrip(b"\n"))  # the empty lines before the event
+            if len(buf) - lead > limit:
+                self._too_long(self._offset + lead, len(buf) - lead, out)
         return out
 
     def close(self) -> list[SSEEvent]:
-        """End the stream: return the events a final ``\r`` completed (CR streams only; usually
-        none), or raise `DecodeError` if the stream stopped inside an event (truncation)."""
-        out = self._feed_general(final=True) if self._cr else []
+        """End the stream: return the events a final ``\\r`` completed (CR streams only; usually
+        none), or raise `StreamError` if the stream stopped inside an event (truncation)."""
+        out = self._feed_lines(final=True) if self._cr else []
         rest = self._buf
-        if rest.strip(b"\r\n"):
-            lead = len(rest) - len(rest.lstrip(b"\r\n"))
-            raise DecodeError(
-                f"the stream ended inside an event starting at byte {self._offset + lead}"
-                f" ({len(rest) - lead} bytes without the closing empty line)",
+        if self._lines or rest.strip(b"\r\n"):
+            if self._lines:
+                start, size = self._start, self._size + len(rest)
+            else:
+                lead = len(rest) - len(rest.lstrip(b"\r\n"))
+                start, size = self._offset + lead, len(rest) - lead
+            raise StreamError(
+                f"the stream ended inside an event starting at byte {start}"
+                f" ({size} bytes without the closing empty line)",
                 frame=self._index,
             )
         return out
+
+    def _too_long(self, offset: int, size: int, out: list[SSEEvent]) -> None:
+        err = StreamError(
+            f"the event starting at byte {offset} is longer than the limit of {self._limit}"
+            f" bytes ({size} bytes so far); raise Limits.max_event to accept it",
+            frame=self._index,
+        )
+        err.received = out
+        raise err
 
     def _block(self, block: bytes, offset: int, out: list[SSEEvent]) -> None:
         """Parse one block of ``\\n``-separated lines (no empty line inside but leading ones)."""
@@ -145,36 +189,50 @@ class SSEParser:
             out.append(SSEEvent(event, joined, self._index, offset, ident))
             self._index += 1
 
-    def _feed_general(self, final: bool = False) -> list[SSEEvent]:
-        """The path for streams with ``\\r`` line ends: split lines one by one."""
+    def _feed_lines(self, final: bool = False) -> list[SSEEvent]:
+        """The path for streams with ``\\r`` line ends: take complete lines one by one, once.
+
+        The lines of an unfinished event stay in ``_lines`` (never scanned again); ``_buf`` keeps
+        only the unfinished last line, and ``_scan`` says where its search for a line end resumes.
+        """
         buf = self._buf
         out: list[SSEEvent] = []
-        pos = 0
-        block_start = 0
-        lines: list[bytes] = []
+        lines = self._lines
+        search = _EOL.search
         n = len(buf)
-        while pos < n:
-            nl = buf.find(b"\n", pos)
-            cr = buf.find(b"\r", pos)
-            if cr >= 0 and (nl < 0 or cr < nl):
-                if cr + 1 == n and not final:
-                    break  # a \r at the end may be the first half of \r\n: wait for more
-                end, nxt = cr, cr + 2 if cr + 1 < n and buf[cr + 1] == 0x0A else cr + 1
-            elif nl >= 0:
-                end, nxt = nl, nl + 1
-            else:
+        pos = 0
+        scan = self._scan
+        while True:
+            found = search(buf, scan)
+            if found is None:
+                scan = n
                 break
+            end = found.start()
+            if buf[end] == 0x0D:
+                if end + 1 == n and not final:
+                    scan = end  # a \r at the end may be the first half of \r\n: wait for more
+                    break
+                nxt = end + 2 if end + 1 < n and buf[end + 1] == 0x0A else end + 1
+            else:
+                nxt = end + 1
             if end == pos:  # an empty line: dispatch the block
                 if lines:
-                    self._block(b"\n".join(lines), self._offset + block_start, out)
-                    lines = []
-                block_start = nxt
+                    self._block(b"\n".join(lines), self._start, out)
+                    lines.clear()
+                    self._size = 0
             else:
                 if not lines:
-                    block_start = pos
+                    self._start = self._offset + pos
                 lines.append(bytes(buf[pos:end]))
-            pos = nxt
-        consumed = block_start if lines else pos  # an unfinished block is parsed again later
-        del buf[:consumed]
-        self._offset += consumed
+                self._size += nxt - pos
+                if self._size > self._limit:
+                    self._too_long(self._start, self._size, out)
+            pos = scan = nxt
+        del buf[:pos]
+        self._offset += pos
+        self._scan = scan - pos
+        pending = 0 if buf == b"\r" else len(buf)  # a lone \r: an empty line, or \r\n's half
+        if self._size + pending > self._limit:
+            start = self._start if lines else self._offset
+            self._too_long(start, self._size + pending, out)
         return out

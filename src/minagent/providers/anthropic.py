@@ -26,66 +26,36 @@ import msgspec
 from msgspec import UNSET
 
 from ..wire import _codec, _lossless
-from ..wire._stack import runs_roomy
-from ..wire.blocks import (
-    Base64Source,
-    ContentBlock,
-    DocumentBlock,
-    ImageBlock,
-    RedactedThinkingBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-    UnknownBlock,
-    UnknownSource,
-    UrlSource,
-)
+from ..wire import blocks as wb
 from ..wire.errors import ValidationError, WireError
 from ..wire.extra import Extra
+from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
-from ._base import (
-    HINTS,
-    USAGE_EXTRA,
-    Dropped,
-    Request,
-    Unsupported,
-    UnsupportedPolicy,
-    as_request,
-    block_hint,
-    block_keys,
-    decode_json,
-    decode_messages,
-    encode_json,
-    flatten_usage,
-    lowered,
-    prefixed,
-    unflatten_usage,
-    without_keys,
-)
-from ._convert import options_for_anthropic
-from .anthropic_stream import StreamAccumulator, StreamEvent, StreamParser, accumulate
+from . import _toolkit as kit
+from ._base import Reasoning, Request, Tool, ToolChoice, Unsupported
+from ._toolkit import SettingsReader
 
 __all__ = [
-    "StreamAccumulator",
-    "StreamEvent",
-    "StreamParser",
-    "accumulate",
+    "NAME",
     "decode_request",
     "decode_response",
     "encode_request",
     "encode_response",
 ]
 
+NAME = "anthropic"
+"""This adapter's name (`providers.get`), and the `SOURCE` hint of data it decoded. The neutral
+shape is this API's shape: a message or response without a `SOURCE` hint is written as it is."""
+
 # --- what the Messages API holds (from the anthropic SDK's types; tests compare) ---------------
 
 BLOCK_KEYS: dict[type[Any], frozenset[str]] = {
-    TextBlock: frozenset({"cache_control", "citations"}),
-    ImageBlock: frozenset({"cache_control", "transformations"}),
-    DocumentBlock: frozenset({"cache_control", "citations", "context", "title"}),
-    ToolUseBlock: frozenset({"cache_control", "caller", "toolset_name"}),
-    ThinkingBlock: frozenset(),
-    RedactedThinkingBlock: frozenset(),
+    wb.TextBlock: frozenset({"cache_control", "citations"}),
+    wb.ImageBlock: frozenset({"cache_control", "transformations"}),
+    wb.DocumentBlock: frozenset({"cache_control", "citations", "context", "title"}),
+    wb.ToolUseBlock: frozenset({"cache_control", "caller", "toolset_name"}),
+    wb.ThinkingBlock: frozenset(),
+    wb.RedactedThinkingBlock: frozenset(),
 }
 """Keys beyond the neutral fields that each known block may carry on this API."""
 
@@ -135,35 +105,125 @@ DERIVED_COUNTERS = frozenset({"total_tokens"})
 _TOP = msgspec.json.Decoder(dict[str, msgspec.Raw])
 
 
-@runs_roomy
-def decode_request(data: bytes | bytearray | memoryview) -> Request:
+def _decode_request(data: Any, limits: Limits) -> Request:
     """Decode a Messages API request body into a `Request`.
 
     ``messages`` gets the ``system`` prompt first (if any), then the conversation with each
     ``tool_result`` block as a ``role: "tool"`` message; ``options`` gets every other key
     unchanged. Raises `DecodeError` / `ValidationError` with the JSON path.
     """
-    top = decode_json(data, "$", _TOP)
+    top = kit.decode_json(data, "$", _TOP)
     raw_messages = top.pop("messages", None)
     if raw_messages is None:
         raise ValidationError("a request needs 'messages'", path="$")
-    messages = decode_messages(raw_messages, "$.messages")
+    messages = kit.decode_messages(raw_messages, "$.messages", limits)
     out: list[Message] = []
     raw_system = top.pop("system", None)
     if raw_system is not None:
-        out.append(_system_message(raw_system))
+        out.append(_system_message(raw_system, limits))
     for i, msg in enumerate(messages):
+        start = len(out)
         _split_user(msg, i, out)
-    options = {key: decode_json(raw, f"$.{key}") for key, raw in top.items()}
-    return Request(messages=out, options=options)
+        if start and start < len(out) and _would_join(out[start - 1], out[start]):
+            out[start] = _hinted(out[start], kit.NEW_TURN)  # two user turns: keep them two
+    options = {key: kit.decode_json(raw, f"$.{key}") for key, raw in top.items()}
+    return kit.decoded_request(out, options, NAME, read_settings)
 
 
-def _system_message(raw: msgspec.Raw) -> Message:
+def _tool_ok(tool: Any) -> bool:
+    return kit.tool_ok(tool, {"name", "input_schema"}, "input_schema")
+
+
+def _choice_ok(choice: Any) -> bool:
+    if not kit.has_keys(choice, {"type"}, {"name", "disable_parallel_tool_use"}):
+        return False
+    kind = choice["type"]
+    if kind == "tool":
+        named = kit.is_str(choice.get("name"))
+    else:
+        named = kind in ("auto", "any", "none") and "name" not in choice
+    return named and type(choice.get("disable_parallel_tool_use", False)) is bool
+
+
+def _choice_in(choice: dict[str, Any]) -> ToolChoice:
+    disable = choice.get("disable_parallel_tool_use")
+    return ToolChoice(
+        mode=choice["type"],
+        name=choice.get("name"),
+        parallel=None if disable is None else not disable,
+    )
+
+
+def read_settings(options: dict[str, Any]) -> SettingsReader:
+    """Move the options this API spells exactly like the neutral settings out of ``options``."""
+    reader = SettingsReader(options)
+    take = reader.take
+    kit.take_same(reader, ("model", "max_tokens", "temperature", "top_p", "stream"))
+    take("stop_sequences", "stop", kit.is_strings, list)
+    kit.take_tools(reader, _tool_ok, lambda tool: kit.tool_from(tool, "input_schema"))
+    take("tool_choice", "tool_choice", _choice_ok, _choice_in)
+    take(
+        "thinking",
+        "reasoning",
+        lambda v: (
+            kit.has_keys(v, {"type", "budget_tokens"})
+            and v["type"] == "enabled"
+            and kit.is_int(v["budget_tokens"])
+        ),
+        lambda v: Reasoning(budget_tokens=v["budget_tokens"]),
+    )
+    take(
+        "metadata",
+        "user",
+        lambda v: kit.has_keys(v, {"user_id"}) and kit.is_str(v["user_id"]),
+        lambda v: v["user_id"],
+    )
+    return reader
+
+
+def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
+    """The neutral settings spelled for the Messages API; what it has no spelling for is
+    reported."""
+    out, rest = kit.spelled_alike(fields, ("model", "max_tokens", "temperature", "top_p", "stream"))
+    for name, value in rest.items():
+        if name == "tools":
+            out["tools"] = [_tool_out(t) for t in value]
+        elif name == "stop":
+            out["stop_sequences"] = list(value)
+        elif name == "tool_choice":
+            choice = _choice_out(value)
+            if choice is not None:
+                out["tool_choice"] = choice
+        elif name == "reasoning" and value.budget_tokens is not None:
+            out["thinking"] = {"type": "enabled", "budget_tokens": kit.budget(value, policy)}
+        elif name == "user":
+            out["metadata"] = {"user_id": value}
+        else:
+            policy.report(f"$.{name}", f"the setting {name!r} (no Messages API spelling)")
+    return out
+
+
+def _tool_out(tool: Tool) -> dict[str, Any]:
+    return kit.tool_fields(tool, "input_schema", {"type": "object", "properties": {}})
+
+
+def _choice_out(choice: ToolChoice) -> dict[str, Any] | None:
+    if choice.mode is None and choice.parallel is None:
+        return None
+    out: dict[str, Any] = {"type": choice.mode or "auto"}
+    if choice.mode == "tool":
+        out["name"] = choice.name
+    if choice.parallel is not None:
+        out["disable_parallel_tool_use"] = not choice.parallel
+    return out
+
+
+def _system_message(raw: msgspec.Raw, limits: Limits) -> Message:
     data = b'{"role":"system","content":' + bytes(raw) + b"}"
     try:
-        msg: Message = _codec.JSON.decode(data, Message)
+        msg: Message = _codec.JSON.decode(data, Message, limits)
     except WireError as err:
-        raise prefixed(err, "$.system") from None
+        raise kit.prefixed(err, "$.system") from None
     return msg
 
 
@@ -181,7 +241,7 @@ def _split_user(msg: Message, i: int, out: list[Message]) -> None:
             f"unknown keys {sorted(msg.extra)} on a user message with tool results",
             path=f"$.messages[{i}]",
         )
-    run: list[ContentBlock] = []
+    run: list[wb.ContentBlock] = []
     for j, block in enumerate(content):
         if _is_tool_result(block):
             if run:
@@ -194,13 +254,33 @@ def _split_user(msg: Message, i: int, out: list[Message]) -> None:
         out.append(Message(role="user", content=run))
 
 
-def _is_tool_result(block: ContentBlock) -> bool:
+def _would_join(previous: Message, msg: Message) -> bool:
+    """Whether `encode_request` would write ``msg`` into the same user turn as ``previous``."""
+    if msg.role == "tool":
+        return previous.role == "tool" or (previous.role == "user" and _listed(previous))
+    return previous.role == "tool" and msg.role == "user" and _listed(msg)
+
+
+def _listed(msg: Message) -> bool:
+    if type(msg.content) is not list or not msg.content:
+        return False
+    return msg.extra is UNSET or all(key in kit.HINTS for key in msg.extra)
+
+
+def _hinted(msg: Message, hint: str) -> Message:
+    """``msg`` with the hint ``hint: true`` added to its ``extra``."""
+    extra = dict(msg.extra.items()) if msg.extra is not UNSET else {}
+    extra[hint] = True
+    return msgspec.structs.replace(msg, extra=Extra._own(extra))
+
+
+def _is_tool_result(block: wb.ContentBlock) -> bool:
     return _block_type(block) == "tool_result"
 
 
 def _as_dict(block: Any) -> dict[str, Any]:
     """A block as the plain object it was on the wire (a new dict)."""
-    if type(block) is UnknownBlock:
+    if type(block) is wb.UnknownBlock:
         return block.data.to_dict()
     # a typed block (the provider catalog): let the wire codec write it, then read it back
     wrapped = _codec.JSON.encode(Message(role="user", content=[block]), False)
@@ -210,8 +290,8 @@ def _as_dict(block: Any) -> dict[str, Any]:
 
 def _tool_message(block: Any, path: str) -> Message:
     """A ``tool_result`` block as a tool message."""
-    if type(block) is ToolResultBlock:  # the typed catalog block: its fields, no re-parse
-        keys = block_keys(block)
+    if type(block) is wb.ToolResultBlock:  # the typed catalog block: its fields, no re-parse
+        keys = kit.block_keys(block)
         body: Any = keys.pop("content", UNSET)
         if body is UNSET:
             body = ""
@@ -256,7 +336,7 @@ class _Response(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     type: Literal["message"]
     role: Literal["assistant"]
     model: str
-    content: list[ContentBlock]
+    content: list[wb.ContentBlock]
     stop_reason: str
     stop_sequence: str | None
     usage: dict[str, Any]
@@ -267,41 +347,38 @@ class _Response(msgspec.Struct, forbid_unknown_fields=True, gc=False):
 _FAST = msgspec.json.Decoder(_Response, dec_hook=_codec._dec_hook)
 
 
-@runs_roomy
-def decode_response(data: bytes | bytearray | memoryview) -> ModelResponse:
+def _decode_response(data: Any, limits: Limits) -> ModelResponse:
     """Decode a Messages API response body into a `ModelResponse` (see the module docstring).
 
     Raises `DecodeError` / `ValidationError` with the JSON path.
     """
     try:
         fast = _FAST.decode(data)
-    except (msgspec.ValidationError, RecursionError):
+    except (msgspec.ValidationError, RecursionError, UnicodeError):
         return _decode_response_slow(data)
     except msgspec.DecodeError:
-        decode_json(data, "$")  # raises the located DecodeError
+        kit.decode_json(data, "$")  # raises the located DecodeError
         raise
-    counters, other = flatten_usage(fast.usage)
-    extra: dict[str, Any] = {
-        "id": fast.id,
-        "model": fast.model,
-        "stop_sequence": fast.stop_sequence,
-    }
+    counters, other = kit.flatten_usage(fast.usage)
+    extra: dict[str, Any] = {kit.SOURCE: NAME, "stop_sequence": fast.stop_sequence}
     if fast.stop_details is not UNSET:
         extra["stop_details"] = fast.stop_details
     if fast.container is not UNSET:
         extra["container"] = fast.container
     if other:
-        extra[USAGE_EXTRA] = other
+        extra[kit.USAGE_EXTRA] = other
     return ModelResponse(
         message=Message(role="assistant", content=fast.content),
         stop_reason=fast.stop_reason,
         usage=counters,
+        id=fast.id,
+        model=fast.model,
         extra=Extra._own(extra),
     )
 
 
 def _decode_response_slow(data: Any) -> ModelResponse:
-    top = decode_json(data, "$", _TOP)
+    top = kit.decode_json(data, "$", _TOP)
     raw_content = top.pop("content", None)
     if raw_content is None:
         raise ValidationError("a response needs 'content'", path="$")
@@ -309,8 +386,8 @@ def _decode_response_slow(data: Any) -> ModelResponse:
     try:
         message: Message = _codec.JSON.decode(wrapped, Message)
     except WireError as err:
-        raise prefixed(err, "$") from None
-    rest = {key: decode_json(raw, f"$.{key}") for key, raw in top.items()}
+        raise kit.prefixed(err, "$") from None
+    rest = {key: kit.decode_json(raw, f"$.{key}") for key, raw in top.items()}
     if rest.pop("type", "message") != "message":
         raise ValidationError("a response's 'type' must be 'message'", path="$.type")
     if rest.pop("role", "assistant") != "assistant":
@@ -321,40 +398,37 @@ def _decode_response_slow(data: Any) -> ModelResponse:
     usage = rest.pop("usage", {})
     if type(usage) is not dict:
         raise ValidationError("'usage' must be an object", path="$.usage")
-    counters, other = flatten_usage(usage)
+    counters, other = kit.flatten_usage(usage)
+    typed: dict[str, Any] = {}
+    for key in ("id", "model"):
+        if type(rest.get(key)) is str:
+            typed[key] = rest.pop(key)
     if other:
-        rest[USAGE_EXTRA] = other
+        rest[kit.USAGE_EXTRA] = other
     return ModelResponse(
         message=message,
         stop_reason=stop_reason,
         usage=counters,
-        extra=Extra._own(rest) if rest else UNSET,
+        extra=Extra._own({kit.SOURCE: NAME, **rest}),
+        **typed,
     )
 
 
 # --- encoding ----------------------------------------------------------------------------------
 
 
-@runs_roomy
-def encode_request(
-    request: Request | list[Message],
-    /,
-    *,
-    unsupported: UnsupportedPolicy = "error",
-    dropped: list[Dropped] | None = None,
-    **options: Any,
-) -> bytes:
+def _encode_request(req: Request, policy: Unsupported) -> bytes:
     """Write a Messages API request body: ``encode_request(req)`` or
     ``encode_request(messages, model=..., max_tokens=..., tools=..., **options)``.
 
-    Keyword options add to and override ``request.options``. Options in another provider's shape
-    (OpenAI ``tools``, ``tool_choice``, ``stop``, ``max_completion_tokens``, ...) are converted;
-    what this API cannot hold raises `UnsupportedError` naming it and its path, or, with
-    ``unsupported="drop"``, is left out and recorded in ``dropped``.
+    Keyword options add to and override ``request.options``. Messages in the neutral shape (no
+    `SOURCE` hint: this API's own) are written as they are, unknown blocks and keys included.
+    Another provider's data is mapped where this API has an exact equivalent; what it cannot hold
+    raises `UnsupportedError` naming it and its path when it is content, or, with
+    ``unsupported="drop"`` (and always for metadata), is left out and listed in ``dropped``.
+    The input is never changed.
     """
-    req = as_request(request, options)
-    policy = Unsupported(unsupported, dropped)
-    body = options_for_anthropic(req.options, policy)
+    body = kit.encode_settings(req, NAME, read_settings, write_settings, policy)
     messages = req.messages
     start = 0
     system: list[Any] = []
@@ -372,36 +446,43 @@ def encode_request(
         msg = messages[i]
         path = f"$.messages[{i}]"
         role = msg.role
+        extra = msg.extra
+        own = extra is UNSET or kit.is_own(extra, NAME, neutral=True)
+        new_turn = extra is not UNSET and extra.get(kit.NEW_TURN) is True
         if role == "tool":
-            block = _tool_result(msg, path, policy)
+            block = _tool_result(msg, path, policy, own)
             if block is None:
                 continue
-            if joinable:
+            if joinable and not new_turn:
                 out[-1]["content"].append(block)
             else:
                 out.append({"role": "user", "content": [block]})
             joinable = after_tool = True
             continue
-        _message_keys(msg, path, policy)
-        content = _content(msg.content, path, policy)
+        keys = _message_keys(msg, path, policy, own)
+        content = _content(msg.content, path, policy, own)
         listed = role == "user" and type(msg.content) is list and len(msg.content) > 0
-        if listed and after_tool:
+        if listed and after_tool and not new_turn and not keys:
             out[-1]["content"].extend(content)
         else:
-            out.append({"role": role, "content": content})
-        joinable = listed
+            if listed:  # tool results may join this turn: a list of its own, not the caller's
+                content = list(content)
+            item = {"role": role, "content": content}
+            if keys:
+                item.update(keys)
+            out.append(item)
+        joinable = listed and not keys
         after_tool = False
     body["messages"] = out
-    return encode_json(body)
+    return kit.encode_json(body)
 
 
-def _message_keys(msg: Message, path: str, policy: Unsupported) -> None:
-    extra = msg.extra
-    if extra is UNSET:
-        return
-    for key, value in extra.items():
-        if key not in HINTS:
-            policy.report_key(f"{path}.{key}", f"the message key {key!r} (no such key here)", value)
+_NONE: frozenset[str] = frozenset()
+
+
+def _message_keys(msg: Message, path: str, policy: Unsupported, own: bool) -> dict[str, Any]:
+    """The message keys to write back (its own provider's), after reporting the others."""
+    return {} if msg.extra is UNSET else kit.kept_keys(msg.extra, _NONE, own, policy, path)
 
 
 def _system(messages: list[Message], policy: Unsupported) -> Any:
@@ -409,7 +490,9 @@ def _system(messages: list[Message], policy: Unsupported) -> Any:
     parts: list[Any] = []
     for i, msg in enumerate(messages):
         path = f"$.messages[{i}]"
-        _message_keys(msg, path, policy)
+        own = msg.extra is UNSET or kit.is_own(msg.extra, NAME, neutral=True)
+        if _message_keys(msg, path, policy, own):
+            policy.metadata(path, "message keys on a system message (the system prompt has none)")
         if len(messages) == 1 and isinstance(msg.content, str):
             return msg.content
         content = msg.content
@@ -419,18 +502,18 @@ def _system(messages: list[Message], policy: Unsupported) -> Any:
         kept = [
             b for j, b in enumerate(content) if _system_block(b, f"{path}.content[{j}]", policy)
         ]
-        parts.extend(_content(kept, path, policy))
+        parts.extend(_content(kept, path, policy, own))
     return parts
 
 
-def _system_block(block: ContentBlock, path: str, policy: Unsupported) -> bool:
-    if type(block) is TextBlock:
+def _system_block(block: wb.ContentBlock, path: str, policy: Unsupported) -> bool:
+    if type(block) is wb.TextBlock:
         return True
     policy.report(path, f"a {_block_type(block)} block in the system prompt (text only)")
     return False
 
 
-def _tool_result(msg: Message, path: str, policy: Unsupported) -> dict[str, Any] | None:
+def _tool_result(msg: Message, path: str, policy: Unsupported, own: bool) -> dict[str, Any] | None:
     if msg.tool_call_id is UNSET:
         policy.report(path, "a tool message without tool_call_id")
         return None
@@ -443,20 +526,17 @@ def _tool_result(msg: Message, path: str, policy: Unsupported) -> dict[str, Any]
             kept = []
             for j, b in enumerate(content):
                 kind = _block_type(b)
-                if kind in TOOL_RESULT_CONTENT:
+                if own or kind in TOOL_RESULT_CONTENT:
                     kept.append(b)
                 else:
-                    policy.report(f"{path}.content[{j}]", f"a {kind} block in a tool result")
-            content = _content(kept, path, policy)
+                    policy.report(f"{path}.content[{j}]", f"{kit.a(kind)} block in a tool result")
+            content = _content(kept, path, policy, own)
         block["content"] = content
     if msg.is_error is not UNSET:
         block["is_error"] = msg.is_error
     if extra is not UNSET:
-        for key, value in extra.items():
-            if key in TOOL_RESULT_KEYS:
-                block[key] = value
-            elif key not in HINTS:
-                policy.report_key(f"{path}.{key}", f"the key {key!r} on a tool result", value)
+        what = "the key {} on a tool result"
+        block.update(kit.kept_keys(extra, TOOL_RESULT_KEYS, own, policy, path, what))
     return block
 
 
@@ -464,16 +544,20 @@ def _block_type(block: Any) -> str:
     return str(block.type)
 
 
-def _content(content: str | list[ContentBlock], path: str, policy: Unsupported) -> Any:
+def _content(
+    content: str | list[wb.ContentBlock], path: str, policy: Unsupported, own: bool = True
+) -> Any:
     """Message content as this API writes it (blocks checked, lowered for msgspec)."""
     if isinstance(content, str):
         return content
     for block in content:  # the common case: plain blocks go to msgspec as they are
         cls = type(block)
         if cls in _PLAIN:
-            if block.extra is UNSET and (cls is not ThinkingBlock or block.signature is not UNSET):  # type: ignore[union-attr]
+            if block.extra is UNSET and (
+                cls is not wb.ThinkingBlock or block.signature is not UNSET
+            ):  # type: ignore[union-attr]
                 continue
-        elif (cls is ImageBlock or cls is DocumentBlock) and block.extra is UNSET:  # type: ignore[union-attr]
+        elif (cls is wb.ImageBlock or cls is wb.DocumentBlock) and block.extra is UNSET:  # type: ignore[union-attr]
             source = block.source  # type: ignore[union-attr]
             if type(source) in _PLAIN_SOURCES and source.extra is UNSET:  # type: ignore[union-attr]
                 continue
@@ -483,128 +567,144 @@ def _content(content: str | list[ContentBlock], path: str, policy: Unsupported) 
     kept: list[Any] = []
     for j, block in enumerate(content):
         where = f"{path}.content[{j}]"
-        if isinstance(block, UnknownBlock):
-            kind = block.data.get("type")
-            if kind in OTHER_BLOCKS:
-                kept.append(block)
-            else:
-                policy.report(where, f"a {kind!r} block (not a Messages API block)")
+        if type(block) is wb.ThinkingBlock and block.signature is UNSET:
+            policy.report(
+                where,
+                "a thinking block without a signature (Anthropic takes back only thinking it "
+                "signed)",
+            )
+            continue
+        if own:
+            kept.append(block)
+            continue
+        if isinstance(block, wb.UnknownBlock):
+            kit.foreign_block(policy, where, block.type, "another provider")
             continue
         block = _checked_block(block, where, policy)
         if block is not None:
             kept.append(block)
-    return lowered(kept, path + ".content")
+    return kit.lowered(kept, path + ".content")
 
 
-_PLAIN = frozenset({TextBlock, ToolUseBlock, ThinkingBlock, RedactedThinkingBlock})
-_PLAIN_SOURCES = frozenset({Base64Source, UrlSource})
+_PLAIN = frozenset({wb.TextBlock, wb.ToolUseBlock, wb.ThinkingBlock, wb.RedactedThinkingBlock})
+_PLAIN_SOURCES = frozenset({wb.Base64Source, wb.UrlSource})
 
 
 def _checked_block(block: Any, path: str, policy: Unsupported) -> Any:
-    """``block``, or a copy without the keys this API cannot hold, or None to leave it out."""
+    """Another provider's ``block``, or a copy without the keys this API cannot hold, or None to
+    leave it out."""
     cls = type(block)
-    if cls is ThinkingBlock and block.signature is UNSET:
-        policy.report(
-            path,
-            "a thinking block without a signature (Anthropic takes back only thinking it signed)",
-        )
-        return None
-    if cls is ImageBlock or cls is DocumentBlock:
+    if cls is wb.ImageBlock or cls is wb.DocumentBlock:
         source = block.source
-        if type(source) is UnknownSource and source.type not in SOURCE_TYPES:
+        if type(source) is wb.UnknownSource and source.type not in SOURCE_TYPES:
             policy.report(path + ".source", f"a {source.type!r} source")
             return None
-        if (type(source) is Base64Source or type(source) is UrlSource) and (
+        if (type(source) is wb.Base64Source or type(source) is wb.UrlSource) and (
             source.extra is not UNSET
         ):
             for key, value in source.extra.items():
-                policy.report_key(f"{path}.source.{key}", f"the key {key!r} on a source", value)
+                kit.foreign_key(
+                    policy, f"{path}.source.{key}", f"the key {key!r} on a source", key, value
+                )
             source = msgspec.structs.replace(source, extra=UNSET)
             block = msgspec.structs.replace(block, source=source)
     allowed = BLOCK_KEYS.get(cls)
     if allowed is None:  # a typed block of the provider catalog: an Anthropic block or not
         if _block_type(block) in OTHER_BLOCKS:
             return block
-        policy.report(path, f"a {_block_type(block)!r} block (not a Messages API block)")
+        kit.foreign_block(policy, path, _block_type(block), "another provider")
         return None
-    keys = block_keys(block)
+    keys = kit.block_keys(block)
     if not keys:
         return block
     bad = {k for k in keys if k not in allowed}
     if not bad:
         return block
     for key, value in keys.items():
-        if key in bad and not block_hint(key, block):
-            policy.report_key(f"{path}.{key}", f"the key {key!r} on a {cls.type} block", value)
-    return without_keys(block, bad)
+        if key in bad and not kit.block_hint(key, block):
+            what = f"the key {key!r} on a {cls.type} block"
+            kit.foreign_key(policy, f"{path}.{key}", what, key, value)
+    return kit.without_keys(block, bad)
 
 
-@runs_roomy
-def encode_response(
-    response: ModelResponse,
-    /,
-    *,
-    unsupported: UnsupportedPolicy = "error",
-    dropped: list[Dropped] | None = None,
-    **fields: Any,
-) -> bytes:
+def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[str, Any]) -> bytes:
     """Write a Messages API response body for ``response`` (what a gateway returns to a client).
 
     ``fields`` supply top-level keys the response lacks (``id=``, ``model=``). A response decoded
-    by `decode_response` is written back as it came. Keys, blocks and counters this API cannot
-    hold raise `UnsupportedError`, or are dropped and recorded with ``unsupported="drop"``.
+    by `decode_response` is written back as it came. Another provider's keys, blocks and counters
+    this API cannot hold are refused (content) or listed in ``dropped`` (metadata; content too
+    with ``unsupported="drop"``); none is copied.
     """
-    policy = Unsupported(unsupported, dropped)
     extra = dict(response.extra.items()) if response.extra is not UNSET else {}
-    usage_other = extra.pop(USAGE_EXTRA, None) or {}
+    own = extra.pop(kit.SOURCE, NAME) == NAME
+    usage_other = extra.pop(kit.USAGE_EXTRA, None)
+    if type(usage_other) is not dict:
+        if usage_other is not None:
+            policy.metadata("$.usage_extra", "a usage that is not an object")
+        usage_other = {}
     top: dict[str, Any] = {}
-    for key, value in extra.items():
-        if key in RESPONSE_KEYS:
-            top[key] = value
-        else:
-            policy.report_key(f"$.{key}", f"the response key {key!r}", value)
+    if own:
+        top = {k: v for k, v in extra.items() if k not in kit.HINTS}
+    else:
+        kit.foreign_extra(policy, extra, "$", "the response key")
     for key, value in fields.items():
         top.setdefault(key, value)
     msg = response.message
-    _message_keys(msg, "$.message", policy)
+    msg_own = msg.extra is UNSET or kit.is_own(msg.extra, NAME, neutral=True)
+    if _message_keys(msg, "$.message", policy, msg_own):
+        policy.metadata("$.message", "message keys on a response message (it has none here)")
     content = msg.content
     if isinstance(content, str):
-        content = [TextBlock(content)] if content else []
+        content = [wb.TextBlock(content)] if content else []
+    ident = response.id if response.id is not UNSET else top.pop("id", None)
+    model = response.model if response.model is not UNSET else top.pop("model", None)
+    top.pop("id", None)
+    top.pop("model", None)
+    if response.created is not UNSET and own:
+        top.setdefault("created", response.created)
+    elif response.created is not UNSET:
+        policy.metadata("$.created", "the creation time (a Messages response has none)")
     body = {
-        "id": top.pop("id", None),
+        "id": ident,
         "type": "message",
         "role": "assistant",
-        "model": top.pop("model", None),
-        "content": _content(content, "$.message", policy),
+        "model": model,
+        "content": _content(content, "$.message", policy, msg_own),
         "stop_reason": response.stop_reason,
         "stop_sequence": top.pop("stop_sequence", None),
-        "usage": _usage(response.usage, usage_other, policy),
+        "usage": _usage(response.usage, usage_other, policy, own),
     }
     body.update(top)
-    return encode_json(body)
+    return kit.encode_json(body)
 
 
-def _usage(counters: dict[str, int], other: dict[str, Any], policy: Unsupported) -> Any:
-    kept: dict[str, int] = {}
-    for name, value in counters.items():
-        if name in USAGE_COUNTERS or name.startswith(USAGE_GROUPS):
-            kept[name] = value
-        elif name not in DERIVED_COUNTERS:
-            policy.report(f"$.usage.{name}", f"the usage counter {name!r}")
-    rest: dict[str, Any] = {}
-    for name, value in other.items():
-        if (
-            name in USAGE_OTHER
-            or name in USAGE_COUNTERS
-            or name in _USAGE_OBJECTS
-            or name.startswith(USAGE_GROUPS)
-        ):
-            rest[name] = value
-        else:
-            policy.report_key(f"$.usage_extra.{name}", f"the usage entry {name!r}", value)
+def _usage(counters: dict[str, int], other: dict[str, Any], policy: Unsupported, own: bool) -> Any:
+    if own:
+        kept = dict(counters)
+        rest = other
+    else:
+        kept = {}
+        for name, value in counters.items():
+            if name in USAGE_COUNTERS or name.startswith(USAGE_GROUPS):
+                kept[name] = value
+            elif name not in DERIVED_COUNTERS:
+                policy.metadata(f"$.usage.{name}", f"the usage counter {name!r}")
+        rest = {}
+        for name, value in other.items():
+            if name in USAGE_OTHER or name in _USAGE_OBJECTS or name.startswith(USAGE_GROUPS):
+                rest[name] = value
+            else:
+                policy.metadata(f"$.usage_extra.{name}", f"the usage entry {name!r}")
     kept.setdefault("input_tokens", 0)
     kept.setdefault("output_tokens", 0)
-    return unflatten_usage(kept, rest)
+    return kit.usage_object(kept, rest)
 
 
 _USAGE_OBJECTS = frozenset({"cache_creation", "server_tool_use", "output_tokens_details"})
+
+
+# --- the adapter contract (signatures: _toolkit) ----------------------------------------------
+
+decode_request, decode_response, encode_request, encode_response = kit.contract(
+    _decode_request, _decode_response, _encode_request, _encode_response
+)

@@ -4,24 +4,32 @@
 with msgspec straight from the SSE buffer. `StreamAccumulator` applies them and builds the final
 `ModelResponse`, equal to `anthropic.decode_response` of the non-streamed body with the same
 content: text and thinking deltas joined, ``signature_delta`` kept byte-exact, the tool input's
-``partial_json`` pieces parsed once the block stops, ``message_delta`` fields and usage merged.
+``partial_json`` pieces parsed once the block stops, ``message_delta`` fields merged and its
+usage counters merged (a null counter keeps the ``message_start`` value, as the SDK does).
 
-An ``error`` event, an event whose JSON is bad, or a stream that ends inside an event raises
-`StreamError` with the event index (``.frame``); everything received before stays applied, so
-``accumulator.response()`` still gives the partial response.
+Both are built on the shared stream core (`minagent.providers._stream`). Refused with
+`StreamError` and the event index (``.frame``): an ``error`` event, bad JSON or UTF-8, a known
+event whose shape is wrong, a delta for a block of another kind (``text_delta`` into a
+``tool_use`` block, ``signature_delta`` into a text block, ...) or for a block that stopped, any
+event after ``message_stop``, a stream that ends inside an event or before ``message_stop``.
+Everything received before stays applied, so ``accumulator.response()`` still gives the partial
+response. An event of a type this module does not know is yielded as an `UnknownEvent` (with its
+provider and index) and kept in ``accumulator.unknown``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Union
 
 import msgspec
 
-from ..wire._stack import runs_roomy_unsized
-from ..wire.errors import DecodeError
+from ..wire.limits import DEFAULT, Limits
 from ..wire.messages import ModelResponse
-from ._base import RAW_ARGUMENTS, StreamError
-from ._sse import SSEEvent, SSEParser
+from . import anthropic as adapter
+from ._base import RAW_ARGUMENTS
+from ._sse import SSEEvent
+from ._stream import Accumulator, Parser, UnknownEvent, accumulate_with, decode_event, fail, want
 
 __all__ = [
     "ContentBlockDelta",
@@ -128,15 +136,7 @@ class ErrorEvent(_Event, tag="error"):
     error: dict[str, Any]
 
 
-class UnknownEvent(msgspec.Struct, gc=False):
-    """An event (or delta) type this module does not know, kept whole."""
-
-    type: str
-    data: dict[str, Any]
-    """The whole event object."""
-
-
-StreamEvent = Union[  # noqa: UP007
+_KNOWN = Union[  # noqa: UP007 (a runtime union for msgspec)
     MessageStart,
     ContentBlockStart,
     ContentBlockDelta,
@@ -145,209 +145,252 @@ StreamEvent = Union[  # noqa: UP007
     MessageStop,
     Ping,
     ErrorEvent,
-    UnknownEvent,
 ]
+StreamEvent = Union[_KNOWN, UnknownEvent]  # noqa: UP007
 """Any event `StreamParser` yields."""
-
-_KNOWN = Union[  # noqa: UP007
-    MessageStart,
-    ContentBlockStart,
-    ContentBlockDelta,
-    ContentBlockStop,
-    MessageDelta,
-    MessageStop,
-    Ping,
-    ErrorEvent,
-]
 _DECODER = msgspec.json.Decoder(_KNOWN)
-_ANY = msgspec.json.Decoder(dict[str, Any])
+_TYPES = frozenset(
+    {
+        "message_start",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
+        "ping",
+        "error",
+    }
+)
+"""The event types this module knows: one of these in a shape it cannot read is refused."""
 
 
-def _decode_event(sse: SSEEvent) -> Any:
-    try:
-        return _DECODER.decode(sse.data)
-    except msgspec.ValidationError:
-        pass
-    except (msgspec.DecodeError, RecursionError) as err:
-        raise StreamError(f"event {sse.event!r}: invalid JSON: {err}", frame=sse.index) from None
-    try:
-        data = _ANY.decode(sse.data)
-    except msgspec.ValidationError:
-        raise StreamError(f"event {sse.event!r}: not a JSON object", frame=sse.index) from None
-    kind = data.get("type")
-    if type(kind) is not str:
-        raise StreamError(f"event {sse.event!r}: no string 'type'", frame=sse.index)
-    # a known event type that failed its typed decode (an unknown delta type, a missing key)
-    return UnknownEvent(kind, data)
-
-
-class StreamParser:
+class StreamParser(Parser):
     """Byte chunks in, typed `StreamEvent` objects out; see the module docstring."""
 
-    __slots__ = ("_sse",)
+    __slots__ = ()
+    provider = "anthropic"
+    end = "message_stop"
 
-    def __init__(self) -> None:
-        self._sse = SSEParser()
-
-    @runs_roomy_unsized
-    def feed(self, chunk: bytes | bytearray | memoryview) -> list[Any]:
-        """Add ``chunk``; return the events it completed. Raises `StreamError` (see the module
-        docstring) with ``.received`` holding the events of this chunk decoded before it."""
-        out: list[Any] = []
-        for sse in self._sse.feed(chunk):
-            try:
-                out.append(_decode_event(sse))
-            except StreamError as err:
-                err.received = out
-                raise
-        return out
-
-    @runs_roomy_unsized
-    def close(self) -> list[Any]:
-        """End the stream; raise `StreamError` if it stopped inside an event."""
+    def _decode(self, raw: SSEEvent) -> Any:
         try:
-            events = self._sse.close()
-        except DecodeError as err:
-            raise StreamError(err.message, frame=err.frame) from None
-        return [_decode_event(sse) for sse in events]
+            event = _DECODER.decode(raw.data)
+        except (msgspec.DecodeError, RecursionError):
+            data = decode_event(raw.data, raw.index, f"event {raw.event!r}")
+            kind = want(data.get("type"), str, f"event {raw.event!r}: 'type'", raw.index)
+            event = UnknownEvent(kind, data, self.provider, raw.index)
+        else:
+            if type(event) is MessageStop:
+                self.ended = raw.index
+        return event
 
 
-class StreamAccumulator:
+_NAMED = frozenset(
+    {"text_delta", "input_json_delta", "thinking_delta", "signature_delta", "citations_delta"}
+)
+
+_TOOL_TYPES = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
+"""Blocks whose ``input`` arrives in ``input_json_delta`` pieces (the SDK's TRACKS_TOOL_INPUT)."""
+
+_TARGETS: dict[type, tuple[frozenset[str], str]] = {
+    TextDelta: (frozenset({"text"}), "text"),
+    CitationsDelta: (frozenset({"text"}), "citations"),
+    ThinkingDelta: (frozenset({"thinking"}), "thinking"),
+    SignatureDelta: (frozenset({"thinking"}), "signature"),
+    InputJsonDelta: (_TOOL_TYPES, "input"),
+}
+"""Per delta: the block types it may go to, and the block key it changes."""
+
+
+class _Block:
+    """One content block being streamed: the body as it started, the pieces of its growing text
+    (``text``, ``thinking``, or the tool input's JSON) joined only when asked."""
+
+    __slots__ = ("body", "key", "kind", "pieces", "stopped")
+
+    def __init__(self, body: dict[str, Any], kind: str) -> None:
+        self.body = body
+        self.kind = kind
+        self.key = "text" if kind == "text" else "thinking" if kind == "thinking" else None
+        self.pieces: list[str] = []
+        self.stopped = False
+
+    def finished(self) -> dict[str, Any]:
+        """The block with its pieces joined in (a copy when pieces are pending)."""
+        if not self.pieces:
+            return self.body
+        body = dict(self.body)
+        if self.key is None:
+            _set_input(body, "".join(self.pieces))
+        else:
+            body[self.key] = body.get(self.key, "") + "".join(self.pieces)
+        return body
+
+
+class StreamAccumulator(Accumulator):
     """Feeds a `StreamParser` and builds the `ModelResponse`.
 
     ``feed(chunk)`` returns the new events (after applying them); ``close()`` checks the stream
     ended cleanly and returns the response; ``response()`` gives the response so far at any time
-    (partial tool inputs stay ``{}`` until their block stops).
+    (a tool input still arriving is parsed if complete, else kept raw, see `response`).
     """
 
-    __slots__ = ("_blocks", "_index", "_json", "_message", "_parser", "_stopped", "events")
+    __slots__ = ("_blocks", "_message")
+    provider = "anthropic"
+    end = "message_stop"
 
-    def __init__(self) -> None:
-        self._parser = StreamParser()
+    def __init__(self, limits: Limits = DEFAULT) -> None:
+        super().__init__(StreamParser(limits), limits)
         self._message: dict[str, Any] | None = None
-        self._blocks: list[dict[str, Any]] = []
-        self._json: dict[int, list[str]] = {}
-        self._index = 0
-        self._stopped = False
-        self.events = 0
-        """How many events were applied."""
+        self._blocks: list[_Block] = []
 
-    @runs_roomy_unsized
-    def feed(self, chunk: bytes | bytearray | memoryview) -> list[Any]:
-        """Parse ``chunk`` and apply its events; see the class docstring."""
-        try:
-            events = self._parser.feed(chunk)
-        except StreamError as err:
-            for event in err.received:
-                self.apply(event)
-            raise
-        for event in events:
-            self.apply(event)
-        return events
-
-    @runs_roomy_unsized
-    def close(self) -> ModelResponse:
-        """End the stream and return the final response (`StreamError` if incomplete)."""
-        for event in self._parser.close():
-            self.apply(event)
-        if self._message is None:
-            raise StreamError("the stream ended before message_start", frame=self.events)
-        if not self._stopped:
-            raise StreamError("the stream ended before message_stop", frame=self.events)
-        return self.response()
-
-    def apply(self, event: Any) -> None:
-        """Apply one event (as `StreamParser` yields them)."""
-        index = self.events
-        self.events += 1
+    def _apply(self, event: Any, index: int) -> None:
         cls = type(event)
         if cls is ContentBlockDelta:
-            block = self._block(event.index, index)
-            delta = event.delta
-            dcls = type(delta)
-            if dcls is TextDelta:
-                block["text"] += delta.text
-            elif dcls is InputJsonDelta:
-                self._json.setdefault(event.index, []).append(delta.partial_json)
-            elif dcls is ThinkingDelta:
-                block["thinking"] += delta.thinking
-            elif dcls is SignatureDelta:
-                block["signature"] = delta.signature  # the whole signature, as the SDK sets it
-            else:
-                citations = block.get("citations")
-                if citations is None:
-                    citations = block["citations"] = []
-                citations.append(delta.citation)
+            self._delta(event, index)
         elif cls is ContentBlockStart:
-            if self._message is None:
-                raise StreamError("content_block_start before message_start", frame=index)
-            if event.index != len(self._blocks):
-                raise StreamError(
-                    f"content_block_start index {event.index}, expected {len(self._blocks)}",
-                    frame=index,
-                )
-            self._blocks.append(dict(event.content_block))
+            self._start(event, index)
         elif cls is ContentBlockStop:
-            self._finish(event.index, index)
+            block = self._open(event.index, "content_block_stop", index)
+            self._blocks[event.index] = _Block(block.finished(), block.kind)
+            self._blocks[event.index].stopped = True
         elif cls is MessageStart:
-            self._message = dict(event.message)
-            self._blocks = list(self._message.get("content") or [])
+            if self._message is not None:
+                raise fail("a second message_start", index)
+            message = dict(event.message)
+            content = message.get("content")
+            content = [] if content is None else want(content, list, "message.content", index)
+            message["content"] = []
+            self._message = message
+            for i, block in enumerate(content):
+                self._add(block, f"message.content[{i}]", index)
         elif cls is MessageDelta:
-            message = self._require(index)
-            message.update(event.delta)
-            if event.usage:
-                usage = message.setdefault("usage", {})
-                for key, value in event.usage.items():
-                    if value is not None:
-                        usage[key] = value
+            self._merge(event, index)
         elif cls is MessageStop:
-            self._stopped = True
+            self._require("message_stop", index)
+            self._mark_end(index)
         elif cls is ErrorEvent:
-            err = StreamError(
-                f"error event: {event.error.get('message', event.error)}", frame=index
-            )
-            err.error = event.error
-            raise err
-        elif cls is UnknownEvent and event.type in _MUST_APPLY:
-            raise StreamError(f"cannot apply this {event.type} event: {event.data}", frame=index)
-        # any other event type carries nothing for the message
+            raise _error(event.error, index)
+        elif cls is UnknownEvent and event.type in _TYPES:
+            if event.type == "content_block_delta" and self._other_delta(event.data, index):
+                return
+            if event.type == "error":
+                raise _error(event.data.get("error"), index)
+            raise fail(f"a {event.type} event of the wrong shape: {event.data}", index)
+        # ping, and events of unknown types (kept in .unknown), carry nothing for the message
 
-    def _require(self, index: int) -> dict[str, Any]:
+    def _require(self, what: str, index: int) -> dict[str, Any]:
         if self._message is None:
-            raise StreamError("an event before message_start", frame=index)
+            raise fail(f"{what} before message_start", index)
         return self._message
 
-    def _block(self, i: int, index: int) -> dict[str, Any]:
+    def _add(self, block: Any, what: str, index: int) -> None:
+        block = dict(want(block, dict, what, index))
+        kind = want(block.get("type"), str, f"{what}.type", index)
+        entry = _Block(block, kind)
+        if entry.key is not None and entry.key in block:
+            want(block[entry.key], str, f"{what}.{entry.key}", index)
+        self._blocks.append(entry)
+
+    def _start(self, event: ContentBlockStart, index: int) -> None:
+        self._require("content_block_start", index)
+        if event.index != len(self._blocks):
+            raise fail(
+                f"content_block_start index {event.index}, expected {len(self._blocks)}", index
+            )
+        self._add(event.content_block, "content_block", index)
+
+    def _open(self, i: int, what: str, index: int) -> _Block:
         if not 0 <= i < len(self._blocks):
-            raise StreamError(f"a delta for block {i}, which has not started", frame=index)
-        return self._blocks[i]
+            raise fail(f"{what} for block {i}, which has not started", index)
+        block = self._blocks[i]
+        if block.stopped:
+            raise fail(f"{what} for block {i}, which has stopped", index)
+        return block
 
-    def _finish(self, i: int, index: int) -> None:
-        pieces = self._json.pop(i, None)
-        if pieces is not None:
-            _set_input(self._block(i, index), "".join(pieces))
+    def _delta(self, event: ContentBlockDelta, index: int) -> None:
+        block = self._open(event.index, "content_block_delta", index)
+        delta = event.delta
+        dcls = type(delta)
+        kinds, _key = _TARGETS[dcls]
+        if block.kind not in kinds:
+            raise fail(
+                f"a {dcls.__struct_config__.tag} for block {event.index},"  # type: ignore[attr-defined]
+                f" a {block.kind} block (it goes to a {' or '.join(sorted(kinds))} block)",
+                index,
+            )
+        if dcls is TextDelta:
+            block.pieces.append(delta.text)
+        elif dcls is ThinkingDelta:
+            block.pieces.append(delta.thinking)
+        elif dcls is InputJsonDelta:
+            block.pieces.append(delta.partial_json)
+        elif dcls is SignatureDelta:
+            block.body["signature"] = delta.signature  # the whole signature, as the SDK sets it
+        else:
+            citations = block.body.get("citations")
+            if citations is None:
+                citations = block.body["citations"] = []
+            want(citations, list, f"block {event.index}'s citations", index).append(delta.citation)
 
-    def response(self) -> ModelResponse:
-        """The response as accumulated so far (raises `StreamError` before message_start).
+    def _other_delta(self, data: dict[str, Any], index: int) -> bool:
+        """A delta of a type this module does not name (``compaction_delta``, ...): its string
+        fields are appended to the block's, the others replace them, as the SDK's generic
+        ``accumulate_delta`` does. False when the event is not such a delta (refuse it)."""
+        at, delta = data.get("index"), data.get("delta")
+        if type(at) is not int or type(delta) is not dict or type(delta.get("type")) is not str:
+            return False
+        if delta["type"] in _NAMED:
+            return False  # a named delta of the wrong shape
+        block = self._open(at, "content_block_delta", index).body
+        for key, value in delta.items():
+            if key == "type":
+                continue
+            current = block.get(key)
+            if type(value) is str and (current is None or type(current) is str):
+                block[key] = (current or "") + value
+            else:
+                block[key] = value
+        return True
+
+    def _merge(self, event: MessageDelta, index: int) -> None:
+        message = self._require("message_delta", index)
+        message.update(event.delta)
+        if event.usage:
+            usage = message.get("usage")
+            if type(usage) is not dict:
+                usage = message["usage"] = {}
+            for key, value in event.usage.items():
+                if value is not None:  # cumulative totals; a null keeps message_start's value
+                    usage[key] = value
+
+    def _complete(self) -> str:
+        if self._message is None:
+            return "before message_start"
+        return "" if self._ended is not None else "before message_stop"
+
+    def body(self) -> dict[str, Any]:
+        """The Messages response body accumulated so far (`StreamError` before message_start).
 
         A tool block whose input is still arriving (or that never got its stop, as when
         ``max_tokens`` cuts it) gets the text received so far, parsed if it is a complete JSON
         object, else kept raw (see `RAW_ARGUMENTS`).
         """
-        from .anthropic import decode_response
-
-        message = self._require(self.events)
+        message = self._require("a response", self.events)
         body = dict(message)
-        blocks = self._blocks
-        if self._json:
-            blocks = list(blocks)
-            for i, pieces in self._json.items():
-                blocks[i] = dict(blocks[i])
-                _set_input(blocks[i], "".join(pieces))
-        body["content"] = blocks
+        body["content"] = [block.finished() for block in self._blocks]
+        return body
+
+    def _decode(self, body: dict[str, Any]) -> ModelResponse:
         if body.get("stop_reason") is None:
-            body["stop_reason"] = ""
-        return decode_response(msgspec.json.encode(body))
+            body = dict(body, stop_reason="")
+        return adapter.decode_response(msgspec.json.encode(body))
+
+
+def _error(error: Any, index: int) -> Exception:
+    detail = error.get("message", error) if type(error) is dict else error
+    err = fail(f"error event: {detail}", index)
+    err.error = error
+    return err
 
 
 def _set_input(block: dict[str, Any], text: str) -> None:
@@ -360,17 +403,14 @@ def _set_input(block: dict[str, Any], text: str) -> None:
         value = None
     if type(value) is dict:
         block["input"] = value
-    else:  # cut short (max_tokens) or not an object: keep the text, see RAW_ARGUMENTS
+    else:  # cut short (max_tokens), not an object, or nested too deep: keep the text as it came
         block["input"] = {}
         block[RAW_ARGUMENTS] = text
 
 
-_MUST_APPLY = frozenset({"content_block_delta", "content_block_start", "message_delta"})
-
-
-def accumulate(chunks: Any) -> ModelResponse:
+def accumulate(
+    chunks: Iterable[bytes | bytearray | memoryview], *, limits: Limits = DEFAULT
+) -> ModelResponse:
     """The final `ModelResponse` of a whole stream given as an iterable of byte chunks."""
-    acc = StreamAccumulator()
-    for chunk in chunks:
-        acc.feed(chunk)
-    return acc.close()
+    result: ModelResponse = accumulate_with(StreamAccumulator(limits), chunks)
+    return result

@@ -33,56 +33,22 @@ from __future__ import annotations
 import mimetypes
 from typing import Any
 
+import msgspec
 from msgspec import UNSET
 
-from ..wire._stack import runs_roomy
-from ..wire.blocks import (
-    Base64Source,
-    ContentBlock,
-    DocumentBlock,
-    ImageBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolUseBlock,
-    UnknownBlock,
-    UrlSource,
-)
+from ..wire import blocks as wb
 from ..wire.errors import ValidationError
 from ..wire.extra import Extra
+from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
-from ._base import (
-    HINTS,
-    USAGE_EXTRA,
-    Dropped,
-    Request,
-    Unsupported,
-    UnsupportedPolicy,
-    as_request,
-    bare,
-    block_hint,
-    block_keys,
-    decode_json,
-    encode_json,
-    flatten_usage,
-    unflatten_usage,
-)
-from ._convert import options_for_gemini
-from ._helpers import (
-    MISSING,
-    b64_exact,
-    base64_json,
-    block_kind,
-    extra_dict,
-    extra_or_unset,
-    json_text,
-    want_dict,
-    want_list,
-    want_str,
-)
+from . import _toolkit as kit
+from ._base import Reasoning, Request, Tool, ToolChoice, Unsupported
+from ._toolkit import SettingsReader
 
 __all__ = [
     "FINISH_REASONS",
     "ID_PREFIX",
+    "NAME",
     "PART_TYPE",
     "USAGE_NAMES",
     "decode_request",
@@ -90,6 +56,9 @@ __all__ = [
     "encode_request",
     "encode_response",
 ]
+
+NAME = "gemini"
+"""The registry name (`providers.get`) and `SOURCE` hint of this adapter."""
 
 ID_PREFIX = "minagent-gemini-"
 """Prefix of the ids given to ``functionCall`` parts that came without one; never written back."""
@@ -130,6 +99,10 @@ Anthropic); the encoder adds it back."""
 
 _USAGE_BACK = {v: k for k, v in USAGE_NAMES.items()}
 _RESPONSE_MARK = "gemini_response"
+_RESPONSE_KEYS = frozenset({"willContinue", "scheduling", "parts"})
+"""``functionResponse`` keys besides ``id``, ``name`` and ``response`` kept flat in a tool
+message's ``extra``; any other key of it is kept under `_FR_KEYS`."""
+_FR_KEYS = "functionResponse"
 _DATA_KEYS = ("text", "inlineData", "fileData", "functionCall", "functionResponse")
 
 
@@ -156,65 +129,223 @@ class _Calls:
         return None
 
 
-@runs_roomy
-def decode_request(data: bytes | bytearray | memoryview | str) -> Request:
+def _decode_request(data: Any, limits: Limits) -> Request:
     """Decode a Gemini ``generateContent`` request body into a `Request`."""
-    body = want_dict(decode_json(data, "$"), "$")
+    body = kit.want_dict(kit.decode_json(data, "$"), "$")
     options = dict(body)
     messages: list[Message] = []
-    system = options.pop("systemInstruction", MISSING)
-    if system is not MISSING:
-        system = want_dict(system, "$.systemInstruction")
+    system = options.pop("systemInstruction", kit.MISSING)
+    if system is not kit.MISSING:
+        system = kit.want_dict(system, "$.systemInstruction")
         rest = {k: v for k, v in system.items() if k != "parts"}
-        parts = want_list(system.get("parts", []), "$.systemInstruction.parts")
+        parts = kit.want_list(system.get("parts", []), "$.systemInstruction.parts")
         blocks = [_block(p, f"$.systemInstruction.parts[{j}]", None) for j, p in enumerate(parts)]
-        messages.append(Message(role="system", content=_simplify(blocks)))
+        content = _simplify(blocks)
+        messages.append(
+            Message(role="system", content=content, extra=kit.tagged({}, content, NAME))
+        )
         if rest:
             options["systemInstruction"] = rest
-    contents = options.pop("contents", MISSING)
-    if contents is not MISSING:
+    contents = options.pop("contents", kit.MISSING)
+    if contents is not kit.MISSING:
         calls = _Calls()
-        for i, raw in enumerate(want_list(contents, "$.contents")):
-            _content(want_dict(raw, f"$.contents[{i}]"), i, f"$.contents[{i}]", calls, messages)
-    return Request(messages=messages, options=options)
+        for i, raw in enumerate(kit.want_list(contents, "$.contents")):
+            start = len(messages)
+            _content(kit.want_dict(raw, f"$.contents[{i}]"), i, f"$.contents[{i}]", calls, messages)
+            if (
+                0 < start < len(messages)
+                and messages[start - 1].role == messages[start].role == "tool"
+            ):
+                messages[start] = _new_turn(messages[start])
+    return kit.decoded_request(messages, options, NAME, read_settings)
 
 
-def _simplify(blocks: list[ContentBlock]) -> str | list[ContentBlock]:
-    if len(blocks) == 1 and type(blocks[0]) is TextBlock and blocks[0].extra is UNSET:
+_MODES = {"AUTO": "auto", "ANY": "any", "NONE": "none"}
+_MODES_BACK = {v: k for k, v in _MODES.items()}
+
+
+def _declaration_ok(decl: Any) -> bool:
+    return (
+        kit.has_keys(decl, {"name"}, {"description", "parameters"})
+        and kit.is_str(decl["name"])
+        and kit.is_str(decl.get("description", ""))
+        and type(decl.get("parameters", {})) is dict
+    )
+
+
+def _tools_ok(tools: Any) -> bool:
+    return (
+        type(tools) is list
+        and len(tools) == 1
+        and kit.has_keys(tools[0], {"functionDeclarations"})
+        and type(tools[0]["functionDeclarations"]) is list
+        and all(map(_declaration_ok, tools[0]["functionDeclarations"]))
+    )
+
+
+def _tools_in(tools: list[Any]) -> list[Tool]:
+    return [
+        Tool(name=d["name"], description=d.get("description"), parameters=d.get("parameters"))
+        for d in tools[0]["functionDeclarations"]
+    ]
+
+
+def _config_ok(config: Any) -> bool:
+    if not kit.has_keys(config, {"functionCallingConfig"}):
+        return False
+    fcc = config["functionCallingConfig"]
+    if kit.has_keys(fcc, {"mode"}):
+        return fcc["mode"] in _MODES
+    return (
+        kit.has_keys(fcc, {"mode", "allowedFunctionNames"})
+        and fcc["mode"] == "ANY"
+        and kit.is_strings(fcc["allowedFunctionNames"])
+        and len(fcc["allowedFunctionNames"]) == 1
+    )
+
+
+def _config_in(config: dict[str, Any]) -> ToolChoice:
+    fcc = config["functionCallingConfig"]
+    if "allowedFunctionNames" in fcc:
+        return ToolChoice(mode="tool", name=fcc["allowedFunctionNames"][0])
+    return ToolChoice(mode=_MODES[fcc["mode"]])
+
+
+_GENERATION = (
+    ("maxOutputTokens", "max_tokens", kit.is_int),
+    ("temperature", "temperature", kit.is_number),
+    ("topP", "top_p", kit.is_number),
+    ("stopSequences", "stop", kit.is_strings),
+)
+
+
+def read_settings(options: dict[str, Any]) -> SettingsReader:
+    """Move the options Gemini spells exactly like the neutral settings out of ``options``
+    (some of them inside ``generationConfig``, whose other keys stay options)."""
+    reader = SettingsReader(options)
+    take = reader.take
+    kit.take_same(reader, ("model",))
+    config = options.get("generationConfig")
+    if type(config) is dict:
+        inner = SettingsReader(dict(config))
+        for key, field, ok in _GENERATION:
+            inner.take(key, field, ok)
+        inner.take(
+            "thinkingConfig",
+            "reasoning",
+            lambda v: kit.has_keys(v, {"thinkingBudget"}) and kit.is_int(v["thinkingBudget"]),
+            lambda v: Reasoning(budget_tokens=v["thinkingBudget"]),
+        )
+        if inner.spelling:
+            reader.fields.update(inner.fields)
+            reader.spelling["generationConfig"] = inner.spelling
+            if inner.options:
+                options["generationConfig"] = inner.options
+            else:
+                del options["generationConfig"]
+    take("tools", "tools", _tools_ok, _tools_in)
+    take("toolConfig", "tool_choice", _config_ok, _config_in)
+    take("labels", "metadata", lambda v: type(v) is dict)
+    return reader
+
+
+def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
+    """The neutral settings spelled for Gemini; what it has no spelling for is reported."""
+    out: dict[str, Any] = {}
+    config: dict[str, Any] = {}
+    for name, value in fields.items():
+        if name == "model":
+            out["model"] = value
+        elif name == "max_tokens":
+            config["maxOutputTokens"] = value
+        elif name == "temperature":
+            config["temperature"] = value
+        elif name == "top_p":
+            config["topP"] = value
+        elif name == "stop":
+            config["stopSequences"] = list(value)
+        elif name == "reasoning" and value.budget_tokens is not None:
+            config["thinkingConfig"] = {"thinkingBudget": kit.budget(value, policy)}
+        elif name == "tools":
+            out["tools"] = [{"functionDeclarations": [_declaration(t, policy) for t in value]}]
+        elif name == "tool_choice":
+            fcc: dict[str, Any] = {}
+            if value.mode == "tool":
+                fcc = {"mode": "ANY", "allowedFunctionNames": [value.name]}
+            elif value.mode is not None:
+                fcc = {"mode": _MODES_BACK[value.mode]}
+            if value.parallel is not None:
+                policy.metadata("$.tool_choice.parallel", "parallel tool calls (no switch here)")
+            if fcc:
+                out["toolConfig"] = {"functionCallingConfig": fcc}
+        elif name == "metadata":
+            out["labels"] = value
+        elif name == "user":
+            policy.metadata("$.user", "the end-user id (no Gemini field)")
+        elif name == "stream":
+            policy.metadata("$.stream", "stream (Gemini streams by endpoint, not by a key)")
+        else:
+            policy.report(f"$.{name}", f"the setting {name!r} (no Gemini spelling)")
+    if config:
+        out["generationConfig"] = config
+    return out
+
+
+def _declaration(tool: Tool, policy: Unsupported) -> dict[str, Any]:
+    if tool.strict is not None:
+        policy.metadata("$.tools.strict", f"strict on the tool {tool.name!r} (no Gemini field)")
+    return kit.tool_fields(tool, "parameters", strict=False)
+
+
+def _new_turn(msg: Message) -> Message:
+    extra = kit.extra_dict(msg)
+    extra[kit.NEW_TURN] = True
+    return msgspec.structs.replace(msg, extra=Extra._own(extra))
+
+
+def _simplify(blocks: list[wb.ContentBlock]) -> str | list[wb.ContentBlock]:
+    if len(blocks) == 1 and type(blocks[0]) is wb.TextBlock and blocks[0].extra is UNSET:
         return blocks[0].text
     return blocks
 
 
 def _content(content: dict[str, Any], i: int, path: str, calls: _Calls, out: list[Message]) -> None:
     role = content.get("role", "user")
-    if role not in ("user", "model"):
+    if type(role) is not str or role not in ("user", "model"):
         raise ValidationError(f"unknown role {role!r}", path=path + ".role")
     rest = {k: v for k, v in content.items() if k not in ("role", "parts")}
-    parts = want_list(content.get("parts", []), path + ".parts")
+    parts = kit.want_list(content.get("parts", []), path + ".parts")
     if role == "model":
         blocks = [_block(p, f"{path}.parts[{j}]", (i, j, calls)) for j, p in enumerate(parts)]
-        out.append(Message(role="assistant", content=_simplify(blocks), extra=extra_or_unset(rest)))
+        simple = _simplify(blocks)
+        out.append(Message(role="assistant", content=simple, extra=kit.tagged(rest, simple, NAME)))
         return
-    run: list[ContentBlock] = []
+    run: list[wb.ContentBlock] = []
     for j, raw in enumerate(parts):
-        part = want_dict(raw, f"{path}.parts[{j}]")
+        part = kit.want_dict(raw, f"{path}.parts[{j}]")
         if "functionResponse" in part:
             if run:
-                out.append(Message(role="user", content=_simplify(run)))
+                simple = _simplify(run)
+                out.append(Message(role="user", content=simple, extra=kit.tagged({}, simple, NAME)))
                 run = []
             out.append(_tool_message(part, f"{path}.parts[{j}]", calls))
         else:
             run.append(_block(part, f"{path}.parts[{j}]", None))
     if run or not parts:
-        out.append(Message(role="user", content=_simplify(run), extra=extra_or_unset(rest)))
+        simple = _simplify(run)
+        out.append(Message(role="user", content=simple, extra=kit.tagged(rest, simple, NAME)))
 
 
 def _tool_message(part: dict[str, Any], path: str, calls: _Calls) -> Message:
-    fr = want_dict(part["functionResponse"], path + ".functionResponse")
-    name = want_str(fr.get("name"), path + ".functionResponse.name")
-    response = want_dict(fr.get("response", {}), path + ".functionResponse.response")
+    fr = kit.want_dict(part["functionResponse"], path + ".functionResponse")
+    name = kit.want_str(fr.get("name"), path + ".functionResponse.name")
+    response = kit.want_dict(fr.get("response", {}), path + ".functionResponse.response")
     extra: dict[str, Any] = {k: v for k, v in part.items() if k != "functionResponse"}
-    extra.update((k, v) for k, v in fr.items() if k not in ("name", "response", "id"))
+    for key, value in fr.items():
+        if key in _RESPONSE_KEYS:
+            extra[key] = value
+        elif key not in ("name", "response", "id"):
+            extra.setdefault(_FR_KEYS, {})[key] = value
     ident = fr.get("id")
     if type(ident) is str:
         calls.answer(name)
@@ -232,19 +363,19 @@ def _tool_message(part: dict[str, Any], path: str, calls: _Calls) -> Message:
     elif keys == ["error"] and type(response["error"]) is str:
         content, is_error = response["error"], True
     else:
-        content = json_text(response)
+        content = kit.json_text(response)
         extra[_RESPONSE_MARK] = "object"
     return Message(
         role="tool",
         content=content,
         tool_call_id=ident,
         is_error=is_error,
-        extra=extra_or_unset(extra),
+        extra=kit.tagged(extra, content, NAME),
     )
 
 
-def _block(raw: Any, path: str, call: tuple[int, int, _Calls] | None) -> ContentBlock:
-    part = want_dict(raw, path)
+def _block(raw: Any, path: str, call: tuple[int, int, _Calls] | None) -> wb.ContentBlock:
+    part = kit.want_dict(raw, path)
     data_keys = [k for k in _DATA_KEYS if k in part]
     if len(data_keys) != 1:
         return _unknown(part)
@@ -254,8 +385,8 @@ def _block(raw: Any, path: str, call: tuple[int, int, _Calls] | None) -> Content
     if key == "text" and type(value) is str:
         if rest.get("thought") is True:
             del rest["thought"]
-            return ThinkingBlock(thinking=value, extra=extra_or_unset(rest))
-        return TextBlock(text=value, extra=extra_or_unset(rest))
+            return wb.ThinkingBlock(thinking=value, extra=kit.extra_or_unset(rest))
+        return wb.TextBlock(text=value, extra=kit.extra_or_unset(rest))
     if key == "inlineData" and type(value) is dict:
         block = _inline(value, rest)
         if block is not None:
@@ -264,28 +395,34 @@ def _block(raw: Any, path: str, call: tuple[int, int, _Calls] | None) -> Content
         block = _file(value, rest)
         if block is not None:
             return block
-    elif key == "functionCall" and type(value) is dict and call is not None:
+    elif (
+        key == "functionCall"
+        and call is not None
+        and type(value) is dict
+        and type(value.get("name")) is str
+        and type(value.get("args", {})) is dict
+    ):  # (a call streamed in pieces, partialArgs and no name, is kept whole below)
         return _call(value, rest, path, call)
     return _unknown(part)
 
 
-def _unknown(part: dict[str, Any]) -> UnknownBlock:
-    return UnknownBlock(Extra._own({"type": PART_TYPE, **part}))
+def _unknown(part: dict[str, Any]) -> wb.UnknownBlock:
+    return wb.UnknownBlock(Extra._own({"type": PART_TYPE, **part}))
 
 
-def _inline(value: dict[str, Any], rest: dict[str, Any]) -> ContentBlock | None:
+def _inline(value: dict[str, Any], rest: dict[str, Any]) -> wb.ContentBlock | None:
     mime, data = value.get("mimeType"), value.get("data")
     if type(mime) is not str or type(data) is not str:
         return None
-    raw = b64_exact(data)
+    raw = kit.b64_exact(data)
     if raw is None:
         return None
     more = {k: v for k, v in value.items() if k not in ("mimeType", "data")}
-    source = Base64Source(media_type=mime, data=raw, extra=extra_or_unset(more))
+    source = wb.Base64Source(media_type=mime, data=raw, extra=kit.extra_or_unset(more))
     if mime.startswith("image/"):
-        return ImageBlock(source=source, extra=extra_or_unset(rest))
+        return wb.ImageBlock(source=source, extra=kit.extra_or_unset(rest))
     if _is_document(mime):
-        return DocumentBlock(source=source, extra=extra_or_unset(rest))
+        return wb.DocumentBlock(source=source, extra=kit.extra_or_unset(rest))
     return None
 
 
@@ -293,25 +430,25 @@ def _guess(url: str) -> str | None:
     return mimetypes.guess_type(url.split("?", 1)[0])[0]
 
 
-def _file(value: dict[str, Any], rest: dict[str, Any]) -> ContentBlock | None:
+def _file(value: dict[str, Any], rest: dict[str, Any]) -> wb.ContentBlock | None:
     mime, uri = value.get("mimeType"), value.get("fileUri")
     if type(mime) is not str or type(uri) is not str:
         return None
     more = {k: v for k, v in value.items() if k != "fileUri"}
     if _guess(uri) == mime:
         del more["mimeType"]
-    source = UrlSource(url=uri, extra=extra_or_unset(more))
+    source = wb.UrlSource(url=uri, extra=kit.extra_or_unset(more))
     if mime.startswith("image/"):
-        return ImageBlock(source=source, extra=extra_or_unset(rest))
+        return wb.ImageBlock(source=source, extra=kit.extra_or_unset(rest))
     if _is_document(mime):
-        return DocumentBlock(source=source, extra=extra_or_unset(rest))
+        return wb.DocumentBlock(source=source, extra=kit.extra_or_unset(rest))
     return None
 
 
-def _call(value: dict[str, Any], rest: dict[str, Any], path: str, call: Any) -> ToolUseBlock:
+def _call(value: dict[str, Any], rest: dict[str, Any], path: str, call: Any) -> wb.ToolUseBlock:
     i, j, calls = call
-    name = want_str(value.get("name"), path + ".functionCall.name")
-    args = want_dict(value.get("args", {}), path + ".functionCall.args")
+    name = kit.want_str(value.get("name"), path + ".functionCall.name")
+    args = kit.want_dict(value.get("args", {}), path + ".functionCall.args")
     more = {k: v for k, v in value.items() if k not in ("name", "args", "id")}
     if "args" not in value:
         more["args_absent"] = True
@@ -320,27 +457,26 @@ def _call(value: dict[str, Any], rest: dict[str, Any], path: str, call: Any) -> 
         ident = f"{ID_PREFIX}{i}-{j}"
     calls.pending.append((name, ident))
     rest.update(more)
-    return ToolUseBlock(id=ident, name=name, input=args, extra=extra_or_unset(rest))
+    return wb.ToolUseBlock(id=ident, name=name, input=args, extra=kit.extra_or_unset(rest))
 
 
-@runs_roomy
-def decode_response(data: bytes | bytearray | memoryview | str) -> ModelResponse:
+def _decode_response(data: Any, limits: Limits) -> ModelResponse:
     """Decode a Gemini ``GenerateContentResponse`` into a `ModelResponse`."""
-    return response_from_dict(want_dict(decode_json(data, "$"), "$"))
+    return response_from_dict(kit.want_dict(kit.decode_json(data, "$"), "$"))
 
 
 def response_from_dict(body: dict[str, Any]) -> ModelResponse:
     """The `ModelResponse` of an already decoded response object (used by the stream)."""
     extra = dict(body)
-    blocks: list[ContentBlock] = []
+    blocks: list[wb.ContentBlock] = []
     reason = "end_turn"
-    candidates = extra.get("candidates", MISSING)
-    if candidates is not MISSING and want_list(candidates, "$.candidates"):
-        first = dict(want_dict(candidates[0], "$.candidates[0]"))
-        content = first.get("content", MISSING)
-        if content is not MISSING:
-            content = dict(want_dict(content, "$.candidates[0].content"))
-            parts = want_list(content.pop("parts", []), "$.candidates[0].content.parts")
+    candidates = extra.get("candidates", kit.MISSING)
+    if candidates is not kit.MISSING and kit.want_list(candidates, "$.candidates"):
+        first = dict(kit.want_dict(candidates[0], "$.candidates[0]"))
+        content = first.get("content", kit.MISSING)
+        if content is not kit.MISSING:
+            content = dict(kit.want_dict(content, "$.candidates[0].content"))
+            parts = kit.want_list(content.pop("parts", []), "$.candidates[0].content.parts")
             calls = _Calls()
             blocks = [
                 _block(p, f"$.candidates[0].content.parts[{j}]", (0, j, calls))
@@ -353,33 +489,21 @@ def response_from_dict(body: dict[str, Any]) -> ModelResponse:
         extra["candidates"] = [first, *candidates[1:]]
     elif type(extra.get("promptFeedback")) is dict and "blockReason" in extra["promptFeedback"]:
         reason = "refusal"
-    usage = extra.pop("usageMetadata", MISSING)
-    counters: dict[str, int] = {}
-    if type(usage) is dict:
-        counters, other = flatten_usage(usage, USAGE_NAMES)
-        _uncached(counters, -1)
-        if other:
-            extra[USAGE_EXTRA] = other
-    elif usage is not MISSING:
-        extra[USAGE_EXTRA] = usage
+    counters = kit.usage_in(extra, "usageMetadata", USAGE_NAMES)
+    typed = kit.typed_fields(extra, (("responseId", "id", str), ("modelVersion", "model", str)))
+    extra[kit.SOURCE] = NAME
     return ModelResponse(
-        message=Message(role="assistant", content=blocks),
+        message=Message(role="assistant", content=blocks, extra=kit.tagged({}, blocks, NAME)),
         stop_reason=reason,
         usage=counters,
-        extra=extra_or_unset(extra),
+        extra=Extra._own(extra),
+        **typed,
     )
 
 
-def _uncached(counters: dict[str, int], sign: int) -> None:
-    """Neutral ``input_tokens`` counts uncached input (as Anthropic does); ``promptTokenCount``
-    includes ``cachedContentTokenCount``: subtract (``sign=-1``) or add back (``sign=1``)."""
-    if "input_tokens" in counters and "cache_read_input_tokens" in counters:
-        counters["input_tokens"] += sign * counters["cache_read_input_tokens"]
-
-
-def _stop(finish: str, blocks: list[ContentBlock]) -> str:
+def _stop(finish: str, blocks: list[wb.ContentBlock]) -> str:
     reason = FINISH_REASONS.get(finish, finish)
-    if reason == "end_turn" and any(type(b) is ToolUseBlock for b in blocks):
+    if reason == "end_turn" and any(type(b) is wb.ToolUseBlock for b in blocks):
         return "tool_use"
     return reason
 
@@ -387,14 +511,7 @@ def _stop(finish: str, blocks: list[ContentBlock]) -> str:
 # --- encoding -----------------------------------------------------------------------------------
 
 
-@runs_roomy
-def encode_request(
-    request: Request | list[Message],
-    *,
-    unsupported: UnsupportedPolicy = "error",
-    dropped: list[Dropped] | None = None,
-    **options: Any,
-) -> bytes:
+def _encode_request(req: Request, policy: Unsupported) -> bytes:
     """Encode a `Request` (or messages plus keyword options) as a Gemini request body.
 
     System messages go to ``systemInstruction`` (text only); tool messages become
@@ -402,9 +519,7 @@ def encode_request(
     Content Gemini cannot hold raises `UnsupportedError` naming its path, or under
     ``unsupported="drop"`` is left out and recorded in ``dropped``.
     """
-    req = as_request(request, options)
-    policy = Unsupported(unsupported, dropped)
-    body: dict[str, Any] = options_for_gemini(req.options, policy)
+    body: dict[str, Any] = kit.encode_settings(req, NAME, read_settings, write_settings, policy)
     contents: list[Any] = []
     names: dict[str, str] = {}
     system_parts: list[Any] = []
@@ -424,65 +539,53 @@ def encode_request(
                 )
             continue
         path = f"$.messages[{i}]"
+        own = kit.is_own(msg.extra, NAME)
         if role == "system":
-            _message_extra(msg, _NO_KEYS, path, policy)
-            system_parts.extend(_parts(content, path, policy, names, system=True))
+            kit.message_keys(msg, NAME, _NO_KEYS, policy, path)
+            system_parts.extend(_parts(content, path, policy, names, True, own))
             continue
         if role == "tool":
             part = _response_part(msg, path, policy, names)
             if part is None:
                 continue
-            if tool_content is None:
+            if tool_content is None or (
+                msg.extra is not UNSET and msg.extra.get(kit.NEW_TURN) is True
+            ):
                 tool_content = {"role": "user", "parts": []}
                 contents.append(tool_content)
             tool_content["parts"].append(part)
             continue
         tool_content = None
-        parts = _parts(content, path, policy, names, system=False)
+        parts = _parts(content, path, policy, names, False, own)
         item = {"role": "model" if role == "assistant" else "user", "parts": parts}
         if not plain:
-            item.update(_message_extra(msg, _CONTENT_KEYS, path, policy))
+            item.update(kit.message_keys(msg, NAME, _CONTENT_KEYS, policy, path))
         contents.append(item)
     if system_parts:
         base = body.get("systemInstruction")
         body["systemInstruction"] = {**(base if type(base) is dict else {}), "parts": system_parts}
     body["contents"] = contents
-    return encode_json(body)
-
-
-def _message_extra(
-    msg: Message, allowed: frozenset[str], path: str, policy: Unsupported
-) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if msg.extra is UNSET:
-        return out
-    for key, value in msg.extra.items():
-        if key in allowed:
-            out[key] = value
-        elif key in HINTS:
-            continue
-        else:
-            policy.report_key(f"{path}.{key}", f"the message key {key!r} (no such key here)", value)
-    return out
+    return kit.encode_json(body)
 
 
 def _parts(
-    content: str | list[ContentBlock],
+    content: str | list[wb.ContentBlock],
     path: str,
     policy: Unsupported,
     names: dict[str, str],
     system: bool,
+    own: bool,
 ) -> list[Any]:
     if type(content) is str:
         return [{"text": content}]
     parts = []
     for j, block in enumerate(content):
         kind = type(block)
-        if kind is not UnknownBlock and bare(block):
-            if kind is TextBlock:  # fast paths: blocks without extra keys
+        if kind is not wb.UnknownBlock and kit.bare(block):
+            if kind is wb.TextBlock:  # fast paths: blocks without extra keys
                 parts.append({"text": block.text})  # type: ignore[union-attr]
                 continue
-            if kind is ToolUseBlock and not system:
+            if kind is wb.ToolUseBlock and not system:
                 ident = block.id  # type: ignore[union-attr]
                 call: dict[str, Any] = {"name": block.name, "args": block.input}  # type: ignore[union-attr]
                 if not ident.startswith(ID_PREFIX):
@@ -491,10 +594,10 @@ def _parts(
                 parts.append({"functionCall": call})
                 continue
         where = f"{path}.content[{j}]"
-        if system and kind is not TextBlock:
-            policy.report(where, f"a {block_kind(block)} block in the system instruction")
+        if system and kind is not wb.TextBlock:
+            policy.report(where, f"a {kit.block_kind(block)} block in the system instruction")
             continue
-        part = _part(block, where, policy, names)
+        part = _part(block, where, policy, names, own)
         if part is not None:
             parts.append(part)
     return parts
@@ -510,31 +613,19 @@ _PART_KEYS = frozenset(
 _CALL_KEYS = _PART_KEYS | {"args_absent"}
 
 
-def _part_keys(
-    block: Any, path: str, policy: Unsupported, allowed: frozenset[str]
-) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in block_keys(block).items():
-        if key in allowed:
-            out[key] = value
-        elif not block_hint(key, block):
-            policy.report_key(
-                f"{path}.{key}", f"the key {key!r} on a {block_kind(block)} block", value
-            )
-    return out
-
-
-def _part(block: Any, path: str, policy: Unsupported, names: dict[str, str]) -> Any:
+def _part(block: Any, path: str, policy: Unsupported, names: dict[str, str], own: bool) -> Any:
     kind = type(block)
-    if kind is TextBlock:
-        return {"text": block.text, **_part_keys(block, path, policy, _PART_KEYS)}
-    if kind is ThinkingBlock:
+    if kind is wb.TextBlock:
+        return {"text": block.text, **kit.block_extra(block, _PART_KEYS, own, policy, path)}
+    if kind is wb.ThinkingBlock:
         if block.signature is not UNSET:
-            policy.report(path + ".signature", "a thinking signature (Anthropic) on a Gemini part")
-        keys = _part_keys(block, path, policy, _PART_KEYS)
+            policy.metadata(
+                path + ".signature", "a thinking signature (Anthropic's; Gemini signs its own)"
+            )
+        keys = kit.block_extra(block, _PART_KEYS, own, policy, path)
         return {"text": block.thinking, "thought": True, **keys}
-    if kind is ToolUseBlock:
-        keys = _part_keys(block, path, policy, _CALL_KEYS)
+    if kind is wb.ToolUseBlock:
+        keys = kit.block_extra(block, _CALL_KEYS, own, policy, path)
         call: dict[str, Any] = {"name": block.name}
         if not keys.pop("args_absent", False) or block.input:
             call["args"] = block.input
@@ -542,22 +633,34 @@ def _part(block: Any, path: str, policy: Unsupported, names: dict[str, str]) -> 
             call["id"] = block.id
         names[block.id] = block.name
         return {"functionCall": call, **keys}
-    if kind is ImageBlock or kind is DocumentBlock:
-        return _media(block, path, policy)
-    if kind is UnknownBlock and block.type == PART_TYPE:
+    if kind is wb.ImageBlock or kind is wb.DocumentBlock:
+        return _media(block, path, policy, own)
+    if kind is wb.RedactedThinkingBlock:
+        policy.metadata(path, "a redacted thinking block (encrypted for Anthropic alone)")
+        return None
+    if kind is wb.UnknownBlock and own and block.type == PART_TYPE:
         return {k: v for k, v in block.data.items() if k != "type"}
-    policy.report(path, f"a {block_kind(block)} block (not a Gemini part)")
+    if kind is wb.UnknownBlock:
+        kit.foreign_block(policy, path, block.type, None if own else "another provider")
+        return None
+    policy.report(path, f"a {kit.block_kind(block)} block (not a Gemini part)")
     return None
 
 
-def _media(block: Any, path: str, policy: Unsupported) -> Any:
-    keys = _part_keys(block, path, policy, _PART_KEYS)
+def _media(block: Any, path: str, policy: Unsupported, own: bool) -> Any:
+    keys = kit.block_extra(block, _PART_KEYS, own, policy, path)
     source = block.source
-    more = extra_dict(source) if type(source) in (Base64Source, UrlSource) else {}
-    if type(source) is Base64Source:
-        data = base64_json(source.data)  # msgspec.Raw: base64 written once
+    more = kit.extra_dict(source) if type(source) in (wb.Base64Source, wb.UrlSource) else {}
+    if not own:
+        for key, value in more.items():
+            if key != "mimeType":
+                what = f"the key {key!r} on a source"
+                kit.foreign_key(policy, f"{path}.source.{key}", what, key, value)
+        more = {k: v for k, v in more.items() if k == "mimeType"}
+    if type(source) is wb.Base64Source:
+        data = kit.base64_json(source.data)  # msgspec.Raw: base64 written once
         return {"inlineData": {"mimeType": source.media_type, "data": data, **more}, **keys}
-    if type(source) is UrlSource:
+    if type(source) is wb.UrlSource:
         mime = more.pop("mimeType", None) or _guess(source.url)
         if mime is None:
             policy.report(
@@ -588,16 +691,16 @@ def _response_part(
     if type(content) is not str:
         texts = []
         for j, block in enumerate(content):
-            if type(block) is TextBlock:
+            if type(block) is wb.TextBlock:
                 texts.append(block.text)
             else:
                 policy.report(
-                    f"{path}.content[{j}]", f"a {block_kind(block)} block in a tool result"
+                    f"{path}.content[{j}]", f"{kit.a(kit.block_kind(block))} block in a tool result"
                 )
         content = "".join(texts)
     if mark == "object":
         try:
-            response = want_dict(decode_json(content, path + ".content"), path + ".content")
+            response = kit.want_dict(kit.decode_json(content, path + ".content"), path + ".content")
         except ValueError:
             response = {"output": content}
     elif msg.is_error is True:
@@ -610,34 +713,44 @@ def _response_part(
     fr["name"] = name
     fr["response"] = response
     part: dict[str, Any] = {"functionResponse": fr}
+    own = kit.is_own(msg.extra, NAME)
     for key, value in extra.items():
-        if key in _PART_KEYS:
-            part[key] = value
-        elif key in HINTS:
+        if key in kit.HINTS:
             continue
-        elif key in ("willContinue", "scheduling", "parts"):
+        if key in _RESPONSE_KEYS:
             fr[key] = value
+        elif own and key == _FR_KEYS and type(value) is dict:
+            fr.update(value)
+        elif key in _PART_KEYS or own:
+            part[key] = value
         else:
-            policy.report_key(f"{path}.{key}", f"the key {key!r} on a tool result", value)
+            kit.foreign_key(
+                policy, f"{path}.{key}", f"the key {key!r} on a tool result", key, value
+            )
     return part
 
 
-@runs_roomy
-def encode_response(
-    response: ModelResponse,
-    *,
-    unsupported: UnsupportedPolicy = "error",
-    dropped: list[Dropped] | None = None,
-) -> bytes:
+def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[str, Any]) -> bytes:
     """Encode a `ModelResponse` as a Gemini ``GenerateContentResponse``.
 
-    Keys kept in ``extra`` come back unchanged; ``finishReason`` follows ``stop_reason`` when it
-    changed (``refusal`` is written as ``SAFETY``).
+    A response this adapter decoded comes back unchanged. Another provider's keys are never
+    copied: content raises `UnsupportedError` (or is dropped and listed with
+    ``unsupported="drop"``), metadata is listed in ``dropped``. ``finishReason`` follows
+    ``stop_reason`` when it changed (``refusal`` is written as ``SAFETY``).
     """
-    policy = Unsupported(unsupported, dropped)
+    response = kit.with_fields(response, fields)
     extra = dict(response.extra.items()) if response.extra is not UNSET else {}
-    usage_other = extra.pop(USAGE_EXTRA, MISSING)
-    body: dict[str, Any] = dict(extra)
+    own = extra.pop(kit.SOURCE, None) == NAME
+    usage_other = extra.pop(kit.USAGE_EXTRA, kit.MISSING)
+    body: dict[str, Any] = {}
+    if own:
+        body.update((k, v) for k, v in extra.items() if k not in kit.HINTS)
+    else:
+        for key, value in extra.items():
+            if key not in kit.HINTS:
+                kit.foreign_key(policy, f"$.{key}", f"the response key {key!r}", key, value)
+        if response.created is not UNSET:
+            policy.metadata("$.created", "the creation time (Gemini writes createTime text)")
     candidates = body.get("candidates")
     first: dict[str, Any]
     if type(candidates) is list and candidates and type(candidates[0]) is dict:
@@ -646,26 +759,44 @@ def encode_response(
     else:
         first, rest = {"content": {"role": "model"}, "index": 0}, []
     names: dict[str, str] = {}
-    parts = _parts(response.message.content, "$.message", policy, names, system=False)
-    content = first.get("content", MISSING)
-    if parts or content is not MISSING:
+    msg = response.message
+    parts = _parts(msg.content, "$.message", policy, names, False, kit.is_own(msg.extra, NAME))
+    content = first.get("content", kit.MISSING)
+    if parts or content is not kit.MISSING:
         content = dict(content) if type(content) is dict else {"role": "model"}
         if parts:
             content["parts"] = parts
         first["content"] = content
     finish = first.get("finishReason")
-    blocks = response.message.content if type(response.message.content) is list else []
+    blocks = msg.content if type(msg.content) is list else []
     if type(finish) is not str:
         if response.stop_reason not in ("end_turn", "tool_use"):
             first["finishReason"] = _FINISH_BACK.get(response.stop_reason, response.stop_reason)
     elif _stop(finish, blocks) != response.stop_reason:
         first["finishReason"] = _FINISH_BACK.get(response.stop_reason, response.stop_reason)
     body["candidates"] = [first, *rest]
-    if response.usage or (usage_other is not MISSING and usage_other is not None):
+    if response.usage or (usage_other is not kit.MISSING and usage_other is not None):
         other = usage_other if type(usage_other) is dict else {}
         counters = dict(response.usage)
-        _uncached(counters, 1)
-        body["usageMetadata"] = unflatten_usage(counters, other, _USAGE_BACK)
-    elif usage_other is None:
+        if not own:
+            counters = kit.foreign_usage(counters, usage_other, _USAGE_NEUTRAL, policy)
+            other = {}
+        kit.uncached(counters, 1)
+        body["usageMetadata"] = kit.usage_object(counters, other, _USAGE_BACK)
+    elif usage_other is None and own:
         body["usageMetadata"] = None
-    return encode_json(body)
+    if response.model is not UNSET:
+        body["modelVersion"] = response.model
+    if response.id is not UNSET:
+        body["responseId"] = response.id
+    return kit.encode_json(body)
+
+
+_USAGE_NEUTRAL = frozenset(USAGE_NAMES.values())
+
+
+# --- the adapter contract (signatures: _toolkit) ----------------------------------------------
+
+decode_request, decode_response, encode_request, encode_response = kit.contract(
+    _decode_request, _decode_response, _encode_request, _encode_response
+)

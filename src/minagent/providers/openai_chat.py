@@ -30,53 +30,56 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET
 
-from ..wire._stack import runs_roomy
-from ..wire.blocks import (
-    Base64Source,
-    ContentBlock,
-    DocumentBlock,
-    ImageBlock,
-    TextBlock,
-    ToolUseBlock,
-    UnknownBlock,
-    UrlSource,
-)
+from ..wire import _values
+from ..wire import blocks as wb
 from ..wire.errors import EncodeError, ValidationError
 from ..wire.extra import Extra
+from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
-from ._base import (
-    HINTS,
-    RAW_ARGUMENTS,
-    USAGE_EXTRA,
-    Dropped,
-    Request,
-    Unsupported,
-    UnsupportedPolicy,
-    as_request,
-    bare,
-    block_hint,
-    block_keys,
-    decode_json,
-    encode_json,
-    flatten_usage,
-    unflatten_usage,
-)
-from ._convert import options_for_openai
-from ._helpers import data_url
-from .openai_chat_stream import StreamAccumulator, StreamParser, accumulate
+from . import _toolkit as kit
+from ._base import Reasoning, Request, ResponseFormat, Tool, Unsupported
+from ._toolkit import SettingsReader
 
 __all__ = [
     "FINISH_REASONS",
+    "NAME",
+    "PART",
+    "REASONING_KEYS",
     "STOP_REASONS",
-    "StreamAccumulator",
-    "StreamParser",
-    "accumulate",
+    "TOOL_CALL",
     "decode_choices",
     "decode_request",
     "decode_response",
     "encode_request",
     "encode_response",
 ]
+
+NAME = "openai_chat"
+"""This adapter's name (`providers.get`), and the `SOURCE` hint of the messages and responses its
+decoders produce: their unnamed data (message, part, call, choice and response keys, unknown
+parts) is written back unchanged here and never copied by another encoder."""
+
+REASONING_KEYS = ("reasoning_content", "reasoning")
+"""Assistant message keys holding the model's reasoning as text (DeepSeek, xAI, vLLM, Qwen:
+``reasoning_content``; OpenRouter: ``reasoning``). Decoded as an unsigned `ThinkingBlock` first in
+the content, whose ``extra`` holds the hint ``openai_reasoning`` (the key's name)."""
+
+_REASONING = "openai_reasoning"
+_CONTENT_LIST = "content_list"
+"""Hint on the reasoning block: the message's content was a list of parts, not a string."""
+
+PART = "openai_chat_part"
+"""``type`` of the `UnknownBlock` holding, whole under ``part``, a content part whose ``type`` is
+one the neutral protocol names for another shape (Mistral's ``thinking`` part)."""
+
+TOOL_CALL = "openai_chat_tool_call"
+"""``type`` of the `UnknownBlock` holding a tool call this adapter does not map (no string
+``type`` of its own, or an odd shape), whole under ``call``; written back into ``tool_calls``."""
+
+_TYPE_ABSENT = "type_absent"
+"""Hint on a `ToolUseBlock`: its tool call had no ``type`` (Mistral)."""
+_FUNCTION_KEYS = "function_keys"
+"""`ToolUseBlock` extra key: keys of the call's ``function`` besides ``name`` and ``arguments``."""
 
 FINISH_REASONS = {
     "stop": "end_turn",
@@ -132,33 +135,139 @@ _TOP = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _MESSAGES = msgspec.json.Decoder(list[dict[str, Any]])
 
 
-@runs_roomy
-def decode_request(data: bytes | bytearray | memoryview) -> Request:
+def _decode_request(data: Any, limits: Limits) -> Request:
     """Decode a Chat Completions request body into a `Request` (see the module docstring).
 
     Raises `DecodeError` / `ValidationError` with the JSON path.
     """
-    top = decode_json(data, "$", _TOP)
+    top = kit.decode_json(data, "$", _TOP)
     raw = top.pop("messages", None)
     if raw is None:
         raise ValidationError("a request needs 'messages'", path="$")
-    options = {key: decode_json(value, f"$.{key}") for key, value in top.items()}
+    options = {key: kit.decode_json(value, f"$.{key}") for key, value in top.items()}
+    messages: list[Message]
     try:  # the common shapes: one msgspec call into Structs of the provider's shape
-        fast = _REQUEST_FAST.decode(raw)
-        return Request(messages=[_fast_message(m) for m in fast], options=options)
-    except (msgspec.ValidationError, _NotFast):
-        pass
+        messages = [_fast_message(m) for m in _REQUEST_FAST.decode(raw)]
+    except (msgspec.ValidationError, _NotFast, RecursionError):
+        messages = _messages_from_dicts(raw)
     except msgspec.DecodeError:
-        decode_json(raw, "$.messages")  # raises the located DecodeError
+        kit.decode_json(raw, "$.messages")  # raises the located DecodeError
         raise
-    return Request(messages=_messages_from_dicts(raw), options=options)
+    return kit.decoded_request(messages, options, NAME, read_settings)
+
+
+def _tool_ok(tool: Any) -> bool:
+    return (
+        kit.has_keys(tool, {"type", "function"})
+        and tool["type"] == "function"
+        and kit.tool_ok(tool["function"], {"name"}, "parameters")
+    )
+
+
+def _named_ok(choice: Any) -> bool:
+    return (
+        kit.has_keys(choice, {"type", "function"})
+        and choice["type"] == "function"
+        and kit.has_keys(choice["function"], {"name"})
+        and kit.is_str(choice["function"]["name"])
+    )
+
+
+def _format_ok(value: Any) -> bool:
+    if kit.has_keys(value, {"type"}):
+        return value["type"] in ("text", "json_object")
+    if not kit.has_keys(value, {"type", "json_schema"}) or value["type"] != "json_schema":
+        return False
+    schema = value["json_schema"]
+    return (
+        kit.has_keys(schema, {"name"}, {"schema", "strict"})
+        and kit.is_str(schema["name"])
+        and type(schema.get("schema", {})) is dict
+        and type(schema.get("strict", True)) is bool
+    )
+
+
+def _format_in(value: dict[str, Any]) -> ResponseFormat:
+    if value["type"] == "text":
+        return ResponseFormat(type="text")
+    if value["type"] == "json_object":
+        return ResponseFormat(type="json")
+    schema = value["json_schema"]
+    return ResponseFormat(
+        type="json_schema",
+        name=schema["name"],
+        schema=schema.get("schema"),
+        strict=schema.get("strict"),
+    )
+
+
+def read_settings(options: dict[str, Any]) -> SettingsReader:
+    """Move the options Chat Completions spells exactly like the neutral settings out of
+    ``options``."""
+    reader = SettingsReader(options)
+    take = reader.take
+    kit.take_same(reader, ("model", "temperature", "top_p", "user", "metadata", "stream"))
+    if not ("max_tokens" in options and "max_completion_tokens" in options):
+        take("max_completion_tokens", "max_tokens", kit.is_int)
+        take("max_tokens", "max_tokens", kit.is_int)
+    take(
+        "stop",
+        "stop",
+        lambda v: kit.is_str(v) or kit.is_strings(v),
+        lambda v: [v] if kit.is_str(v) else v,
+    )
+    kit.take_tools(reader, _tool_ok, lambda tool: kit.tool_from(tool["function"], "parameters"))
+    kit.take_openai_choice(reader, _named_ok, lambda choice: choice["function"]["name"])
+    take("response_format", "response_format", _format_ok, _format_in)
+    take("reasoning_effort", "reasoning", kit.is_str, lambda v: Reasoning(effort=v))
+    return reader
+
+
+def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
+    """The neutral settings spelled for Chat Completions; what it has no spelling for is
+    reported."""
+    out, rest = kit.spelled_alike(
+        fields, ("model", "max_tokens", "temperature", "top_p", "user", "metadata", "stream")
+    )
+    for name, value in rest.items():
+        if name == "stop":
+            out["stop"] = list(value)
+        elif name == "tools":
+            out["tools"] = [_tool_out(t) for t in value]
+        elif name == "tool_choice":
+            named = lambda tool: {"type": "function", "function": {"name": tool}}  # noqa: E731
+            kit.put_openai_choice(value, named, out)
+        elif name == "response_format":
+            out["response_format"] = _format_out(value)
+        elif name == "reasoning" and value.effort is not None:
+            out["reasoning_effort"] = kit.effort(value, policy)
+        else:
+            policy.report(f"$.{name}", f"the setting {name!r} (no Chat Completions spelling)")
+    return out
+
+
+def _tool_out(tool: Tool) -> dict[str, Any]:
+    return {"type": "function", "function": kit.tool_fields(tool, "parameters")}
+
+
+def _format_out(value: ResponseFormat) -> dict[str, Any]:
+    if value.type == "text":
+        return {"type": "text"}
+    if value.type == "json":
+        return {"type": "json_object"}
+    schema: dict[str, Any] = {"name": value.name or "response"}
+    if value.schema is not None:
+        schema["schema"] = value.schema
+    if value.strict is not None:
+        schema["strict"] = value.strict
+    return {"type": "json_schema", "json_schema": schema}
 
 
 def _messages_from_dicts(raw: Any) -> list[Message]:
     """The general path: any message shape, through plain objects."""
     return [
         _message(m, f"$.messages[{i}]")
-        for i, m in enumerate(decode_json(raw, "$.messages", _MESSAGES))
+        for i, m in enumerate(kit.decode_json(raw, "$.messages", _MESSAGES))
     ]
 
 
@@ -209,7 +318,7 @@ def _fast_message(m: _MessageIn) -> Message:
     content = m.content
     blocks: Any
     if isinstance(content, str):
-        blocks = content if calls is UNSET else [TextBlock(content)]
+        blocks = content if calls is UNSET else [wb.TextBlock(content)]
     elif content is None or content is UNSET:
         blocks = "" if content is UNSET and calls is UNSET else []
     else:
@@ -230,16 +339,16 @@ def _fast_message(m: _MessageIn) -> Message:
         role=role,
         content=blocks,
         tool_call_id=m.tool_call_id,
-        extra=Extra._own(extra) if extra else UNSET,
+        extra=kit.tagged(extra, blocks, NAME),
     )
 
 
-def _fast_part(part: _TextPart | _ImagePart) -> ContentBlock:
+def _fast_part(part: _TextPart | _ImagePart) -> wb.ContentBlock:
     if type(part) is _TextPart:
-        return TextBlock(part.text)
+        return wb.TextBlock(part.text)
     image = part.image_url  # type: ignore[union-attr]
     rest = {} if image.detail is UNSET else {"detail": image.detail}
-    return ImageBlock(source=_source(image.url), extra=Extra._own(rest) if rest else UNSET)
+    return wb.ImageBlock(source=_source(image.url), extra=Extra._own(rest) if rest else UNSET)
 
 
 def _message(obj: dict[str, Any], path: str) -> Message:
@@ -249,7 +358,7 @@ def _message(obj: dict[str, Any], path: str) -> Message:
     if role == "developer":
         role = "system"
         extra["developer"] = True
-    if role not in MESSAGE_KEYS:
+    if type(role) is not str or role not in MESSAGE_KEYS:
         raise ValidationError(f"unsupported role {role!r}", path=path + ".role")
     tool_call_id: Any = UNSET
     if role == "tool":
@@ -258,10 +367,12 @@ def _message(obj: dict[str, Any], path: str) -> Message:
             raise ValidationError("a tool message needs a string 'tool_call_id'", path=path)
     absent = "content" not in obj
     content = obj.pop("content", None)
+    if role == "assistant" and "tool_calls" in obj and obj["tool_calls"] is None:
+        extra["tool_calls"] = obj.pop("tool_calls")  # null, written back as it came
     tool_calls = obj.pop("tool_calls", None) if role == "assistant" else None
     blocks: Any
     if isinstance(content, str):
-        blocks = content if tool_calls is None else [TextBlock(content)]
+        blocks = content if tool_calls is None else [wb.TextBlock(content)]
     elif content is None:
         blocks = "" if absent and tool_calls is None else []
     elif type(content) is list:
@@ -278,26 +389,63 @@ def _message(obj: dict[str, Any], path: str) -> Message:
         blocks = list(blocks) + [
             _tool_call(c, f"{path}.tool_calls[{j}]") for j, c in enumerate(tool_calls)
         ]
+    if role == "assistant":
+        blocks = _reasoning(obj, blocks, type(content) is list)
+        if type(content) is list and _needs_list_hint(content, tool_calls):
+            extra[_CONTENT_LIST] = True
     extra.update(obj)
     return Message(
         role=role,
         content=blocks,
         tool_call_id=tool_call_id,
-        extra=Extra._own(extra) if extra else UNSET,
+        extra=kit.tagged(extra, blocks, NAME),
     )
 
 
-def _part(part: Any, path: str) -> ContentBlock:
+def _needs_list_hint(content: list[Any], tool_calls: Any) -> bool:
+    """Whether an assistant message's list ``content`` would not come back a list without the
+    ``content_list`` hint: it is empty, or one text part beside tool calls."""
+    if not content:
+        return True
+    return bool(tool_calls) and len(content) == 1 and content[0].get("type") == "text"
+
+
+def _reasoning(obj: dict[str, Any], blocks: Any, as_list: bool) -> Any:
+    """``blocks`` with the message's reasoning text (`REASONING_KEYS`, popped from ``obj``) as a
+    thinking block in front (``as_list``: the message's content was a list of parts)."""
+    for key in REASONING_KEYS:
+        text = obj.get(key)
+        if type(text) is str:
+            del obj[key]
+            hints: dict[str, Any] = {_REASONING: key}
+            if type(blocks) is str:
+                blocks = [wb.TextBlock(blocks)] if blocks else []
+            if as_list:
+                hints[_CONTENT_LIST] = True
+            return [wb.ThinkingBlock(thinking=text, extra=Extra._own(hints)), *blocks]
+    return blocks
+
+
+_TEXT_PART = frozenset({"type", "text"})
+
+
+def _part(part: Any, path: str) -> wb.ContentBlock:
     if type(part) is not dict or type(part.get("type")) is not str:
         raise ValidationError("a content part must be an object with a string 'type'", path=path)
     kind = part["type"]
-    if kind == "text" and type(part.get("text")) is str and len(part) == 2:
-        return TextBlock(part["text"])
+    if kind == "text":
+        text = part.get("text")
+        if type(text) is not str:
+            raise ValidationError("a text part needs a string 'text'", path=path + ".text")
+        if len(part) == 2:
+            return wb.TextBlock(text)
+        rest = {k: v for k, v in part.items() if k not in _TEXT_PART}  # cache_control, ...
+        return wb.TextBlock(text, extra=Extra._own(rest))
     if kind == "image_url":
         image = part.get("image_url")
         if type(image) is dict and type(image.get("url")) is str and len(part) == 2:
             rest = {k: v for k, v in image.items() if k != "url"}
-            return ImageBlock(
+            return wb.ImageBlock(
                 source=_source(image["url"]), extra=Extra._own(rest) if rest else UNSET
             )
     if kind == "file" and len(part) == 2:
@@ -305,12 +453,14 @@ def _part(part: Any, path: str) -> ContentBlock:
         if type(file) is dict and type(file.get("file_data")) is str:
             source = _source(file["file_data"])
             rest = {k: v for k, v in file.items() if k != "file_data"}
-            if type(source) is Base64Source:
-                return DocumentBlock(source=source, extra=Extra._own(rest) if rest else UNSET)
-    return UnknownBlock(Extra(part))
+            if type(source) is wb.Base64Source:
+                return wb.DocumentBlock(source=source, extra=Extra._own(rest) if rest else UNSET)
+    if kind in wb.KNOWN_BLOCK_TYPES:  # a part spelled like a neutral block (Mistral "thinking")
+        return wb.UnknownBlock(Extra._own({"type": PART, "part": part}))
+    return kit.unknown_block(part, path)
 
 
-def _source(url: str) -> Base64Source | UrlSource:
+def _source(url: str) -> wb.Base64Source | wb.UrlSource:
     """A data URL with canonical base64 as bytes; any other URL as it is."""
     if url.startswith("data:"):
         head, sep, b64 = url.partition(",")
@@ -327,44 +477,69 @@ def _source(url: str) -> Base64Source | UrlSource:
                 and ";" not in media_type
                 and _ENC.encode(data)[1:-1] == text
             ):
-                return Base64Source(media_type=media_type, data=data)
-    return UrlSource(url=url)
+                return wb.Base64Source(media_type=media_type, data=data)
+    return wb.UrlSource(url=url)
 
 
 _BYTES = msgspec.json.Decoder(bytes)
 
 
-def _tool_call(call: Any, path: str) -> ContentBlock:
+_CALL_KEYS = frozenset({"id", "type", "function"})
+
+
+def _tool_call(call: Any, path: str) -> wb.ContentBlock:
+    """A tool call as a `ToolUseBlock` (its other keys, such as ``index``, in ``extra``), or,
+    when it is not a function call with a string id, name and arguments, whole (`TOOL_CALL`, or
+    its own ``type`` for custom calls)."""
     if type(call) is not dict:
         raise ValidationError("a tool call must be an object", path=path)
     function = call.get("function")
+    kind = call.get("type", MISSING_TYPE)
     if (
-        call.get("type") != "function"
-        or type(call.get("id")) is not str
-        or type(function) is not dict
-        or type(function.get("name")) is not str
-        or type(function.get("arguments")) is not str
-        or len(call) != 3
-        or len(function) != 2
+        (kind == "function" or kind is MISSING_TYPE)
+        and type(call.get("id")) is str
+        and type(function) is dict
+        and type(function.get("name")) is str
+        and type(function.get("arguments")) is str
     ):
-        return UnknownBlock(Extra(call))  # a custom tool call, or keys we do not name: whole
-    return _tool_use(call["id"], function["name"], function["arguments"])
+        block = _tool_use(call["id"], function["name"], function["arguments"])
+        if len(call) == 3 and len(function) == 2:
+            return block
+        extra = dict(block.extra.items()) if block.extra is not UNSET else {}
+        if kind is MISSING_TYPE:
+            extra[_TYPE_ABSENT] = True
+        extra.update((k, v) for k, v in call.items() if k not in _CALL_KEYS)
+        more = {k: v for k, v in function.items() if k not in ("name", "arguments")}
+        if more:
+            extra[_FUNCTION_KEYS] = more
+        return msgspec.structs.replace(block, extra=Extra._own(extra))
+    if type(kind) is str and kind not in ("function", TOOL_CALL) and "id" in call:
+        return kit.unknown_block(call, path)  # a custom tool call: whole, by its own type
+    return wb.UnknownBlock(Extra._own({"type": TOOL_CALL, "call": call}))
+
+
+MISSING_TYPE: Any = object()
 
 
 _ARGS = msgspec.json.Decoder(dict[str, Any])
 _ENC = msgspec.json.Encoder()
 
 
-def _tool_use(ident: str, name: str, arguments: str) -> ToolUseBlock:
+def _tool_use(ident: str, name: str, arguments: str) -> wb.ToolUseBlock:
     try:
         value = _ARGS.decode(arguments)
-    except msgspec.DecodeError:  # truncated or not an object: keep the text only
-        raw = Extra._own({RAW_ARGUMENTS: arguments})
-        return ToolUseBlock(id=ident, name=name, input={}, extra=raw)
-    if _ENC.encode(value) == arguments.encode():
-        return ToolUseBlock(id=ident, name=name, input=value)
-    raw = Extra._own({RAW_ARGUMENTS: arguments})
-    return ToolUseBlock(id=ident, name=name, input=value, extra=raw)
+        exact = _ENC.encode(value) == arguments.encode()
+    except (
+        msgspec.DecodeError,
+        RecursionError,
+        UnicodeError,
+    ):  # truncated, not an object, too deep: text only
+        raw = Extra._own({kit.RAW_ARGUMENTS: arguments})
+        return wb.ToolUseBlock(id=ident, name=name, input={}, extra=raw)
+    if exact:
+        return wb.ToolUseBlock(id=ident, name=name, input=value)
+    raw = Extra._own({kit.RAW_ARGUMENTS: arguments})
+    return wb.ToolUseBlock(id=ident, name=name, input=value, extra=raw)
 
 
 # responses: a fast path through Structs of the common shape -----------------------------------
@@ -411,25 +586,24 @@ _FAST = msgspec.json.Decoder(_Response)
 _ANY = msgspec.json.Decoder(dict[str, Any])
 
 
-@runs_roomy
-def decode_response(data: bytes | bytearray | memoryview) -> ModelResponse:
+def _decode_response(data: Any, limits: Limits) -> ModelResponse:
     """Decode a Chat Completions response body into a `ModelResponse` (module docstring).
 
     Raises `DecodeError` / `ValidationError` with the JSON path.
     """
     try:
         fast = _FAST.decode(data)
-    except msgspec.ValidationError:
-        fast = None
+    except (msgspec.ValidationError, RecursionError, UnicodeError):
+        fast = None  # another shape, too deep for the fast path, or bad text: the general path
     except msgspec.DecodeError:
-        decode_json(data, "$")  # raises the located DecodeError
+        kit.decode_json(data, "$")  # raises the located DecodeError
         raise
     if fast is not None and len(fast.choices) == 1 and fast.object == "chat.completion":
         try:
             return _fast_response(fast)
         except _NotFast:
             pass
-    return _response(decode_json(data, "$", _ANY), "$")
+    return _response(kit.decode_json(data, "$", _ANY), "$")
 
 
 def _fast_response(fast: _Response) -> ModelResponse:
@@ -443,7 +617,7 @@ def _fast_response(fast: _Response) -> ModelResponse:
     if calls is UNSET:
         content = [] if msg.content is None else msg.content
     else:
-        content = [] if msg.content is None else [TextBlock(msg.content)]
+        content = [] if msg.content is None else [wb.TextBlock(msg.content)]
         if not calls:
             extra["tool_calls"] = []
         for call in calls:
@@ -454,13 +628,7 @@ def _fast_response(fast: _Response) -> ModelResponse:
         extra["refusal"] = msg.refusal
     if msg.annotations is not UNSET:
         extra["annotations"] = msg.annotations
-    top: dict[str, Any] = {
-        "id": fast.id,
-        "object": fast.object,
-        "created": fast.created,
-        "model": fast.model,
-        "logprobs": choice.logprobs,
-    }
+    top: dict[str, Any] = {kit.SOURCE: NAME, "object": fast.object, "logprobs": choice.logprobs}
     if fast.service_tier is not UNSET:
         top["service_tier"] = fast.service_tier
     if fast.system_fingerprint is not UNSET:
@@ -469,15 +637,16 @@ def _fast_response(fast: _Response) -> ModelResponse:
     if fast.usage is not UNSET:
         counters, other = _usage_in(fast.usage)
         if other:
-            top[USAGE_EXTRA] = other
+            top[kit.USAGE_EXTRA] = other
     else:
         top["usage_absent"] = True
     return ModelResponse(
-        message=Message(
-            role="assistant", content=content, extra=Extra._own(extra) if extra else UNSET
-        ),
+        message=Message(role="assistant", content=content, extra=kit.tagged(extra, content, NAME)),
         stop_reason=FINISH_REASONS.get(choice.finish_reason, choice.finish_reason),
         usage=counters,
+        id=fast.id,
+        model=fast.model,
+        created=fast.created,
         extra=Extra._own(top),
     )
 
@@ -499,7 +668,7 @@ def _usage_in(usage: dict[str, Any]) -> tuple[dict[str, int], dict[str, Any]]:
                 if type(leaf) is int:
                     counters[names.get(name, name)] = leaf
                 elif type(leaf) is dict and leaf:
-                    deeper, rest = flatten_usage({name: leaf}, names)
+                    deeper, rest = kit.flatten_usage({name: leaf}, names)
                     counters.update(deeper)
                     other.update(rest)
                 else:
@@ -523,7 +692,13 @@ def _response(obj: dict[str, Any], path: str) -> ModelResponse:
     first = dict(first)
     if first.pop("index", 0) != 0:
         raise ValidationError("the first choice must have index 0", path=f"{path}.choices[0]")
-    message = _message(first.pop("message"), f"{path}.choices[0].message")
+    raw_message = first.pop("message")
+    message = _message(raw_message, f"{path}.choices[0].message")
+    if type(raw_message.get("content")) is list:  # Mistral: a list of parts, kept a list
+        message = msgspec.structs.replace(
+            message,
+            extra=Extra._own({**kit.extra_dict(message), _CONTENT_LIST: True, kit.SOURCE: NAME}),
+        )
     if message.role != "assistant":
         raise ValidationError("a choice's message must be an assistant message", path=path)
     finish = first.pop("finish_reason", None)
@@ -531,7 +706,12 @@ def _response(obj: dict[str, Any], path: str) -> ModelResponse:
         raise ValidationError(
             "'finish_reason' must be a string", path=f"{path}.choices[0].finish_reason"
         )
-    top = obj
+    top: dict[str, Any] = {kit.SOURCE: NAME}
+    typed: dict[str, Any] = {}
+    for key, kind in (("id", str), ("model", str), ("created", int)):
+        if type(obj.get(key)) is kind:
+            typed[key] = obj.pop(key)
+    top.update(obj)
     if "logprobs" in first:
         top["logprobs"] = first.pop("logprobs")
     if first:
@@ -545,23 +725,24 @@ def _response(obj: dict[str, Any], path: str) -> ModelResponse:
     elif type(usage) is dict:
         counters, other = _usage_in(usage)
         if other:
-            top[USAGE_EXTRA] = other
+            top[kit.USAGE_EXTRA] = other
     else:
-        top[USAGE_EXTRA] = {"": usage}
+        top[kit.USAGE_EXTRA] = {"": usage}
     return ModelResponse(
         message=message,
         stop_reason=FINISH_REASONS.get(finish, finish),
         usage=counters,
-        extra=Extra._own(top) if top else UNSET,
+        extra=Extra._own(top),
+        **typed,
     )
 
 
-def decode_choices(data: bytes | bytearray | memoryview) -> list[ModelResponse]:
+def _decode_choices(data: Any, limits: Limits) -> list[ModelResponse]:
     """Every choice of a response (``n > 1``) as its own `ModelResponse`, in ``index`` order.
 
     Each carries the response's top-level keys in ``extra`` (usage only on the first).
     """
-    obj = decode_json(data, "$", _ANY)
+    obj = kit.decode_json(data, "$", _ANY)
     choices = obj.get("choices")
     if type(choices) is not list:
         raise ValidationError("a response needs a 'choices' array", path="$")
@@ -581,27 +762,18 @@ def decode_choices(data: bytes | bytearray | memoryview) -> list[ModelResponse]:
 # --- encoding ----------------------------------------------------------------------------------
 
 
-@runs_roomy
-def encode_request(
-    request: Request | list[Message],
-    /,
-    *,
-    unsupported: UnsupportedPolicy = "error",
-    dropped: list[Dropped] | None = None,
-    **options: Any,
-) -> bytes:
+def _encode_request(req: Request, policy: Unsupported) -> bytes:
     """Write a Chat Completions request body: ``encode_request(req)`` or
     ``encode_request(messages, model=..., tools=..., **options)``.
 
-    Keyword options add to and override ``request.options``; Anthropic-shaped options (``tools``
-    with ``input_schema``, ``tool_choice`` objects, ``stop_sequences``) are converted. What this
-    API cannot hold (thinking, ``cache_control``, an unknown block, ...) raises `UnsupportedError`
-    naming it and its path, or with ``unsupported="drop"`` is left out and recorded in
-    ``dropped``.
+    Keyword options add to and override ``request.options``. Messages this adapter decoded are
+    written back as they came; another provider's data is mapped where Chat Completions has an
+    exact equivalent, and what it cannot hold (thinking, an unknown block, ...) raises
+    `UnsupportedError` naming it and its path when it is content, or is left out and listed in
+    ``dropped`` (metadata always; content with ``unsupported="drop"``). The input is never
+    changed.
     """
-    req = as_request(request, options)
-    policy = Unsupported(unsupported, dropped)
-    body = options_for_openai(req.options, policy)
+    body = kit.encode_settings(req, NAME, read_settings, write_settings, policy)
     messages: list[Any] = []
     for i, msg in enumerate(req.messages):
         role = msg.role
@@ -617,7 +789,7 @@ def encode_request(
         if out is not None:
             messages.append(out)
     body["messages"] = messages
-    return encode_json(body)
+    return kit.encode_json(body)
 
 
 def _encode_message(
@@ -625,6 +797,7 @@ def _encode_message(
 ) -> dict[str, Any] | None:
     role = msg.role
     extra = msg.extra if msg.extra is not UNSET else {}
+    own = kit.is_own(msg.extra, NAME)
     out: dict[str, Any] = {"role": "developer" if extra.get("developer") is True else role}
     absent = extra.get("content_absent") is True
     if role == "tool":
@@ -633,20 +806,16 @@ def _encode_message(
             return None
         if msg.is_error is True:
             policy.report(path + ".is_error", "is_error: true (tool messages have no error flag)")
-        out["content"] = _parts(msg.content, path, policy, "tool")
+        out["content"] = _parts(msg.content, path, policy, "tool", own)
         out["tool_call_id"] = msg.tool_call_id
     elif role == "assistant":
-        _assistant(msg, path, policy, out, absent, response)
+        _assistant(msg, path, policy, out, absent, own, response)
     else:
-        content = _parts(msg.content, path, policy, role)
+        content = _parts(msg.content, path, policy, role, own)
         if not absent:
             out["content"] = content
-    allowed = MESSAGE_KEYS[role]
-    for key, value in extra.items():
-        if key in allowed:
-            out[key] = value
-        elif key not in HINTS and key != "tool_calls":
-            policy.report_key(f"{path}.{key}", f"the message key {key!r}", value)
+    keys = {k: v for k, v in extra.items() if k != "tool_calls"}
+    out.update(kit.kept_keys(keys, MESSAGE_KEYS[role], own, policy, path))
     return out
 
 
@@ -656,194 +825,224 @@ def _assistant(
     policy: Unsupported,
     out: dict[str, Any],
     absent: bool,
+    own: bool,
     response: bool = False,
 ) -> None:
-    """Fill ``out`` for an assistant message: ``content`` (a string, parts or null) and
-    ``tool_calls``. In a response (``response=True``) content is always a string or null."""
+    """Fill ``out`` for an assistant message: ``content`` (a string, parts or null),
+    ``tool_calls`` and a reasoning key. In a response (``response=True``) content is always a
+    string or null."""
     content = msg.content
+    extra = msg.extra if msg.extra is not UNSET else {}
+    if own and "tool_calls" in extra and extra["tool_calls"] is None:
+        out["tool_calls"] = None  # null, as it came (Mistral)
     if isinstance(content, str):
         if not absent:
             out["content"] = content
         return
     calls: list[Any] = []
     parts: list[Any] = []
+    as_list = False
     for j, block in enumerate(content):
         where = f"{path}.content[{j}]"
         cls = type(block)
-        if cls is ToolUseBlock:
-            calls.append(_encode_call(block, where, policy))  # type: ignore[arg-type]
-        elif cls is UnknownBlock and block.data.get("type") == "custom" and "custom" in block.data:  # type: ignore[union-attr]
+        if cls is wb.ToolUseBlock:
+            calls.append(_encode_call(block, where, policy, own))  # type: ignore[arg-type]
+        elif cls is wb.UnknownBlock and own and block.type == TOOL_CALL:  # type: ignore[union-attr]
+            calls.append(block.data["call"])  # type: ignore[union-attr]
+        elif cls is wb.UnknownBlock and own and "custom" in block.data:  # type: ignore[union-attr]
             calls.append(block.data.to_dict())  # type: ignore[union-attr]
+        elif cls is wb.RedactedThinkingBlock:
+            policy.metadata(where, "a redacted thinking block (encrypted for Anthropic alone)")
+        elif cls is wb.ThinkingBlock and own and _reasoning_key(block) is not None:
+            out[_reasoning_key(block)] = block.thinking  # type: ignore[union-attr,index]
+            as_list = block.extra.get(_CONTENT_LIST) is True  # type: ignore[union-attr]
         else:
-            part = _encode_part(block, where, policy, "assistant")
+            part = _encode_part(block, where, policy, "assistant", own)
             if part is not None:
                 parts.append(part)
-    has_calls = bool(calls) or (msg.extra is not UNSET and msg.extra.get("tool_calls") == [])
+    has_calls = bool(calls) or extra.get("tool_calls") == []
     value: Any = parts or None
-    if response:
+    if own and extra.get(_CONTENT_LIST) is True:
+        value = parts  # content that was a list of parts (even empty, or one text part)
+    elif response:
         texts = []
-        for part in parts:
-            if part["type"] == "text":
+        for j, part in enumerate(parts):
+            if part["type"] == "text" and len(part) == 2:
                 texts.append(part["text"])
             else:
-                policy.report(path, f"a {part['type']!r} part in a response message")
+                policy.report(f"{path}.content[{j}]", f"a {part['type']!r} part in a response")
         value = "".join(texts) if texts else None
-    elif has_calls and len(parts) == 1 and parts[0]["type"] == "text":
-        value = parts[0]["text"]
+    elif (has_calls or _reasoning_key_in(content)) and not as_list and len(parts) == 1:
+        if parts[0]["type"] == "text" and len(parts[0]) == 2:
+            value = parts[0]["text"]
+    elif _reasoning_key_in(content) and not as_list and not parts and not has_calls:
+        value = ""
     if not absent:
         out["content"] = value
     if has_calls:
         out["tool_calls"] = calls
 
 
-def _encode_call(block: ToolUseBlock, path: str, policy: Unsupported) -> dict[str, Any]:
-    raw = block.extra.get(RAW_ARGUMENTS) if block.extra is not UNSET else None
-    arguments: str | None = None
-    if type(raw) is str:
-        try:
-            parsed = _ARGS.decode(raw)
-        except (msgspec.DecodeError, RecursionError):
-            parsed = {}
-        if parsed == block.input:
-            arguments = raw
-    if arguments is None:
-        try:
-            arguments = _ENC.encode(block.input).decode()
-        except (TypeError, ValueError, OverflowError, RecursionError) as err:
-            raise EncodeError(f"cannot write tool input: {err}", path=path + ".input") from None
-    for key, value in block_keys(block).items():
-        if key != RAW_ARGUMENTS and not block_hint(key, block):
-            policy.report_key(f"{path}.{key}", f"the key {key!r} on a tool_use block", value)
-    return {
-        "id": block.id,
-        "type": "function",
-        "function": {"name": block.name, "arguments": arguments},
-    }
+def _reasoning_key(block: Any) -> str | None:
+    extra = block.extra
+    key = extra.get(_REASONING) if extra is not UNSET else None
+    return key if key in REASONING_KEYS else None
 
 
-def _parts(content: str | list[ContentBlock], path: str, policy: Unsupported, role: str) -> Any:
+def _reasoning_key_in(content: list[Any]) -> bool:
+    return (
+        bool(content)
+        and type(content[0]) is wb.ThinkingBlock
+        and _reasoning_key(content[0]) is not None
+    )
+
+
+_OWN_CALL_HINTS = frozenset({kit.RAW_ARGUMENTS, _TYPE_ABSENT, _FUNCTION_KEYS})
+
+
+def _encode_call(
+    block: wb.ToolUseBlock, path: str, policy: Unsupported, own: bool
+) -> dict[str, Any]:
+    extra = block.extra if block.extra is not UNSET else {}
+    arguments = kit.tool_arguments(block, path)
+    call: dict[str, Any] = {"id": block.id}
+    if not (own and extra.get(_TYPE_ABSENT) is True):
+        call["type"] = "function"
+    function: dict[str, Any] = {"name": block.name, "arguments": arguments}
+    for key, value in kit.block_keys(block).items():
+        if key in (kit.RAW_ARGUMENTS, _TYPE_ABSENT):
+            continue
+        if own and key == _FUNCTION_KEYS and type(value) is dict:
+            function.update(value)
+        elif own:
+            call[key] = value
+        elif not kit.block_hint(key, block):
+            what = f"the key {key!r} on a tool_use block"
+            kit.foreign_key(policy, f"{path}.{key}", what, key, value)
+    call["function"] = function
+    return call
+
+
+def _parts(
+    content: str | list[wb.ContentBlock], path: str, policy: Unsupported, role: str, own: bool
+) -> Any:
     """Content as a string or a list of content parts."""
     if isinstance(content, str):
         return content
     out: list[Any] = []
     for j, block in enumerate(content):
-        if type(block) is TextBlock and bare(block):
+        if type(block) is wb.TextBlock and kit.bare(block):
             out.append(block)  # {"type": "text", "text": ...} as msgspec writes the struct
             continue
-        part = _encode_part(block, f"{path}.content[{j}]", policy, role)
+        part = _encode_part(block, f"{path}.content[{j}]", policy, role, own)
         if part is not None:
             out.append(part)
     return out
 
 
-def _encode_part(block: ContentBlock, path: str, policy: Unsupported, role: str) -> Any:
+def _encode_part(
+    block: wb.ContentBlock, path: str, policy: Unsupported, role: str, own: bool
+) -> Any:
     cls = type(block)
-    if cls is UnknownBlock:
-        kind = block.data.get("type")  # type: ignore[union-attr]
-        if kind in OTHER_PARTS:
-            return _checked_data(block.data.to_dict(), path, policy)  # type: ignore[union-attr]
-        policy.report(path, f"a {kind!r} block (not a Chat Completions content part)")
+    if cls is wb.UnknownBlock:
+        kind = block.type  # type: ignore[union-attr]
+        if own and kind == PART:
+            return _checked_data(block.data["part"], path)  # type: ignore[union-attr]
+        if own and kind != TOOL_CALL:
+            return _checked_data(block.data.to_dict(), path)  # type: ignore[union-attr]
+        kit.foreign_block(policy, path, kind, None if own else "another provider")
         return None
-    if cls is TextBlock:
-        _keys_ok(block, _TEXT_KEYS, path, policy)
-        return {"type": "text", "text": block.text}  # type: ignore[union-attr]
-    if cls is ImageBlock and role == "user":
+    if cls is wb.TextBlock:
+        part = {"type": "text", "text": block.text}  # type: ignore[union-attr]
+        part.update(kit.block_extra(block, _TEXT_KEYS, own, policy, path))
+        return part
+    if cls is wb.ImageBlock and role == "user":
         source = block.source  # type: ignore[union-attr]
-        url = _url(source, path + ".source", policy)
+        url = _url(source, path + ".source", policy, own)
         if url is None:
             return None
         image: dict[str, Any] = {"url": url}
-        _keys_ok(block, _IMAGE_KEYS, path, policy, image)
+        image.update(kit.block_extra(block, _IMAGE_KEYS, own, policy, path))
         return {"type": "image_url", "image_url": image}
-    if cls is DocumentBlock and role == "user":
+    if cls is wb.DocumentBlock and role == "user":
         source = block.source  # type: ignore[union-attr]
-        if type(source) is Base64Source:
-            file: dict[str, Any] = {"file_data": data_url(source)}
-            _keys_ok(block, _DOCUMENT_KEYS, path, policy, file)
+        if type(source) is wb.Base64Source:
+            file: dict[str, Any] = {"file_data": kit.data_url(source)}
+            file.update(kit.block_extra(block, _DOCUMENT_KEYS, own, policy, path))
             return {"type": "file", "file": file}
-    policy.report(path, f"{_a(_kind(block))} block in {_a(str(role))} message")
+    policy.report(path, f"{kit.a(_kind(block))} block in {kit.a(role)} message")
     return None
-
-
-def _a(word: str) -> str:
-    """``word`` with its indefinite article: "an assistant", "a user"."""
-    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
 
 
 def _kind(block: Any) -> str:
     return str(block.type)
 
 
-def _keys_ok(
-    block: Any,
-    allowed: frozenset[str],
-    path: str,
-    policy: Unsupported,
-    into: dict[str, Any] | None = None,
-) -> bool:
-    ok = True
-    for key, value in block_keys(block).items():
-        if key in allowed and into is not None:
-            into[key] = value
-        elif not block_hint(key, block):
-            ok = False
-            policy.report_key(f"{path}.{key}", f"the key {key!r} on a {block.type} block", value)
-    return ok
-
-
-def _url(source: Any, path: str, policy: Unsupported) -> Any:
+def _url(source: Any, path: str, policy: Unsupported, own: bool) -> Any:
     """The image URL (a ``str``, or `msgspec.Raw` JSON text for a data URL), or None."""
     cls = type(source)
-    if cls is UrlSource:
-        for key, value in block_keys(source).items():
-            policy.report_key(f"{path}.{key}", f"the key {key!r} on a url source", value)
+    if cls is wb.UrlSource:
+        for key, value in kit.block_keys(source).items():
+            kit.foreign_key(policy, f"{path}.{key}", f"the key {key!r} on a url source", key, value)
         return str(source.url)
-    if cls is Base64Source:
-        return data_url(source)
+    if cls is wb.Base64Source:
+        for key, value in kit.block_keys(source).items():
+            kit.foreign_key(policy, f"{path}.{key}", f"the key {key!r} on a source", key, value)
+        return kit.data_url(source)
     policy.report(path, f"a {getattr(source, 'type', '?')!r} source")
     return None
 
 
-def _checked_data(data: dict[str, Any], path: str, policy: Unsupported) -> dict[str, Any]:
-    from ..wire import _values
-
+def _checked_data(data: dict[str, Any], path: str) -> dict[str, Any]:
     found = _values.find(data, _values.json_problem, path)
     if found is not None:
         raise EncodeError(found[1], path=found[0])
     return data
 
 
-@runs_roomy
-def encode_response(
-    response: ModelResponse,
-    /,
-    *,
-    unsupported: UnsupportedPolicy = "error",
-    dropped: list[Dropped] | None = None,
-    **fields: Any,
-) -> bytes:
+def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[str, Any]) -> bytes:
     """Write a Chat Completions response body for ``response`` (what a gateway returns).
 
-    ``fields`` supply top-level keys the response lacks (``id=``, ``model=``, ``created=``). A
-    response decoded by `decode_response` is written back as it came. What this API cannot hold
-    raises `UnsupportedError`, or is dropped and recorded with ``unsupported="drop"``.
+    ``fields`` supply top-level keys the response lacks (``id=``, ``model=``, ``created=``;
+    ``created`` is 0 when neither the response nor ``fields`` give one). A
+    response decoded by `decode_response` is written back as it came. Another provider's keys
+    are never copied: content this API cannot hold raises `UnsupportedError`, or is dropped and
+    listed with ``unsupported="drop"``; metadata is always listed in ``dropped``.
     """
-    policy = Unsupported(unsupported, dropped)
     extra = dict(response.extra.items()) if response.extra is not UNSET else {}
-    usage_other = extra.pop(USAGE_EXTRA, None) or {}
-    usage_absent = extra.pop("usage_absent", False) is True
-    more = extra.pop("choices", None)
-    logprobs = extra.pop("logprobs", None)
-    choice_extra = extra.pop("choice_extra", None) or {}
+    source = extra.pop(kit.SOURCE, None)
+    own = source == NAME
+    usage_other = extra.pop(kit.USAGE_EXTRA, None) or {}
+    if type(usage_other) is not dict:
+        policy.metadata("$.usage_extra", "a usage that is not an object")
+        usage_other = {}
     top: dict[str, Any] = {}
-    for key, value in extra.items():
-        if key in RESPONSE_KEYS:
+    usage_absent = False
+    logprobs = None
+    choice_extra: Any = {}
+    more: Any = None
+    if own:
+        usage_absent = extra.pop("usage_absent", False) is True
+        more = extra.pop("choices", None)
+        logprobs = extra.pop("logprobs", _ABSENT)
+        choice_extra = extra.pop("choice_extra", None) or {}
+        top = {k: v for k, v in extra.items() if k not in kit.HINTS}
+    else:
+        for key, value in extra.items():
+            if key in kit.HINTS:
+                continue
+            if key in _NEUTRAL_TOP and source is None:
+                top[key] = value  # the neutral shape's own keys (system_fingerprint, ...)
+            else:
+                kit.foreign_key(policy, f"$.{key}", f"the response key {key!r}", key, value)
+    for key in ("id", "created", "model"):
+        value = getattr(response, key)
+        if value is not UNSET:
             top[key] = value
-        else:
-            policy.report_key(f"$.{key}", f"the response key {key!r}", value)
     for key, value in fields.items():
         top.setdefault(key, value)
-    for key in ("id", "created", "model"):
+    top.setdefault("created", 0)  # required here; Anthropic and Gemini responses have none
+    for key in ("id", "model"):
         if key not in top:
             raise EncodeError(f"a Chat Completions response needs {key!r}; pass {key}=...")
     top.setdefault("object", "chat.completion")
@@ -854,51 +1053,71 @@ def encode_response(
         "logprobs": logprobs,
         "finish_reason": STOP_REASONS.get(response.stop_reason, response.stop_reason),
     }
-    choice.update(choice_extra)
+    if logprobs is _ABSENT:  # the response had none (Mistral, Perplexity, ...)
+        del choice["logprobs"]
+    if type(choice_extra) is dict:
+        choice.update(choice_extra)
     body: dict[str, Any] = {
         "id": top.pop("id"),
         "object": top.pop("object"),
         "created": top.pop("created"),
         "model": top.pop("model"),
-        "choices": [choice, *(more or [])],
+        "choices": [choice, *(more if type(more) is list else [])],
     }
     if not usage_absent:
-        body["usage"] = _usage_out(response.usage, usage_other, policy)
+        body["usage"] = _usage_out(response.usage, usage_other, policy, own)
     body.update(top)
-    return encode_json(body)
+    return kit.encode_json(body)
 
 
+_ABSENT: Any = object()
+
+_NEUTRAL_TOP = frozenset({"service_tier", "system_fingerprint"})
+"""Keys a response in the neutral shape (no `SOURCE` hint) may carry that this API names.
+(Another provider's ``service_tier`` means its own tiers: not copied.)"""
 _USAGE_GROUPS = ("prompt_tokens_details.", "completion_tokens_details.")
 _USAGE_OTHER_GROUPS = frozenset({"prompt_tokens_details", "completion_tokens_details"})
 
 
-def _usage_out(counters: dict[str, int], other: dict[str, Any], policy: Unsupported) -> Any:
+def _usage_out(
+    counters: dict[str, int], other: dict[str, Any], policy: Unsupported, own: bool
+) -> Any:
     if "" in other:
         return other[""]
     kept: dict[str, int] = {}
     for name, value in counters.items():
         back = _USAGE_BACK.get(name, name)
-        if back in ("prompt_tokens", "completion_tokens", "total_tokens") or back.startswith(
-            _USAGE_GROUPS
+        if (
+            own
+            or back in ("prompt_tokens", "completion_tokens", "total_tokens")
+            or back.startswith(_USAGE_GROUPS)
         ):
             kept[back] = value
-        elif name == "cache_creation_input_tokens":
-            kept["prompt_tokens"] = kept.get("prompt_tokens", 0)  # folded in below
-        else:
-            policy.report(f"$.usage.{name}", f"the usage counter {name!r}")
+        elif name != "cache_creation_input_tokens":  # folded into prompt_tokens below
+            policy.metadata(f"$.usage.{name}", f"the usage counter {name!r}")
     prompt = counters.get("input_tokens", 0) + counters.get("cache_read_input_tokens", 0)
     prompt += counters.get("cache_creation_input_tokens", 0)
+    if not own:
+        kept.pop("cache_creation_input_tokens", None)
     kept["prompt_tokens"] = prompt
     kept.setdefault("completion_tokens", 0)
     kept.setdefault("total_tokens", prompt + kept["completion_tokens"])
     rest = {}
     for name, value in other.items():
-        if name.startswith(_USAGE_GROUPS) or name in _USAGE_OTHER_GROUPS:
+        if own or name.startswith(_USAGE_GROUPS) or name in _USAGE_OTHER_GROUPS:
             rest[name] = value
         else:
-            policy.report_key(f"$.usage_extra.{name}", f"the usage entry {name!r}", value)
-    return unflatten_usage(kept, rest)
+            policy.metadata(f"$.usage_extra.{name}", f"the usage entry {name!r}")
+    return kit.usage_object(kept, rest)
 
 
 _REQUEST_FAST = msgspec.json.Decoder(list[_MessageIn])
 """Request messages of the common shapes (built last: its types refer to `_Function`)."""
+
+
+# --- the adapter contract (signatures: _toolkit) ----------------------------------------------
+
+decode_request, decode_response, encode_request, encode_response = kit.contract(
+    _decode_request, _decode_response, _encode_request, _encode_response
+)
+decode_choices = kit.decoder(_decode_choices, "decode_choices")

@@ -34,54 +34,18 @@ from typing import Any
 import msgspec
 from msgspec import UNSET
 
-from ..wire._stack import runs_roomy
-from ..wire.blocks import (
-    Base64Source,
-    ContentBlock,
-    DocumentBlock,
-    ImageBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolUseBlock,
-    UnknownBlock,
-    UrlSource,
-)
+from ..wire import blocks as wb
 from ..wire.errors import ValidationError
 from ..wire.extra import Extra
+from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
-from ._base import (
-    HINTS,
-    USAGE_EXTRA,
-    Dropped,
-    Request,
-    Unsupported,
-    UnsupportedPolicy,
-    as_request,
-    bare,
-    block_hint,
-    block_keys,
-    decode_json,
-    encode_json,
-    flatten_usage,
-    unflatten_usage,
-)
-from ._convert import options_for_responses
-from ._helpers import (
-    MISSING,
-    block_kind,
-    data_url,
-    extra_dict,
-    extra_or_unset,
-    json_text,
-    parse_arguments,
-    parse_data_url,
-    want_dict,
-    want_list,
-    want_str,
-)
+from . import _toolkit as kit
+from ._base import Reasoning, Request, ResponseFormat, Tool, Unsupported
+from ._toolkit import SettingsReader
 
 __all__ = [
     "ITEM_KEY",
+    "NAME",
     "RESPONSES_ITEM_TYPES",
     "USAGE_NAMES",
     "decode_request",
@@ -90,6 +54,9 @@ __all__ = [
     "encode_response",
     "stop_reason",
 ]
+
+NAME = "openai_responses"
+"""This adapter's registry name (`providers.get`); the `SOURCE` hint on what it decodes."""
 
 ITEM_KEY = "openai_item"
 """Block ``extra`` key holding the item-level keys of the Responses item the block starts."""
@@ -153,13 +120,12 @@ _ROLES: dict[str, Any] = {
 # --- decoding -----------------------------------------------------------------------------------
 
 
-@runs_roomy
-def decode_request(data: bytes | bytearray | memoryview | str) -> Request:
+def _decode_request(data: Any, limits: Limits) -> Request:
     """Decode a Responses request body into a `Request` (see the module docstring)."""
-    body = want_dict(decode_json(data, "$"), "$")
+    body = kit.want_dict(kit.decode_json(data, "$"), "$")
     options = dict(body)
     messages: list[Message] = []
-    instructions = options.get("instructions", MISSING)
+    instructions = options.get("instructions", kit.MISSING)
     if type(instructions) is str:
         del options["instructions"]
         messages.append(Message(role="system", content=instructions))
@@ -168,8 +134,107 @@ def decode_request(data: bytes | bytearray | memoryview | str) -> Request:
         if type(items) is str:
             messages.append(Message(role="user", content=items))
         else:
-            _decode_items(want_list(items, "$.input"), "$.input", messages)
-    return Request(messages=messages, options=options)
+            _decode_items(kit.want_list(items, "$.input"), "$.input", messages)
+    return kit.decoded_request(messages, options, NAME, read_settings)
+
+
+def _tool_ok(tool: Any) -> bool:
+    return kit.tool_ok(tool, {"type", "name"}, "parameters") and tool["type"] == "function"
+
+
+def _named_ok(choice: Any) -> bool:
+    return (
+        kit.has_keys(choice, {"type", "name"})
+        and choice["type"] == "function"
+        and kit.is_str(choice["name"])
+    )
+
+
+def _text_ok(text: Any) -> bool:
+    if not kit.has_keys(text, {"format"}):
+        return False
+    fmt = text["format"]
+    if kit.has_keys(fmt, {"type"}):
+        return fmt["type"] in ("text", "json_object")
+    return (
+        kit.has_keys(fmt, {"type", "name", "schema"}, {"strict"})
+        and fmt["type"] == "json_schema"
+        and kit.is_str(fmt["name"])
+        and type(fmt["schema"]) is dict
+        and type(fmt.get("strict", True)) is bool
+    )
+
+
+def _text_in(text: dict[str, Any]) -> ResponseFormat:
+    fmt = text["format"]
+    if fmt["type"] == "text":
+        return ResponseFormat(type="text")
+    if fmt["type"] == "json_object":
+        return ResponseFormat(type="json")
+    return ResponseFormat(
+        type="json_schema", name=fmt["name"], schema=fmt["schema"], strict=fmt.get("strict")
+    )
+
+
+def read_settings(options: dict[str, Any]) -> SettingsReader:
+    """Move the options the Responses API spells exactly like the neutral settings out of
+    ``options``."""
+    reader = SettingsReader(options)
+    take = reader.take
+    kit.take_same(reader, ("model", "temperature", "top_p", "user", "metadata", "stream"))
+    take("max_output_tokens", "max_tokens", kit.is_int)
+    kit.take_tools(reader, _tool_ok, lambda tool: kit.tool_from(tool, "parameters"))
+    kit.take_openai_choice(reader, _named_ok, lambda choice: choice["name"])
+    take("text", "response_format", _text_ok, _text_in)
+    take(
+        "reasoning",
+        "reasoning",
+        lambda v: kit.has_keys(v, {"effort"}) and kit.is_str(v["effort"]),
+        lambda v: Reasoning(effort=v["effort"]),
+    )
+    return reader
+
+
+def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
+    """The neutral settings spelled for the Responses API; what it has no spelling for is
+    reported."""
+    out, rest = kit.spelled_alike(
+        fields, ("model", "temperature", "top_p", "user", "metadata", "stream")
+    )
+    for name, value in rest.items():
+        if name == "max_tokens":
+            out["max_output_tokens"] = value
+        elif name == "tools":
+            out["tools"] = [_tool_out(t) for t in value]
+        elif name == "tool_choice":
+            kit.put_openai_choice(value, lambda tool: {"type": "function", "name": tool}, out)
+        elif name == "response_format":
+            out["text"] = {"format": _format_out(value)}
+        elif name == "reasoning" and value.effort is not None:
+            out["reasoning"] = {"effort": kit.effort(value, policy)}
+        else:
+            policy.report(f"$.{name}", f"the setting {name!r} (no Responses API spelling)")
+    return out
+
+
+def _tool_out(tool: Tool) -> dict[str, Any]:
+    fields = kit.tool_fields(tool, "parameters")
+    return {"type": "function", **fields, "parameters": tool.parameters}  # required, null or not
+
+
+def _format_out(value: ResponseFormat) -> dict[str, Any]:
+    if value.type == "text":
+        return {"type": "text"}
+    if value.type == "json":
+        return {"type": "json_object"}
+    out: dict[str, Any] = {
+        "type": "json_schema",
+        "name": value.name or "response",
+        "schema": value.schema if value.schema is not None else {},
+    }
+    if value.strict is not None:
+        out["strict"] = value.strict
+    return out
 
 
 def _is_assistant_side(item: dict[str, Any]) -> bool:
@@ -180,11 +245,11 @@ def _is_assistant_side(item: dict[str, Any]) -> bool:
 
 
 def _decode_items(items: list[Any], path: str, out: list[Message]) -> None:
-    run: list[ContentBlock] = []
+    run: list[wb.ContentBlock] = []
     single: dict[str, Any] | None = None  # a lone easy assistant message with string content
     for i, raw in enumerate(items):
         where = f"{path}[{i}]"
-        item = want_dict(raw, where)
+        item = kit.want_dict(raw, where)
         if _is_assistant_side(item):
             if not run and single is None and _easy_string(item):
                 single = item
@@ -207,96 +272,108 @@ def _easy_string(item: dict[str, Any]) -> bool:
     return item.get("type", "message") == "message" and type(item.get("content")) is str
 
 
-def _flush(run: list[ContentBlock], single: dict[str, Any] | None, out: list[Message]) -> None:
+def _flush(run: list[wb.ContentBlock], single: dict[str, Any] | None, out: list[Message]) -> None:
     if single is not None:
         rest = {k: v for k, v in single.items() if k not in ("role", "content")}
-        out.append(Message(role="assistant", content=single["content"], extra=extra_or_unset(rest)))
+        out.append(
+            Message(role="assistant", content=single["content"], extra=kit.tagged(rest, "", NAME))
+        )
     elif run:
-        out.append(Message(role="assistant", content=run))
+        out.append(Message(role="assistant", content=run, extra=kit.tagged({}, run, NAME)))
 
 
 def _input_message(item: dict[str, Any], path: str) -> Message:
     role = item.get("role")
-    if role not in ("user", "system", "developer"):
+    if type(role) is not str or role not in ("user", "system", "developer"):
         raise ValidationError(f"unknown message role {role!r}", path=path + ".role")
     rest = {k: v for k, v in item.items() if k not in ("role", "content")}
     if role == "developer":
         rest["developer"] = True
-    content = item.get("content", MISSING)
-    if content is MISSING:
+    content = item.get("content", kit.MISSING)
+    if content is kit.MISSING:
         raise ValidationError("a message needs 'content'", path=path)
     if type(content) is not str:
-        content = [_part(p, f"{path}.content[{j}]") for j, p in enumerate(want_list(content, path))]
-    return Message(role=_ROLES[role], content=content, extra=extra_or_unset(rest))
+        content = [
+            _part(p, f"{path}.content[{j}]") for j, p in enumerate(kit.want_list(content, path))
+        ]
+    return Message(role=_ROLES[role], content=content, extra=kit.tagged(rest, content, NAME))
 
 
 def _tool_message(item: dict[str, Any], path: str) -> Message:
-    call_id = want_str(item.get("call_id"), path + ".call_id")
-    output = item.get("output", MISSING)
-    if output is MISSING:
+    call_id = kit.want_str(item.get("call_id"), path + ".call_id")
+    output = item.get("output", kit.MISSING)
+    if output is kit.MISSING:
         raise ValidationError("a function_call_output needs 'output'", path=path)
     if type(output) is not str:
         output = [
             _part(p, f"{path}.output[{j}]")
-            for j, p in enumerate(want_list(output, path + ".output"))
+            for j, p in enumerate(kit.want_list(output, path + ".output"))
         ]
     rest = {k: v for k, v in item.items() if k not in ("type", "call_id", "output")}
-    return Message(role="tool", content=output, tool_call_id=call_id, extra=extra_or_unset(rest))
+    return Message(
+        role="tool", content=output, tool_call_id=call_id, extra=kit.tagged(rest, output, NAME)
+    )
 
 
-def _part(raw: Any, path: str) -> ContentBlock:
-    part = want_dict(raw, path)
+def _part(raw: Any, path: str) -> wb.ContentBlock:
+    part = kit.want_dict(raw, path)
     kind = part.get("type")
-    if kind in ("input_text", "output_text") and type(part.get("text")) is str:
+    if kind in ("input_text", "output_text"):
+        text = part.get("text")
+        if type(text) is not str:
+            raise ValidationError(f"an {kind} part needs a string 'text'", path=path + ".text")
         rest = {k: v for k, v in part.items() if k not in ("type", "text")}
-        return TextBlock(text=part["text"], extra=extra_or_unset(rest))
+        return wb.TextBlock(text=text, extra=kit.extra_or_unset(rest))
     if kind == "input_image" and type(part.get("image_url")) is str:
         source = _source(part["image_url"])
         rest = {k: v for k, v in part.items() if k not in ("type", "image_url")}
         if rest.get("detail") == "auto":  # the default, written back by the encoder
             del rest["detail"]
-        return ImageBlock(source=source, extra=extra_or_unset(rest))
+        return wb.ImageBlock(source=source, extra=kit.extra_or_unset(rest))
     if kind == "input_file":
         if type(part.get("file_data")) is str:
-            base64 = parse_data_url(part["file_data"])
+            base64 = kit.parse_data_url(part["file_data"])
             if base64 is not None:
                 rest = {k: v for k, v in part.items() if k not in ("type", "file_data")}
-                return DocumentBlock(source=base64, extra=extra_or_unset(rest))
+                return wb.DocumentBlock(source=base64, extra=kit.extra_or_unset(rest))
         elif type(part.get("file_url")) is str:
             rest = {k: v for k, v in part.items() if k not in ("type", "file_url")}
-            return DocumentBlock(source=UrlSource(url=part["file_url"]), extra=extra_or_unset(rest))
+            return wb.DocumentBlock(
+                source=wb.UrlSource(url=part["file_url"]), extra=kit.extra_or_unset(rest)
+            )
     if type(kind) is not str:
         raise ValidationError("a content part needs a string 'type'", path=path + ".type")
     return _unknown(part, path)
 
 
-def _unknown(obj: dict[str, Any], path: str) -> UnknownBlock:
-    try:
-        return UnknownBlock(Extra._own(obj))
-    except TypeError as err:
-        raise ValidationError(str(err), path=path) from None
+def _unknown(obj: dict[str, Any], path: str) -> wb.UnknownBlock:
+    return kit.unknown_block(obj, path)
 
 
-def _source(url: str) -> Base64Source | UrlSource:
-    base64 = parse_data_url(url)
-    return base64 if base64 is not None else UrlSource(url=url)
+def _source(url: str) -> wb.Base64Source | wb.UrlSource:
+    base64 = kit.parse_data_url(url)
+    return base64 if base64 is not None else wb.UrlSource(url=url)
 
 
 def _with_item(block: Any, item_keys: dict[str, Any]) -> Any:
-    extra = extra_dict(block)
+    if type(block) is wb.UnknownBlock:  # a part held whole (refusal, ...): the item keys inside
+        return wb.UnknownBlock(Extra._own({**block.data.to_dict(), ITEM_KEY: item_keys}))
+    extra = kit.extra_dict(block)
     extra = {ITEM_KEY: item_keys, **extra}
     return msgspec.structs.replace(block, extra=Extra._own(extra))
 
 
-def _assistant_blocks(item: dict[str, Any], path: str) -> list[ContentBlock]:
+def _assistant_blocks(item: dict[str, Any], path: str) -> list[wb.ContentBlock]:
     kind = item.get("type", "message")
     if kind == "message":
-        content = item.get("content", MISSING)
+        content = item.get("content", kit.MISSING)
         keys = {k: v for k, v in item.items() if k not in ("role", "content")}
         if type(content) is str:
             if not keys:  # an easy message: written back as such from a plain text block
-                return [TextBlock(text=content)]
-            return [TextBlock(text=content, extra=Extra._own({ITEM_KEY: {**keys, "content": ""}}))]
+                return [wb.TextBlock(text=content)]
+            return [
+                wb.TextBlock(text=content, extra=Extra._own({ITEM_KEY: {**keys, "content": ""}}))
+            ]
         if type(content) is list and content:
             blocks = [_part(p, f"{path}.content[{j}]") for j, p in enumerate(content)]
             blocks[0] = _with_item(blocks[0], keys)
@@ -311,16 +388,16 @@ def _assistant_blocks(item: dict[str, Any], path: str) -> list[ContentBlock]:
     return [_unknown(item, path)]
 
 
-def _function_call(item: dict[str, Any], path: str) -> ToolUseBlock:
-    call_id = want_str(item.get("call_id"), path + ".call_id")
-    name = want_str(item.get("name"), path + ".name")
-    raw = want_str(item.get("arguments"), path + ".arguments")
-    args, keep = parse_arguments(raw)
+def _function_call(item: dict[str, Any], path: str) -> wb.ToolUseBlock:
+    call_id = kit.want_str(item.get("call_id"), path + ".call_id")
+    name = kit.want_str(item.get("name"), path + ".name")
+    raw = kit.want_str(item.get("arguments"), path + ".arguments")
+    args, keep = kit.parse_arguments(raw)
     keys = {k: v for k, v in item.items() if k not in ("type", "call_id", "name", "arguments")}
     extra: dict[str, Any] = {ITEM_KEY: keys} if keys else {}
     if keep is not None:
         extra["arguments"] = keep
-    return ToolUseBlock(id=call_id, name=name, input=args, extra=extra_or_unset(extra))
+    return wb.ToolUseBlock(id=call_id, name=name, input=args, extra=kit.extra_or_unset(extra))
 
 
 def reasoning_text(item: dict[str, Any]) -> str:
@@ -332,16 +409,16 @@ def reasoning_text(item: dict[str, Any]) -> str:
     return "\n\n".join(p["text"] for p in parts if type(p) is dict and type(p.get("text")) is str)
 
 
-def _reasoning(item: dict[str, Any], path: str) -> ThinkingBlock:
+def _reasoning(item: dict[str, Any], path: str) -> wb.ThinkingBlock:
     keys = {k: v for k, v in item.items() if k != "type"}
-    return ThinkingBlock(thinking=reasoning_text(item), extra=Extra._own({ITEM_KEY: keys}))
+    return wb.ThinkingBlock(thinking=reasoning_text(item), extra=Extra._own({ITEM_KEY: keys}))
 
 
-def stop_reason(body: dict[str, Any], blocks: list[ContentBlock]) -> str:
+def stop_reason(body: dict[str, Any], blocks: list[wb.ContentBlock]) -> str:
     """The neutral stop reason of a Responses ``response`` object with these output blocks."""
     status = body.get("status")
     if status == "completed":
-        if any(type(b) is ToolUseBlock for b in blocks):
+        if any(type(b) is wb.ToolUseBlock for b in blocks):
             return "tool_use"
         return "end_turn"
     if status == "incomplete":
@@ -355,47 +432,38 @@ def stop_reason(body: dict[str, Any], blocks: list[ContentBlock]) -> str:
     return status if type(status) is str else "end_turn"
 
 
-@runs_roomy
-def decode_response(data: bytes | bytearray | memoryview | str) -> ModelResponse:
+def _decode_response(data: Any, limits: Limits) -> ModelResponse:
     """Decode a Responses ``response`` object into a `ModelResponse`."""
-    return response_from_dict(want_dict(decode_json(data, "$"), "$"))
+    return response_from_dict(kit.want_dict(kit.decode_json(data, "$"), "$"))
+
+
+_TYPED = (("id", "id", str), ("model", "model", str), ("created_at", "created", int))
+"""Response keys that are typed `ModelResponse` fields."""
 
 
 def response_from_dict(body: dict[str, Any]) -> ModelResponse:
     """The `ModelResponse` of an already decoded ``response`` object (used by the stream)."""
     extra = dict(body)
-    output = want_list(extra.pop("output", []), "$.output")
-    blocks: list[ContentBlock] = []
+    output = kit.want_list(extra.pop("output", []), "$.output")
+    blocks: list[wb.ContentBlock] = []
     for i, item in enumerate(output):
-        blocks.extend(_assistant_blocks(want_dict(item, f"$.output[{i}]"), f"$.output[{i}]"))
-    usage = extra.pop("usage", MISSING)
-    counters: dict[str, int] = {}
-    if type(usage) is dict:
-        counters, other = flatten_usage(usage, USAGE_NAMES)
-        _uncached(counters, -1)
-        if other:
-            extra[USAGE_EXTRA] = other
-    elif usage is not MISSING:
-        extra[USAGE_EXTRA] = usage  # null: kept as it came
+        blocks.extend(_assistant_blocks(kit.want_dict(item, f"$.output[{i}]"), f"$.output[{i}]"))
+    counters = kit.usage_in(extra, "usage", USAGE_NAMES)
+    typed = kit.typed_fields(extra, _TYPED)
+    extra[kit.SOURCE] = NAME
     return ModelResponse(
-        message=Message(role="assistant", content=blocks),
+        message=Message(role="assistant", content=blocks, extra=kit.tagged({}, blocks, NAME)),
         stop_reason=stop_reason(body, blocks),
         usage=counters,
-        extra=extra_or_unset(extra),
+        extra=Extra._own(extra),
+        **typed,
     )
 
 
 # --- encoding -----------------------------------------------------------------------------------
 
 
-@runs_roomy
-def encode_request(
-    request: Request | list[Message],
-    *,
-    unsupported: UnsupportedPolicy = "error",
-    dropped: list[Dropped] | None = None,
-    **options: Any,
-) -> bytes:
+def _encode_request(req: Request, policy: Unsupported) -> bytes:
     """Encode a `Request` (or messages plus keyword options) as a Responses request body.
 
     The first message, when it is a plain system message with string content, becomes
@@ -403,9 +471,7 @@ def encode_request(
     ``is_error`` on a tool result, blocks of other providers) raises `UnsupportedError` naming its
     path, or under ``unsupported="drop"`` is left out and recorded in ``dropped``.
     """
-    req = as_request(request, options)
-    policy = Unsupported(unsupported, dropped)
-    body: dict[str, Any] = options_for_responses(req.options, policy)
+    body: dict[str, Any] = kit.encode_settings(req, NAME, read_settings, write_settings, policy)
     items: list[Any] = []
     for i, msg in enumerate(req.messages):
         role = msg.role
@@ -424,23 +490,7 @@ def encode_request(
             continue
         _encode_message(msg, path, policy, items)
     body["input"] = items
-    return encode_json(body)
-
-
-def _message_rest(
-    msg: Message, allowed: frozenset[str], path: str, policy: Unsupported
-) -> dict[str, Any]:
-    rest: dict[str, Any] = {}
-    if msg.extra is UNSET:
-        return rest
-    for key, value in msg.extra.items():
-        if key in allowed:
-            rest[key] = value
-        elif key in HINTS:
-            continue
-        else:
-            policy.report_key(f"{path}.{key}", f"the message key {key!r} (no such key here)", value)
-    return rest
+    return kit.encode_json(body)
 
 
 def _encode_message(msg: Message, path: str, policy: Unsupported, items: list[Any]) -> None:
@@ -455,46 +505,36 @@ def _encode_message(msg: Message, path: str, policy: Unsupported, items: list[An
     role: str = msg.role
     if role == "system" and msg.extra is not UNSET and msg.extra.get("developer") is True:
         role = "developer"
-    rest = _message_rest(msg, _MESSAGE_KEYS, path, policy)
+    rest = kit.message_keys(msg, NAME, _MESSAGE_KEYS, policy, path)
     out: dict[str, Any] = {"role": role}
     content = msg.content
+    own = kit.is_own(msg.extra, NAME)
     out["content"] = (
-        content if type(content) is str else _input_parts(content, path + ".content", policy)  # type: ignore[arg-type]
+        content if type(content) is str else _input_parts(content, path + ".content", policy, own)  # type: ignore[arg-type]
     )
     out.update(rest)
     items.append(out)
 
 
-def _input_parts(blocks: list[ContentBlock], path: str, policy: Unsupported) -> list[Any]:
+def _input_parts(
+    blocks: list[wb.ContentBlock], path: str, policy: Unsupported, own: bool
+) -> list[Any]:
     parts = []
     for j, block in enumerate(blocks):
-        part = _input_part(block, f"{path}[{j}]", policy)
+        part = _input_part(block, f"{path}[{j}]", policy, own)
         if part is not None:
             parts.append(part)
     return parts
 
 
-def _block_extra(
-    block: Any, path: str, policy: Unsupported, allowed: frozenset[str]
-) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in block_keys(block).items():
-        if key in allowed:
-            out[key] = value
-        elif not block_hint(key, block):
-            policy.report_key(
-                f"{path}.{key}", f"the key {key!r} on a {block_kind(block)} block", value
-            )
-    return out
-
-
 def _source_ok(source: Any, path: str, policy: Unsupported) -> bool:
-    if type(source) not in (Base64Source, UrlSource):
+    if type(source) not in (wb.Base64Source, wb.UrlSource):
         policy.report(path + ".source", f"a {source.type!r} source")
         return False
     if source.extra is not UNSET:
         for key, value in source.extra.items():
-            policy.report_key(f"{path}.source.{key}", f"the key {key!r} on a source", value)
+            what = f"the key {key!r} on a source"
+            kit.foreign_key(policy, f"{path}.source.{key}", what, key, value)
     return True
 
 
@@ -502,30 +542,33 @@ _IMAGE_KEYS = frozenset({"detail", "file_id"})
 _FILE_KEYS = frozenset({"filename", "file_id"})
 
 
-def _input_part(block: Any, path: str, policy: Unsupported) -> Any:
+def _input_part(block: Any, path: str, policy: Unsupported, own: bool) -> Any:
     kind = type(block)
-    if kind is TextBlock:
-        rest = _block_extra(block, path, policy, frozenset())
+    if kind is wb.TextBlock:
+        rest = kit.block_extra(block, frozenset(), own, policy, path)
         return {"type": "input_text", "text": block.text, **rest}
-    if kind is ImageBlock:
+    if kind is wb.ImageBlock:
         if not _source_ok(block.source, path, policy):
             return None
         source = block.source
-        url = data_url(source) if type(source) is Base64Source else source.url
-        rest = _block_extra(block, path, policy, _IMAGE_KEYS)
+        url = kit.data_url(source) if type(source) is wb.Base64Source else source.url
+        rest = kit.block_extra(block, _IMAGE_KEYS, own, policy, path)
         rest.setdefault("detail", "auto")
         return {"type": "input_image", "image_url": url, **rest}
-    if kind is DocumentBlock:
+    if kind is wb.DocumentBlock:
         if not _source_ok(block.source, path, policy):
             return None
         source = block.source
-        rest = _block_extra(block, path, policy, _FILE_KEYS)
-        if type(source) is Base64Source:
-            return {"type": "input_file", "file_data": data_url(source), **rest}
+        rest = kit.block_extra(block, _FILE_KEYS, own, policy, path)
+        if type(source) is wb.Base64Source:
+            return {"type": "input_file", "file_data": kit.data_url(source), **rest}
         return {"type": "input_file", "file_url": source.url, **rest}
-    if kind is UnknownBlock and block.type in _PART_TYPES:
+    if kind is wb.UnknownBlock and own:
         return block.data.to_dict()
-    policy.report(path, f"a {block_kind(block)} block in a Responses message")
+    if kind is wb.UnknownBlock:
+        kit.foreign_block(policy, path, block.type, "another provider")
+        return None
+    policy.report(path, f"{kit.a(kit.block_kind(block))} block in a Responses message")
     return None
 
 
@@ -537,10 +580,10 @@ def _encode_tool(msg: Message, path: str, policy: Unsupported) -> Any:
         policy.report(
             path + ".is_error", "is_error on a tool result (function_call_output has none)"
         )
-    rest = _message_rest(msg, _TOOL_OUTPUT_KEYS, path, policy)
+    rest = kit.message_keys(msg, NAME, _TOOL_OUTPUT_KEYS, policy, path)
     output: Any = msg.content
     if type(output) is not str:
-        output = _input_parts(output, path + ".content", policy)
+        output = _input_parts(output, path + ".content", policy, kit.is_own(msg.extra, NAME))
     return {"type": "function_call_output", "call_id": msg.tool_call_id, "output": output, **rest}
 
 
@@ -548,154 +591,193 @@ def _is_item_type(kind: str) -> bool:
     return kind in RESPONSES_ITEM_TYPES or kind.endswith("_call") or kind == "message"
 
 
-def _encode_assistant(msg: Message, path: str, policy: Unsupported, items: list[Any]) -> None:
+def _encode_assistant(
+    msg: Message, path: str, policy: Unsupported, items: list[Any], response: bool = False
+) -> None:
     if type(msg.content) is str:
-        rest = _message_rest(msg, _MESSAGE_KEYS, path, policy)
+        rest = kit.message_keys(msg, NAME, _MESSAGE_KEYS, policy, path)
         items.append({"role": "assistant", "content": msg.content, **rest})
         return
-    _message_rest(msg, frozenset(), path, policy)
+    own = kit.is_own(msg.extra, NAME)
+    if kit.message_keys(msg, NAME, frozenset(), policy, path):
+        policy.metadata(path, "message keys on an assistant turn of several items")
     current: dict[str, Any] | None = None  # the message item text parts are appended to
     blocks: list[Any] = msg.content  # type: ignore[assignment]  # a list here
     for j, block in enumerate(blocks):
         kind = type(block)
-        if kind is ToolUseBlock and bare(block):  # fast path: a call built neutrally
+        if kind is wb.ToolUseBlock and kit.bare(block):  # fast path: a call built neutrally
             current = None
             items.append(
                 {
                     "type": "function_call",
                     "call_id": block.id,
                     "name": block.name,
-                    "arguments": json_text(block.input),
+                    "arguments": kit.tool_arguments(block, f"{path}.content[{j}]"),
                 }
             )
             continue
         where = f"{path}.content[{j}]"
-        extra = block_keys(block)  # typed optional fields (cache_control, ...) and extra keys
-        keys = extra.pop(ITEM_KEY, MISSING)
-        if kind is TextBlock or (kind is UnknownBlock and block.type == "refusal"):
-            if keys is not MISSING and type(keys) is dict and keys.get("content") == "":
+        if kind is wb.UnknownBlock:
+            data = block.data.to_dict()
+            keys = data.pop(ITEM_KEY, kit.MISSING) if own else kit.MISSING
+            extra: dict[str, Any] = {}
+        else:
+            data = {}
+            extra = kit.block_keys(block)  # typed optional fields (cache_control, ...), extra keys
+            keys = (
+                extra.pop(ITEM_KEY, kit.MISSING) if own or kind is wb.ThinkingBlock else kit.MISSING
+            )
+        if kind is wb.TextBlock or (kind is wb.UnknownBlock and own and block.type in _PART_TYPES):
+            if keys is not kit.MISSING and type(keys) is dict and keys.get("content") == "":
                 # an assistant message item whose content was a string
                 item_keys = {k: v for k, v in keys.items() if k != "content"}
-                _check_keys(extra, frozenset(), where, policy, block)
+                kit.block_extra(block, frozenset(), own, policy, where, extra)
                 items.append({"role": "assistant", "content": block.text, **item_keys})
                 current = None
                 continue
-            if kind is TextBlock:
+            if kind is wb.TextBlock:
                 part = {"type": "output_text", "text": block.text}
-                part.update(_check_keys(extra, _TEXT_PART_KEYS, where, policy, block))
+                part.update(kit.block_extra(block, _TEXT_PART_KEYS, own, policy, where, extra))
             else:
-                part = block.data.to_dict()
-            if keys is not MISSING:
-                current = {**want_dict(keys, where + "." + ITEM_KEY), "role": "assistant"}
+                part = data
+            if keys is not kit.MISSING:
+                current = {**kit.want_dict(keys, where + "." + ITEM_KEY), "role": "assistant"}
                 current["content"] = [part]
                 items.append(current)
             elif current is not None:
                 current["content"].append(part)
-            elif kind is TextBlock and not extra:
+            elif kind is wb.TextBlock and len(part) == 2 and not response:
                 items.append({"role": "assistant", "content": part["text"]})
             else:
                 current = {"role": "assistant", "content": [part]}
                 items.append(current)
             continue
         current = None
-        if kind is ToolUseBlock:
-            items.append(_encode_call(block, keys, extra, where, policy))
-        elif kind is ThinkingBlock:
-            item = _encode_reasoning(block, keys, extra, where, policy)
+        if kind is wb.ToolUseBlock:
+            items.append(_encode_call(block, keys, extra, where, policy, own))
+        elif kind is wb.ThinkingBlock and keys is kit.MISSING and response:
+            items.append(_reasoning_item(block, extra, where, policy, len(items)))
+        elif kind is wb.ThinkingBlock:
+            item = _encode_reasoning(block, keys, extra, where, policy, own)
             if item is not None:
                 items.append(item)
-        elif kind is UnknownBlock and _is_item_type(block.type):
-            items.append(block.data.to_dict())
+        elif kind is wb.RedactedThinkingBlock:
+            policy.metadata(where, "a redacted thinking block (encrypted for Anthropic alone)")
+        elif kind is wb.UnknownBlock and own:
+            items.append(data)
+        elif kind is wb.UnknownBlock:
+            kit.foreign_block(policy, where, block.type, "another provider")
         else:
-            policy.report(where, f"a {block_kind(block)} block in an assistant turn")
-
-
-def _check_keys(
-    extra: dict[str, Any], allowed: frozenset[str], path: str, policy: Unsupported, block: Any
-) -> dict[str, Any]:
-    out = {}
-    for key, value in extra.items():
-        if key in allowed:
-            out[key] = value
-        elif not block_hint(key, block):
-            policy.report_key(
-                f"{path}.{key}", f"the key {key!r} on a {block_kind(block)} block", value
-            )
-    return out
+            policy.report(where, f"a {kit.block_kind(block)} block in an assistant turn")
 
 
 def _encode_call(
-    block: ToolUseBlock, keys: Any, extra: dict[str, Any], path: str, policy: Unsupported
+    block: wb.ToolUseBlock,
+    keys: Any,
+    extra: dict[str, Any],
+    path: str,
+    policy: Unsupported,
+    own: bool,
 ) -> dict[str, Any]:
-    raw = extra.pop("arguments", MISSING)
-    arguments = json_text(block.input)
-    if type(raw) is str:
-        parsed, _ = parse_arguments(raw)
-        if parsed == block.input:
-            arguments = raw
-    _check_keys(extra, frozenset(), path, policy, block)
+    arguments = kit.tool_arguments(block, path)
+    extra.pop("arguments", None)
+    rest = kit.block_extra(block, frozenset(), own, policy, path, extra)
     item: dict[str, Any] = {
         "type": "function_call",
         "call_id": block.id,
         "name": block.name,
         "arguments": arguments,
     }
-    if keys is not MISSING:
-        item.update(want_dict(keys, path + "." + ITEM_KEY))
+    if keys is not kit.MISSING:
+        item.update(kit.want_dict(keys, path + "." + ITEM_KEY))
+    item.update(rest)
     return item
 
 
+def _reasoning_item(
+    block: wb.ThinkingBlock, extra: dict[str, Any], path: str, policy: Unsupported, index: int
+) -> dict[str, Any]:
+    """Another provider's thinking in a response for a client: a reasoning item holding its text
+    as ``reasoning_text`` content (its signature, readable by its issuer alone, is listed)."""
+    if block.signature is not UNSET:
+        policy.metadata(path + ".signature", "a thinking signature (readable by its issuer alone)")
+    kit.block_extra(block, frozenset(), False, policy, path, extra)
+    return {
+        "type": "reasoning",
+        "id": f"rs_minagent_{index}",
+        "summary": [],
+        "content": [{"type": "reasoning_text", "text": block.thinking}],
+    }
+
+
 def _encode_reasoning(
-    block: ThinkingBlock, keys: Any, extra: dict[str, Any], path: str, policy: Unsupported
+    block: wb.ThinkingBlock,
+    keys: Any,
+    extra: dict[str, Any],
+    path: str,
+    policy: Unsupported,
+    own: bool,
 ) -> dict[str, Any] | None:
-    if keys is MISSING:
+    if keys is kit.MISSING:
         what = "thinking with a signature" if block.signature is not UNSET else "thinking"
         policy.report(path, f"{what} not issued by OpenAI (a reasoning item needs its id)")
         return None
-    item = {"type": "reasoning", **want_dict(keys, path + "." + ITEM_KEY)}
+    item = {"type": "reasoning", **kit.want_dict(keys, path + "." + ITEM_KEY)}
     if block.signature is not UNSET:
         policy.report(path + ".signature", "a thinking signature (Anthropic) on a reasoning item")
-    _check_keys(extra, frozenset(), path, policy, block)
+    kit.block_extra(block, frozenset(), own, policy, path, extra)
     if reasoning_text(item) != block.thinking:
         policy.report(path + ".thinking", "reasoning text changed from its reasoning item")
         return None
     return item
 
 
-@runs_roomy
-def encode_response(
-    response: ModelResponse,
-    *,
-    unsupported: UnsupportedPolicy = "error",
-    dropped: list[Dropped] | None = None,
-) -> bytes:
+def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[str, Any]) -> bytes:
     """Encode a `ModelResponse` as a Responses ``response`` object.
 
-    Keys kept in ``extra`` come back unchanged; a response from another provider gets the required
-    keys (``id``, ``object``, ``created_at``, ``status``, ``model``, ...) filled in; ``status`` and
-    ``incomplete_details`` follow ``stop_reason`` when it changed.
+    A response this adapter decoded comes back unchanged. One from another provider gets the
+    keys a Response requires (``id``, ``object``, ``created_at``, ``status``, ``model``, ...)
+    from its typed fields or defaults; its other keys are never copied: content raises
+    `UnsupportedError` (or is dropped and listed with ``unsupported="drop"``), metadata is listed
+    in ``dropped``. ``status`` and ``incomplete_details`` follow ``stop_reason`` when it changed.
     """
-    policy = Unsupported(unsupported, dropped)
+    response = kit.with_fields(response, fields)
     extra = dict(response.extra.items()) if response.extra is not UNSET else {}
-    usage_other = extra.pop(USAGE_EXTRA, MISSING)
+    own = extra.pop(kit.SOURCE, None) == NAME
+    usage_other = extra.pop(kit.USAGE_EXTRA, kit.MISSING)
     body: dict[str, Any] = {
-        "id": "resp_minagent",
+        "id": "resp_minagent" if response.id is UNSET else response.id,
         "object": "response",
-        "created_at": 0,
+        "created_at": 0 if response.created is UNSET else response.created,
         "status": "completed",
         "error": None,
         "incomplete_details": None,
-        "model": "",
+        "model": "" if response.model is UNSET else response.model,
         "parallel_tool_calls": True,
         "tool_choice": "auto",
         "tools": [],
     }
-    body.update(extra)
+    if own:  # exactly the keys it came with
+        body = {}
+        for key, value in (("id", response.id), ("created_at", response.created)):
+            if value is not UNSET:
+                body[key] = value
+        body.update((k, v) for k, v in extra.items() if k not in kit.HINTS)
+        if response.model is not UNSET:
+            body["model"] = response.model
+    else:
+        for key, value in extra.items():
+            if key not in kit.HINTS:
+                kit.foreign_key(policy, f"$.{key}", f"the response key {key!r}", key, value)
     items: list[Any] = []
     msg = response.message
     if type(msg.content) is str:
-        msg = Message(role="assistant", content=[TextBlock(msg.content)] if msg.content else [])
-    _encode_assistant(msg, "$.message", policy, items)
+        msg = Message(
+            role="assistant",
+            content=[wb.TextBlock(msg.content)] if msg.content else [],
+            extra=msg.extra,
+        )
+    _encode_assistant(msg, "$.message", policy, items, response=True)
     for item in items:  # output messages need the long form
         if item.get("type", "message") == "message" and type(item.get("content")) is str:
             text = item.pop("content")
@@ -709,28 +791,33 @@ def encode_response(
             )
         elif item.get("type", "message") == "message":
             item.setdefault("type", "message")
+            item.setdefault("id", "msg_minagent")
+            item.setdefault("status", "completed")
+            for part in item.get("content", []):
+                if type(part) is dict and part.get("type") == "output_text":
+                    part.setdefault("annotations", [])
     body["output"] = items
     blocks = msg.content if type(msg.content) is list else []
     if stop_reason(body, blocks) != response.stop_reason:
         body.update(_status_for(response.stop_reason))
-    if usage_other is None and not response.usage:
+    if own and usage_other is None and not response.usage:
         body["usage"] = None
-    elif response.usage or usage_other is not MISSING:
+    elif response.usage or usage_other is not kit.MISSING:
         other = usage_other if type(usage_other) is dict else {}
         counters = dict(response.usage)
-        _uncached(counters, 1)
-        usage = unflatten_usage(counters, other, _USAGE_BACK)
-        if "object" not in extra:  # from another provider: the keys a Response requires
+        if not own:
+            raw = None if usage_other is kit.MISSING else usage_other
+            counters = kit.foreign_usage(counters, raw, _USAGE_NEUTRAL, policy)
+            other = {}
+        kit.uncached(counters, 1)
+        usage = kit.usage_object(counters, other, _USAGE_BACK)
+        if not own:  # from another provider: the keys a Response requires
             _usage_defaults(usage)
         body["usage"] = usage
-    return encode_json(body)
+    return kit.encode_json(body)
 
 
-def _uncached(counters: dict[str, int], sign: int) -> None:
-    """Neutral ``input_tokens`` counts uncached input (as Anthropic does); the provider's
-    counts cached tokens too: subtract (``sign=-1``) or add back (``sign=1``) the cache reads."""
-    if "input_tokens" in counters and "cache_read_input_tokens" in counters:
-        counters["input_tokens"] += sign * counters["cache_read_input_tokens"]
+_USAGE_NEUTRAL = frozenset(USAGE_NAMES.values()) | {"total_tokens"}
 
 
 def _usage_defaults(usage: dict[str, Any]) -> None:
@@ -757,3 +844,10 @@ def _status_for(reason: str) -> dict[str, Any]:
     if reason.startswith("incomplete:"):
         return {"status": "incomplete", "incomplete_details": {"reason": reason[11:]}}
     return {"status": reason}
+
+
+# --- the adapter contract (signatures: _toolkit) ----------------------------------------------
+
+decode_request, decode_response, encode_request, encode_response = kit.contract(
+    _decode_request, _decode_response, _encode_request, _encode_response
+)

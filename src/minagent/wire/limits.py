@@ -11,9 +11,13 @@ takes ``limits=`` and checks it before doing any work that the limit protects:
   claiming more is refused before anything is read or allocated for it.
 - ``max_line``: the longest line a JSON Lines reader accepts, complete or still growing (the
   session log checks it on append too, so that what it writes it can read back).
+- ``max_event``: the longest server-sent event (or JSON-array stream element) a provider stream
+  reader accepts, complete or still arriving, its line ends included: a stream that never ends
+  its event is refused once it buffered that much, not after it filled the memory.
 
-A frame or a line is one input: it is held to ``max_size`` too, so the longest frame a reader
-takes is ``min(max_frame, max_size)`` and the longest line ``min(max_line, max_size)``.
+A frame, a line or an event is one input: it is held to ``max_size`` too, so the longest frame a
+reader takes is ``min(max_frame, max_size)``, the longest line ``min(max_line, max_size)`` and
+the longest event ``min(max_event, max_size)``.
 
 Change them per call, e.g. ``wire.json.decode(data, limits=Limits(max_size=1 << 20))``, or keep
 one ``Limits`` for a service and pass it everywhere. ``dataclasses.replace(DEFAULT, ...)``
@@ -27,6 +31,7 @@ import dataclasses
 __all__ = [
     "DEFAULT",
     "DEFAULT_MAX_DEPTH",
+    "DEFAULT_MAX_EVENT",
     "DEFAULT_MAX_FRAME",
     "DEFAULT_MAX_LINE",
     "DEFAULT_MAX_SIZE",
@@ -45,6 +50,10 @@ DEFAULT_MAX_FRAME = 16 * 1024 * 1024
 DEFAULT_MAX_LINE = DEFAULT_MAX_SIZE
 """64 MiB: a JSON line holds one message, as large as any one input may be."""
 
+DEFAULT_MAX_EVENT = 16 * 1024 * 1024
+"""16 MiB: one stream event holds a delta, or at most one whole response (a Responses terminal
+snapshot, a Gemini chunk with an inline image), as a frame does."""
+
 
 @dataclasses.dataclass(frozen=True)
 class Limits:
@@ -58,6 +67,9 @@ class Limits:
     """Longest frame a framed MessagePack reader accepts, in bytes (the 4-byte prefix aside)."""
     max_line: int = DEFAULT_MAX_LINE
     """Longest line a JSON Lines reader accepts, in bytes (its newline aside)."""
+    max_event: int = DEFAULT_MAX_EVENT
+    """Longest server-sent event or JSON-array stream element a provider stream reader accepts,
+    in bytes, line ends included (the empty line that closes an event aside)."""
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
@@ -75,6 +87,11 @@ class Limits:
         """The longest line a reader (or the session log's ``append``) takes:
         ``min(max_line, max_size)``."""
         return min(self.max_line, self.max_size)
+
+    @property
+    def event_limit(self) -> int:
+        """The longest event a provider stream reader takes: ``min(max_event, max_size)``."""
+        return min(self.max_event, self.max_size)
 
 
 DEFAULT = Limits()

@@ -70,5 +70,13 @@ class ModelResponse(_Object):
     """Why the model stopped; an open set (``end_turn``, ``tool_use``, ``max_tokens``, ...)."""
     usage: dict[str, int] = {}
     """Token counters by name."""
+    id: str | UnsetType = UNSET
+    """The provider's id for this response (``msg_...``, ``chatcmpl-...``, ``resp_...``, a Gemini
+    ``responseId``); absent when the provider gave none."""
+    model: str | UnsetType = UNSET
+    """The model that answered, as the provider named it (a Gemini ``modelVersion``)."""
+    created: int | UnsetType = UNSET
+    """When the response was created, in seconds since the Unix epoch (OpenAI ``created`` /
+    ``created_at``); absent when the provider gave no such number."""
     extra: Extra | UnsetType = UNSET
     """Keys this protocol does not name, written back unchanged."""

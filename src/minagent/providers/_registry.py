@@ -1,0 +1,142 @@
+"""The adapter contract (`Adapter`) and the registry of the provider formats (`ADAPTERS`, `get`).
+
+Each provider format is two modules: the adapter (``minagent.providers.anthropic``: requests and
+responses both ways) and its stream module (``anthropic_stream``: event parser, accumulator),
+which imports the adapter, never the reverse. An `Adapter` puts both behind one face with one
+signature per function, so the CLI, the benchmark and the contract test treat every provider
+alike. The modules are imported on first use, so ``import minagent.providers`` stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType, ModuleType
+from typing import Any
+
+from ..wire.limits import DEFAULT, Limits
+from ..wire.messages import Message, ModelResponse
+from ._base import Dropped, Request, UnsupportedPolicy
+
+__all__ = ["ADAPTERS", "Adapter", "get"]
+
+
+class Adapter:
+    """One provider wire format: its four body functions and its stream classes.
+
+    Every adapter has the same signatures:
+
+    - ``decode_request(data, *, limits=DEFAULT) -> Request``
+    - ``encode_request(request, *, unsupported="error", dropped=None, **options) -> bytes``
+    - ``decode_response(data, *, limits=DEFAULT) -> ModelResponse``
+    - ``encode_response(response, *, unsupported="error", dropped=None, **fields) -> bytes``
+    - ``StreamParser`` (bytes in, events out), ``StreamAccumulator`` (events in, the final
+      ``ModelResponse`` out), ``accumulate(chunks, *, limits=DEFAULT) -> ModelResponse``
+
+    Decoders raise `DecodeError` / `ValidationError` (WireError subclasses) with a JSON path;
+    encoders raise `UnsupportedError` / `EncodeError`, and never change their input.
+    """
+
+    __slots__ = ("name", "title")
+
+    def __init__(self, name: str, title: str) -> None:
+        self.name = name
+        """The adapter's name: its module under `minagent.providers`, and the `SOURCE` hint
+        its decoders put on what they produce."""
+        self.title = title
+        """The API it speaks, for people (``Anthropic Messages``)."""
+
+    def __repr__(self) -> str:
+        return f"<Adapter {self.name!r}: {self.title}>"
+
+    @property
+    def module(self) -> ModuleType:
+        """The adapter module (``minagent.providers.<name>``)."""
+        return importlib.import_module(f"{__package__}.{self.name}")
+
+    @property
+    def stream_module(self) -> ModuleType:
+        """The stream module (``minagent.providers.<name>_stream``)."""
+        return importlib.import_module(f"{__package__}.{self.name}_stream")
+
+    def decode_request(self, data: Any, /, *, limits: Limits = DEFAULT) -> Request:
+        """Decode a request body of this format into a `Request`."""
+        result: Request = self.module.decode_request(data, limits=limits)
+        return result
+
+    def encode_request(
+        self,
+        request: Request | list[Message],
+        /,
+        *,
+        unsupported: UnsupportedPolicy = "error",
+        dropped: list[Dropped] | None = None,
+        **options: Any,
+    ) -> bytes:
+        """Write a request body of this format (keyword options set typed settings or add
+        options)."""
+        result: bytes = self.module.encode_request(
+            request, unsupported=unsupported, dropped=dropped, **options
+        )
+        return result
+
+    def decode_response(self, data: Any, /, *, limits: Limits = DEFAULT) -> ModelResponse:
+        """Decode a response body of this format into a `ModelResponse`."""
+        result: ModelResponse = self.module.decode_response(data, limits=limits)
+        return result
+
+    def encode_response(
+        self,
+        response: ModelResponse,
+        /,
+        *,
+        unsupported: UnsupportedPolicy = "error",
+        dropped: list[Dropped] | None = None,
+        **fields: Any,
+    ) -> bytes:
+        """Write a response body of this format (``fields``: top-level keys the response lacks,
+        such as ``id=`` and ``model=``)."""
+        result: bytes = self.module.encode_response(
+            response, unsupported=unsupported, dropped=dropped, **fields
+        )
+        return result
+
+    @property
+    def StreamParser(self) -> type:
+        """The stream parser class: byte chunks in, typed events out."""
+        cls: type = self.stream_module.StreamParser
+        return cls
+
+    @property
+    def StreamAccumulator(self) -> type:
+        """The stream accumulator class: events in, the final `ModelResponse` out."""
+        cls: type = self.stream_module.StreamAccumulator
+        return cls
+
+    def accumulate(
+        self, chunks: Iterable[bytes | bytearray | memoryview], *, limits: Limits = DEFAULT
+    ) -> ModelResponse:
+        """The final `ModelResponse` of a whole recorded stream."""
+        result: ModelResponse = self.stream_module.accumulate(chunks, limits=limits)
+        return result
+
+
+ADAPTERS: Mapping[str, Adapter] = MappingProxyType(
+    {
+        "anthropic": Adapter("anthropic", "Anthropic Messages"),
+        "openai_chat": Adapter("openai_chat", "OpenAI Chat Completions"),
+        "openai_responses": Adapter("openai_responses", "OpenAI Responses"),
+        "gemini": Adapter("gemini", "Google Gemini generateContent"),
+    }
+)
+"""Every provider format, by name, in a fixed order."""
+
+
+def get(name: str) -> Adapter:
+    """The adapter called ``name`` (``"anthropic"``, ``"openai_chat"``, ``"openai_responses"``,
+    ``"gemini"``); ``ValueError`` naming the known ones otherwise."""
+    try:
+        return ADAPTERS[name]
+    except (KeyError, TypeError):
+        known = ", ".join(ADAPTERS)
+        raise ValueError(f"no provider adapter named {name!r}; known: {known}") from None
