@@ -36,11 +36,6 @@ vector check); the others run tests/ alone."""
 LOWEST = PYTHONS[0]
 """``nox -s lowest`` runs on the oldest Python, the one the lowest dependencies must support."""
 
-_BEFORE_3_11 = {"google-genai": "google-genai>=2.33"}
-"""Requirements that differ on Python 3.10: google-genai 2.34 and later need Python 3.11, so
-on 3.10 the test and bench extras take 2.33 (the newest release for it; the Gemini tests pass
-with it). Used for the 3.10 sessions only."""
-
 
 def _add_pyenv_pythons() -> None:
     """Put the newest pyenv interpreter of each of `PYTHONS` that PATH does not hold as a working
@@ -85,11 +80,9 @@ _add_pyenv_pythons()
 
 
 def _requirements(session: nox.Session, *extras: str) -> list[str]:
-    """The requirements of ``extras`` for the session's Python (`_BEFORE_3_11` on 3.10)."""
-    wanted = [r for extra in extras for r in EXTRAS[extra]]
-    if session.python == "3.10":
-        wanted = [_BEFORE_3_11.get(re.split(r"[<>=!~;\[ ]", r, maxsplit=1)[0], r) for r in wanted]
-    return list(dict.fromkeys(wanted))
+    """The requirements of ``extras`` (pip drops those whose markers exclude the session's
+    Python: google-genai's lower bound differs on 3.10)."""
+    return list(dict.fromkeys(r for extra in extras for r in EXTRAS[extra]))
 
 
 def _install(session: nox.Session, *extras: str) -> None:
@@ -202,7 +195,7 @@ def properties(session: nox.Session) -> None:
 def lowest(session: nox.Session) -> None:
     """The suite on the oldest Python (`LOWEST`) against the lowest versions pyproject.toml
     allows there: the dependencies and the test and cli extras pinned to their lower bounds
-    (pip's equivalent of uv's ``--resolution lowest-direct``; `_BEFORE_3_11` on 3.10), with 10
+    (pip's equivalent of uv's ``--resolution lowest-direct``; markers pick 3.10's), with 10
     hypothesis examples per property (this session checks the versions; searching for inputs is
     the job of `properties`). The bench and plot extras resolve freely:
     the suite runs their code once (untimed), and matplotlib's lowest release predates the numpy

@@ -45,7 +45,7 @@ def test_defaults_are_documented_figures() -> None:
 @pytest.mark.parametrize("bad", [0, -1, 1.5, "9", True])
 def test_limits_refuse_non_positive_or_non_int(bad: Any) -> None:
     """Every figure must be a positive int."""
-    for field in ("max_size", "max_depth", "max_frame", "max_line"):
+    for field in ("max_size", "max_depth", "max_frame", "max_line", "max_event"):
         with pytest.raises(ValueError, match=field):
             Limits(**{field: bad})
 

@@ -21,6 +21,7 @@ def test_public_names_are_pinned() -> None:
     assert wire.__all__ == [
         "Base64Source", "BashCodeExecutionToolResultBlock", "BrowserStateBlock",
         "CodeExecutionToolResultBlock", "ContainerUploadBlock", "ContentBlock", "ContentSource",
+        "DeadLetterError",
         "DecodeError", "DocumentBlock", "EncodeError", "Extra", "FileSource", "ImageBlock",
         "LazyMessage", "LazyMessages", "Limits", "McpToolResultBlock", "McpToolUseBlock", "Message",
         "ModelResponse", "MsgpackOnly", "RedactedThinkingBlock", "Role", "SearchResultBlock",

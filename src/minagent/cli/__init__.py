@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from ._common import EXIT_ERROR, EXIT_OK, EXIT_USAGE, Subparsers, UsageError
+from ._common import EXIT_ERROR, EXIT_OK, EXIT_PIPE, EXIT_USAGE, Subparsers, UsageError
 
 __all__ = ["COMMANDS", "EXIT_ERROR", "EXIT_OK", "EXIT_USAGE", "main", "parser"]
 
@@ -87,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (``| head``): stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_ERROR
+        return EXIT_PIPE
     except OSError as err:
         print(f"minagent: {err}", file=sys.stderr)
         return EXIT_ERROR

@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from ._common import EXIT_ERROR, EXIT_OK, EXIT_USAGE, Subparsers
+from ._common import EXIT_ERROR, EXIT_OK, EXIT_USAGE, Subparsers, command, strict
 
 __all__ = ["add_bench"]
 
@@ -101,9 +101,11 @@ def add_bench(sub: Subparsers) -> None:
         metavar="FILE.png",
         help="also draw a chart (needs matplotlib: pip install 'minagent-wire[plot]')",
     )
+    strict(p)
     p.set_defaults(handler=_bench)
 
 
+@command
 def _bench(args: argparse.Namespace) -> int:
     from ..bench import imports, report, runner
     from ..bench.corpus import FAMILIES

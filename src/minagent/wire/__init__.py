@@ -45,7 +45,7 @@ from .blocks import (
     WebFetchToolResultBlock,
     WebSearchToolResultBlock,
 )
-from .errors import DecodeError, EncodeError, ValidationError, WireError
+from .errors import DeadLetterError, DecodeError, EncodeError, ValidationError, WireError
 from .extra import Extra, MsgpackOnly
 from .limits import Limits
 from .messages import Message, ModelResponse, Role
@@ -94,6 +94,7 @@ __all__ = [
     "ContainerUploadBlock",
     "ContentBlock",
     "ContentSource",
+    "DeadLetterError",
     "DecodeError",
     "DocumentBlock",
     "EncodeError",
