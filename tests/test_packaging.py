@@ -47,6 +47,11 @@ def test_the_wheel_carries_the_name_license_and_urls(tmp_path: Path) -> None:
     ]
     assert meta["Author"] == "The minagent maintainers"
     assert "Typing :: Typed" in meta.get_all("Classifier")
-    assert {"minagent/__init__.py", "minagent/py.typed", "minagent/cli/_common.py"} <= names
+    assert {
+        "minagent/__init__.py",
+        "minagent/py.typed",
+        "minagent/cli/_common.py",
+        "minagent/wire/schema.json",
+    } <= names
     assert not any(n.startswith(("tests/", "docs/", "examples/")) for n in names)
     assert "minagent = minagent.cli:main" in entry_points.splitlines()

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from minagent import wire
 from minagent.bench import corpus
-from minagent.wire.schema import SCHEMA_ID, json_schema
+from minagent.wire import _schema_gen
+from minagent.wire.schema import SCHEMA_ID, SHIPPED, json_schema
 from tests.budget import scaled
 
 from . import strategies as strat
@@ -54,6 +55,12 @@ def test_the_schema_is_valid_draft_2020_12_with_docstring_texts() -> None:
     }
     assert "__minagent_extra__" not in json.dumps(_schema())
     assert "discriminator" not in json.dumps(_schema())
+
+
+def test_the_shipped_schema_is_what_generation_gives() -> None:
+    """The package's schema.json is byte for byte the document generated from the Structs now
+    (``python -m minagent.wire._schema_gen`` rewrites it after a Struct changes)."""
+    assert SHIPPED.read_text(encoding="utf-8") == _schema_gen.generate() + "\n"
 
 
 def test_json_schema_returns_a_fresh_copy() -> None:
@@ -185,7 +192,7 @@ def test_the_fast_generation_equals_msgspec_public_api() -> None:
     ``schema_components`` gives once the copies are folded (same schemas, same classes)."""
     import msgspec
 
-    from minagent.wire import schema as module
+    from minagent.wire import _schema_gen as module
 
     roots = (list[wire.Message], wire.Message, wire.ModelResponse, list[wire.ModelResponse])
     expanded = msgspec.json.schema(module.JsonValue, schema_hook=module._hook)

@@ -92,7 +92,7 @@ def test_the_vectors_hold_every_struct_of_the_protocol() -> None:
 
 
 def _reachable() -> set[type]:
-    from minagent.wire.schema import _struct_classes
+    from minagent.wire._schema_gen import _struct_classes
 
     return set(_struct_classes((wire.Message, wire.ModelResponse)).values())
 
