@@ -174,7 +174,7 @@ class StreamParser(Parser):
     def _decode(self, raw: SSEEvent) -> Any:
         try:
             event = _DECODER.decode(raw.data)
-        except (msgspec.DecodeError, RecursionError):
+        except (msgspec.DecodeError, RecursionError, UnicodeError):  # UnicodeError: msgspec < 0.20
             data = decode_event(raw.data, raw.index, f"event {raw.event!r}")
             kind = want(data.get("type"), str, f"event {raw.event!r}: 'type'", raw.index)
             event = UnknownEvent(kind, data, self.provider, raw.index)

@@ -180,7 +180,7 @@ class StreamParser(Parser):
             return None
         try:
             chunk: ChatChunk = _DECODER.decode(data)
-        except (msgspec.DecodeError, RecursionError):
+        except (msgspec.DecodeError, RecursionError, UnicodeError):  # UnicodeError: msgspec < 0.20
             pass
         else:
             if chunk.error is UNSET and chunk.unknown is None:
