@@ -16,7 +16,7 @@ from typing import Any
 
 from ..wire.limits import DEFAULT, Limits
 from ..wire.messages import Message, ModelResponse
-from ._base import Dropped, Request, UnsupportedPolicy
+from ._base import Defaults, Dropped, Renames, Request, UnsupportedPolicy
 
 __all__ = ["ADAPTERS", "Adapter", "get"]
 
@@ -27,8 +27,9 @@ class Adapter:
     Every adapter has the same signatures:
 
     - ``decode_request(data, *, limits=DEFAULT) -> Request``
-    - ``encode_request(request, *, unsupported="error", dropped=None, **options) -> bytes``
-    - ``decode_response(data, *, limits=DEFAULT) -> ModelResponse``
+    - ``encode_request(request, *, unsupported="error", dropped=None, defaults=None,
+      renames=None, **options) -> bytes``
+    - ``decode_response(data, *, limits=DEFAULT, renames=None) -> ModelResponse``
     - ``encode_response(response, *, unsupported="error", dropped=None, **fields) -> bytes``
     - ``StreamParser`` (bytes in, events out), ``StreamAccumulator`` (events in, the final
       ``ModelResponse`` out), ``accumulate(chunks, *, limits=DEFAULT) -> ModelResponse``
@@ -71,18 +72,29 @@ class Adapter:
         *,
         unsupported: UnsupportedPolicy = "error",
         dropped: list[Dropped] | None = None,
+        defaults: Defaults | None = None,
+        renames: Renames | None = None,
         **options: Any,
     ) -> bytes:
         """Write a request body of this format (keyword options set typed settings or add
-        options)."""
+        options; ``defaults`` fill what the request lacks; ``renames`` records rewritten tool
+        names and ids)."""
         result: bytes = self.module.encode_request(
-            request, unsupported=unsupported, dropped=dropped, **options
+            request,
+            unsupported=unsupported,
+            dropped=dropped,
+            defaults=defaults,
+            renames=renames,
+            **options,
         )
         return result
 
-    def decode_response(self, data: Any, /, *, limits: Limits = DEFAULT) -> ModelResponse:
-        """Decode a response body of this format into a `ModelResponse`."""
-        result: ModelResponse = self.module.decode_response(data, limits=limits)
+    def decode_response(
+        self, data: Any, /, *, limits: Limits = DEFAULT, renames: Renames | None = None
+    ) -> ModelResponse:
+        """Decode a response body of this format into a `ModelResponse` (``renames``: the
+        `Renames` its request was encoded with, to give tool calls their original names)."""
+        result: ModelResponse = self.module.decode_response(data, limits=limits, renames=renames)
         return result
 
     def encode_response(
