@@ -331,6 +331,8 @@ def _metadata_out(metadata: dict[str, Any], out: dict[str, Any], policy: Unsuppo
     for key, value in metadata.items():
         if key == "user_id" and type(value) is str and "metadata" not in out:
             out["metadata"] = {"user_id": value}
+        elif key == "user_id" and "metadata" in out:
+            policy.metadata("$.metadata.user_id", "metadata.user_id beside user (user wins)")
         else:
             what = f"the metadata key {key!r} (Messages API metadata holds only user_id)"
             policy.metadata(f"$.metadata.{key}", what)
@@ -630,8 +632,10 @@ def _tool_rules(body: dict[str, Any], messages: list[Message], policy: Unsupport
                         names[policy.renaming().name(block.name, NAME_LIMIT)] = None
         if names:
             body["tools"] = [{"name": n, "input_schema": _ANY_OBJECT} for n in names]
-            if "tool_choice" not in body:
-                body["tool_choice"] = {"type": "none"}
+            if "tool_choice" in body:
+                what = "a tool choice without tools (tools offered for the history only)"
+                policy.metadata("$.tool_choice", what)
+            body["tool_choice"] = {"type": "none"}
             return
     if "tool_choice" in body and not body.get("tools"):
         policy.metadata("$.tool_choice", "a tool choice without tools (the API refuses it)")
@@ -773,7 +777,10 @@ def _content(
         elif (cls is wb.ImageBlock or cls is wb.DocumentBlock) and block.extra is UNSET:  # type: ignore[union-attr]
             source = block.source  # type: ignore[union-attr]
             if type(source) in _PLAIN_SOURCES and source.extra is UNSET:  # type: ignore[union-attr]
-                continue
+                if not fix or type(source) is not wb.Base64Source:
+                    continue
+                if source.media_type in _MEDIA[cls]:  # type: ignore[union-attr]
+                    continue
         break
     else:
         return content
@@ -789,8 +796,12 @@ def _content(
             )
             continue
         if fix and cls is wb.TextBlock and (not block.text or block.text.isspace()):  # type: ignore[union-attr]
-            policy.metadata(where, "an empty text block (the API refuses text without a letter)")
+            policy.metadata(where, "an empty text block (the API refuses whitespace-only text)")
             continue
+        if fix and (cls is wb.ImageBlock or cls is wb.DocumentBlock):
+            block = _media(block, where, policy)
+            if block is None:
+                continue
         if fix and cls is wb.ToolUseBlock and not _fits(block, policy):
             renames = policy.renaming()
             block = msgspec.structs.replace(
@@ -808,6 +819,34 @@ def _content(
         if block is not None:
             kept.append(block)
     return kit.lowered(kept, path + ".content")
+
+
+_MEDIA: dict[type[Any], frozenset[str]] = {
+    wb.ImageBlock: frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"}),
+    wb.DocumentBlock: frozenset({"application/pdf"}),
+}
+"""The media types a base64 image / document source may have on this API."""
+
+
+def _media(block: Any, path: str, policy: Unsupported) -> Any:
+    """An image or document whose base64 media type the API takes; a ``text/*`` document as the
+    plain-text source the API takes for text (UTF-8); None (reported as content) otherwise."""
+    source = block.source
+    if type(source) is not wb.Base64Source or source.media_type in _MEDIA[type(block)]:
+        return block
+    kind = source.media_type
+    if type(block) is wb.DocumentBlock and kind.startswith("text/"):
+        try:
+            text = source.data.decode("utf-8")
+        except UnicodeDecodeError:
+            policy.report(path, f"a {kind} document that is not UTF-8 text")
+            return None
+        if kind.split(";")[0] != "text/plain":
+            policy.metadata(path + ".source.media_type", f"the media type {kind} (sent as text)")
+        plain = wb.TextSource(media_type="text/plain", data=text, extra=source.extra)
+        return msgspec.structs.replace(block, source=plain)
+    policy.report(path, f"{kit.a(block.type)} block of type {kind} (no such media here)")
+    return None
 
 
 def _fits(block: Any, policy: Unsupported) -> bool:

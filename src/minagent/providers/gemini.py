@@ -42,7 +42,7 @@ from ..wire.extra import Extra
 from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
 from . import _toolkit as kit
-from ._base import Reasoning, Request, Tool, ToolChoice, Unsupported
+from ._base import Reasoning, Request, ResponseFormat, Tool, ToolChoice, Unsupported
 from ._toolkit import SettingsReader
 
 __all__ = [
@@ -219,6 +219,24 @@ _GENERATION = (
 )
 
 
+def _take_format(inner: SettingsReader) -> None:
+    """``responseMimeType: "application/json"`` (with a ``responseJsonSchema``, or neither
+    schema key) as a `ResponseFormat` (``json_schema`` / ``json``)."""
+    config = inner.options
+    if config.get("responseMimeType") != "application/json" or "responseSchema" in config:
+        return
+    schema = config.get("responseJsonSchema", kit.MISSING)
+    if schema is kit.MISSING:
+        form = ResponseFormat(type="json")
+    elif type(schema) is dict:
+        form = ResponseFormat(type="json_schema", schema=schema)
+        inner.spelling["responseJsonSchema"] = config.pop("responseJsonSchema")
+    else:
+        return
+    inner.fields["response_format"] = form
+    inner.spelling["responseMimeType"] = config.pop("responseMimeType")
+
+
 def read_settings(options: dict[str, Any]) -> SettingsReader:
     """Move the options Gemini spells exactly like the neutral settings out of ``options``
     (some of them inside ``generationConfig``, whose other keys stay options)."""
@@ -236,6 +254,7 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
             lambda v: kit.has_keys(v, {"thinkingBudget"}) and kit.is_int(v["thinkingBudget"]),
             lambda v: Reasoning(budget_tokens=v["thinkingBudget"]),
         )
+        _take_format(inner)
         if inner.spelling:
             reader.fields.update(inner.fields)
             reader.spelling["generationConfig"] = inner.spelling
@@ -250,12 +269,18 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
 
 
 def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
-    """The neutral settings spelled for Gemini; what it has no spelling for is reported."""
+    """The neutral settings spelled for Gemini; what it has no spelling for is reported.
+
+    Only keys of the ``generateContent`` body are written (the API refuses any other): the
+    model goes in the URL (``models/{model}:generateContent``), so ``model`` is listed, not
+    written; ``metadata`` (``labels`` is Vertex AI's, the Gemini API refuses it), ``user`` and
+    ``stream`` are listed too.
+    """
     out: dict[str, Any] = {}
     config: dict[str, Any] = {}
     for name, value in fields.items():
         if name == "model":
-            out["model"] = value
+            policy.metadata("$.model", "the model (Gemini takes it in the URL)")
         elif name == "max_tokens":
             config["maxOutputTokens"] = value
         elif name == "temperature":
@@ -264,8 +289,12 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
             config["topP"] = value
         elif name == "stop":
             config["stopSequences"] = list(value)
-        elif name == "reasoning" and value.budget_tokens is not None:
-            config["thinkingConfig"] = {"thinkingBudget": kit.budget(value, policy)}
+        elif name == "reasoning":
+            tokens = kit.budget(value, policy)  # an effort alone: the budget it names
+            if tokens is not None:
+                config["thinkingConfig"] = {"thinkingBudget": tokens}
+        elif name == "response_format":
+            _format_out(value, config, policy)
         elif name == "tools":
             out["tools"] = [{"functionDeclarations": [_declaration(t, policy) for t in value]}]
         elif name == "tool_choice":
@@ -279,7 +308,7 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
             if fcc:
                 out["toolConfig"] = {"functionCallingConfig": fcc}
         elif name == "metadata":
-            out["labels"] = value
+            policy.metadata("$.metadata", "metadata (labels are Vertex AI's, not the Gemini API's)")
         elif name == "user":
             policy.metadata("$.user", "the end-user id (no Gemini field)")
         elif name == "stream":
@@ -289,6 +318,19 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
     if config:
         out["generationConfig"] = config
     return out
+
+
+def _format_out(form: ResponseFormat, config: dict[str, Any], policy: Unsupported) -> None:
+    """A `ResponseFormat` as ``responseMimeType`` (+ ``responseJsonSchema``)."""
+    if form.type == "text":
+        return  # Gemini's default
+    config["responseMimeType"] = "application/json"
+    if form.type == "json_schema" and form.schema is not None:
+        config["responseJsonSchema"] = form.schema
+    if form.name is not None:
+        policy.metadata("$.response_format.name", "the schema's name (no Gemini field)")
+    if form.strict is not None:
+        policy.metadata("$.response_format.strict", "strict (no Gemini field)")
 
 
 def _declaration(tool: Tool, policy: Unsupported) -> dict[str, Any]:
