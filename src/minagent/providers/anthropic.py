@@ -779,7 +779,7 @@ def _content(
             if type(source) in _PLAIN_SOURCES and source.extra is UNSET:  # type: ignore[union-attr]
                 if not fix or type(source) is not wb.Base64Source:
                     continue
-                if source.media_type in _MEDIA[cls]:  # type: ignore[union-attr]
+                if source.media_type in _MEDIA[cls]:
                     continue
         break
     else:
@@ -853,7 +853,9 @@ def _fits(block: Any, policy: Unsupported) -> bool:
     """Whether a tool call's id and name match the API's patterns (each is recorded, so a
     rewrite of another value never takes it)."""
     renames = policy.renaming()
-    return renames.id(block.id) == block.id and renames.name(block.name, NAME_LIMIT) == block.name
+    ident: str = block.id
+    name: str = block.name
+    return renames.id(ident) == ident and renames.name(name, NAME_LIMIT) == name
 
 
 _PLAIN = frozenset({wb.TextBlock, wb.ToolUseBlock, wb.ThinkingBlock, wb.RedactedThinkingBlock})
