@@ -864,3 +864,19 @@ def test_generated_chat_requests_pass_every_anthropic_rule(chat: dict[str, Any])
         (c["id"], c["function"]["name"]) for m in chat["messages"] for c in m.get("tool_calls", [])
     ]
     assert [(renames.ids.get(i, i), renames.names.get(n, n)) for i, n in sent] == original
+
+
+def test_accumulated_stream_gets_the_client_names_back() -> None:
+    """A recorded Anthropic stream accumulated with renames gives tool calls the names the
+    client sent (the same restore as decode_response)."""
+    from minagent.providers import get
+
+    renames = Renames()
+    assert renames.name("get.weather") == "get_weather"
+    stored = DATA / "provider-streams" / "anthropic" / "tool_use.sse"
+    chunks = [stored.read_bytes() + b"\n\n"]  # the closing empty line (SOURCES.md)
+    plain = get("anthropic").accumulate(chunks)
+    restored = get("anthropic").accumulate(chunks, renames=renames)
+    calls = [b for b in restored.message.content if isinstance(b, ToolUseBlock)]  # type: ignore[union-attr]
+    assert [(c.id, c.name) for c in calls] == [("toolu_01NRLabsLyVHZPKxbKvkfSMn", "get.weather")]
+    assert renames.restore(plain) == restored

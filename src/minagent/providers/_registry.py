@@ -32,7 +32,8 @@ class Adapter:
     - ``decode_response(data, *, limits=DEFAULT, renames=None) -> ModelResponse``
     - ``encode_response(response, *, unsupported="error", dropped=None, **fields) -> bytes``
     - ``StreamParser`` (bytes in, events out), ``StreamAccumulator`` (events in, the final
-      ``ModelResponse`` out), ``accumulate(chunks, *, limits=DEFAULT) -> ModelResponse``
+      ``ModelResponse`` out), ``accumulate(chunks, *, limits=DEFAULT, renames=None) ->
+      ModelResponse``
 
     Decoders raise `DecodeError` / `ValidationError` (WireError subclasses) with a JSON path;
     encoders raise `UnsupportedError` / `EncodeError`, and never change their input.
@@ -126,11 +127,16 @@ class Adapter:
         return cls
 
     def accumulate(
-        self, chunks: Iterable[bytes | bytearray | memoryview], *, limits: Limits = DEFAULT
+        self,
+        chunks: Iterable[bytes | bytearray | memoryview],
+        *,
+        limits: Limits = DEFAULT,
+        renames: Renames | None = None,
     ) -> ModelResponse:
-        """The final `ModelResponse` of a whole recorded stream."""
+        """The final `ModelResponse` of a whole recorded stream (``renames``: as for
+        `decode_response`, tool calls get the client's names and ids back)."""
         result: ModelResponse = self.stream_module.accumulate(chunks, limits=limits)
-        return result
+        return result if renames is None else renames.restore(result)
 
 
 ADAPTERS: Mapping[str, Adapter] = MappingProxyType(
