@@ -90,6 +90,21 @@ def anthropic_violations(body: dict[str, Any]) -> list[str]:
                 tool_blocks = True
                 if not ID.fullmatch(block["tool_use_id"]):
                     bad.append(f"messages[{i}]: tool_result id {block['tool_use_id']!r}")
+    for i, msg in enumerate(messages):
+        content = msg.get("content")
+        if msg["role"] != "user" or not isinstance(content, list):
+            continue
+        results = [b["tool_use_id"] for b in content if b.get("type") == "tool_result"]
+        before = messages[i - 1] if i else {}
+        asked = before.get("content") if before.get("role") == "assistant" else []
+        calls = (
+            [b["id"] for b in asked if b.get("type") == "tool_use"]
+            if isinstance(asked, list)
+            else []
+        )
+        for ident in results:
+            if ident not in calls:
+                bad.append(f"messages[{i}]: tool_result {ident!r} answers no tool_use before it")
     if messages and messages[-1]["role"] == "assistant":
         content = messages[-1]["content"]
         last = content if isinstance(content, str) else (content[-1] if content else {})

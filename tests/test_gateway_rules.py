@@ -126,6 +126,15 @@ def test_the_checker_catches_each_rule() -> None:
         "tool_choice name 'a.b'",
         "metadata keys ['team']",
     ]
+    orphan = {
+        "model": "m",
+        "max_tokens": 5,
+        "tools": [{"name": "f", "input_schema": {"type": "object"}}],
+        "messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "a"}]}],
+    }
+    assert anthropic_violations(orphan) == [
+        "messages[0]: tool_result 'a' answers no tool_use before it"
+    ]
     assert gemini_violations({"model": "m", "contents": []}) == [
         "keys outside the generateContent body: ['model']"
     ]
@@ -306,7 +315,8 @@ def test_prefill_trailing_whitespace_is_stripped_and_listed() -> None:
 
 def test_prefill_of_text_parts_and_whitespace_only_prefill() -> None:
     """The last text part of a final assistant turn is stripped; a whitespace-only final turn
-    is left out (listed)."""
+    is left out (listed); the turn that becomes final when later ones are left out is
+    stripped too."""
     body, _ = _to_anthropic(
         _chat(
             {
@@ -331,7 +341,22 @@ def test_prefill_of_text_parts_and_whitespace_only_prefill() -> None:
         )
     )
     assert body["messages"] == [{"role": "user", "content": "a"}]
-    assert [d.path for d in dropped] == ["$.messages[1].content", "$.messages[1]"]
+    late, _ = _to_anthropic(
+        _chat(
+            {
+                "model": "m",
+                "messages": [
+                    {"role": "user", "content": "q"},
+                    {"role": "assistant", "content": "a "},
+                    {"role": "user", "content": " "},
+                ],
+            }
+        )
+    )
+    assert late["messages"][-1] == {"role": "assistant", "content": "a"}
+    assert dropped == [
+        Dropped("$.messages[1]", "an empty assistant message (the API takes none)", "metadata")
+    ]
 
 
 def test_empty_messages_and_tool_results() -> None:
@@ -880,3 +905,36 @@ def test_accumulated_stream_gets_the_client_names_back() -> None:
     calls = [b for b in restored.message.content if isinstance(b, ToolUseBlock)]  # type: ignore[union-attr]
     assert [(c.id, c.name) for c in calls] == [("toolu_01NRLabsLyVHZPKxbKvkfSMn", "get.weather")]
     assert renames.restore(plain) == restored
+
+
+def test_a_tool_result_whose_call_is_gone_goes_too() -> None:
+    """A tool result answering no call of the assistant turn before it (its custom tool call
+    dropped, or no call at all) is refused as content, dropped and listed under drop."""
+    chat = {
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": "q"},
+            {
+                "role": "assistant",
+                "content": "ok",
+                "tool_calls": [
+                    {"id": "c1", "type": "custom", "custom": {"name": "x", "input": "i"}}
+                ],
+            },
+            {"role": "tool", "tool_call_id": "c1", "content": "done"},
+            {"role": "user", "content": "next"},
+        ],
+    }
+    with pytest.raises(UnsupportedError) as info:
+        anthropic.encode_request(_chat(chat))
+    assert info.value.path == "$.messages[1].content[1]"  # the custom call itself, first
+    body, dropped = _to_anthropic(_chat(chat))
+    assert body["messages"] == [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [{"type": "text", "text": "ok"}]},
+        {"role": "user", "content": "next"},
+    ]
+    assert [(d.path, d.kind) for d in dropped] == [
+        ("$.messages[1].content[1]", "content"),
+        ("$.messages[2]", "content"),
+    ]

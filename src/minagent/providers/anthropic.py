@@ -575,7 +575,8 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
     out: list[dict[str, Any]] = []
     joinable = False  # may the next tool message join out[-1]? (after a tool or a split user)
     after_tool = False
-    last = len(messages) - 1
+    last_path = "$"  # (fix) where the last message written came from
+    calls: list[str] = []  # (fix) the unanswered tool use ids of the last assistant turn
     for i in range(start, len(messages)):
         msg = messages[i]
         path = f"$.messages[{i}]"
@@ -587,6 +588,12 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
             block = _tool_result(msg, path, policy, own, fix)
             if block is None:
                 continue
+            if fix:
+                if block["tool_use_id"] not in calls:
+                    what = "a tool result answering no tool call of the assistant turn before it"
+                    policy.report(path, what + " (the API refuses it)")
+                    continue
+                calls.remove(block["tool_use_id"])
             if joinable and not new_turn:
                 out[-1]["content"].append(block)
             else:
@@ -595,12 +602,9 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
             continue
         keys = _message_keys(msg, path, policy, own)
         content = _content(msg.content, path, policy, own, fix)
-        if fix:
-            if i == last and role == "assistant":
-                content = _prefill(content, path, policy)
-            if not content or (type(content) is str and content.isspace()):
-                policy.metadata(path, f"an empty {role} message (the API takes none)")
-                continue
+        if fix and (not content or (type(content) is str and content.isspace())):
+            policy.metadata(path, f"an empty {role} message (the API takes none)")
+            continue
         listed = role == "user" and type(msg.content) is list and len(msg.content) > 0
         if listed and after_tool and not new_turn and not keys:
             out[-1]["content"].extend(content)
@@ -611,8 +615,18 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
             if keys:
                 item.update(keys)
             out.append(item)
+            if fix:
+                calls = _call_ids(content) if role == "assistant" else []
+                last_path = path
         joinable = listed and not keys
         after_tool = False
+    if fix and out and out[-1]["role"] == "assistant":  # a prefill: no trailing whitespace
+        final = _prefill(out[-1]["content"], last_path, policy)
+        if final:
+            out[-1] = {**out[-1], "content": final}
+        else:
+            policy.metadata(last_path, "an empty assistant message (the API takes none)")
+            out.pop()
     body["messages"] = out
     if fix:
         _tool_rules(body, messages, policy)
@@ -643,6 +657,19 @@ def _tool_rules(body: dict[str, Any], messages: list[Message], policy: Unsupport
 
 
 _ANY_OBJECT = {"type": "object"}
+
+
+def _call_ids(content: Any) -> list[str]:
+    """The tool use ids of written content (blocks, or their lowered dicts), in order."""
+    if type(content) is str:
+        return []
+    ids = []
+    for block in content:
+        if type(block) is wb.ToolUseBlock:
+            ids.append(block.id)
+        elif type(block) is dict and block.get("type") == "tool_use":
+            ids.append(block.get("id"))
+    return ids
 
 
 def _prefill(content: Any, path: str, policy: Unsupported) -> Any:
