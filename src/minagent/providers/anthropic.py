@@ -668,7 +668,7 @@ def _call_ids(content: Any) -> list[str]:
         if type(block) is wb.ToolUseBlock:
             ids.append(block.id)
         elif type(block) is dict and block.get("type") == "tool_use":
-            ids.append(block.get("id"))
+            ids.append(str(block.get("id")))
     return ids
 
 
