@@ -16,6 +16,16 @@ Everything else (thinking and its signature, redacted thinking, ``cache_control`
 server tool and MCP blocks) is carried unchanged. Content the Messages API cannot hold (a block
 or key of another provider, a counter it has no name for) is refused with `UnsupportedError`, or
 dropped and reported with ``unsupported="drop"``.
+
+A request another adapter decoded is also made to pass the rules the API enforces on the server
+(docs/providers.md, "Rules the target enforces"): ``max_tokens`` filled (`DEFAULT_MAX_TOKENS`,
+or ``defaults=``), empty text and messages left out, a final prefill right-stripped, tool names
+and ids fitted to the API's patterns (recorded in a `Renames` that ``decode_response(...,
+renames=)`` reverses), tools derived for a tool history, ``metadata`` reduced to ``user_id``,
+thinking fitted to ``max_tokens`` and its sampling rules. Settings map both ways where the API
+has an equivalent: ``response_format`` (JSON Schema) <-> ``output_config.format``, reasoning
+effort <-> thinking budget (``_toolkit.EFFORT_BUDGETS``), ``user`` <-> ``metadata.user_id``,
+``stop`` <-> ``stop_sequences``, ``tool_choice`` + parallel <-> ``disable_parallel_tool_use``.
 """
 
 from __future__ import annotations
