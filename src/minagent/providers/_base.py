@@ -5,7 +5,6 @@ Adapters import from here; nothing here knows a provider.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import sys
 from collections.abc import Callable, Mapping
@@ -463,6 +462,8 @@ def _fit(value: str, limit: int, record: dict[str, str], taken: set[str]) -> str
                 return out
     out = _UNFIT.sub("_", value) if value else "_"
     if (limit and len(out) > limit) or out in taken or out == value:
+        import hashlib  # (rare: only a colliding or overlong rewrite needs it)
+
         digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:8]
         keep = (limit or len(out) + 9) - 9
         out = f"{out[:keep]}_{digest}"
