@@ -121,6 +121,8 @@ def anthropic_violations(body: dict[str, Any]) -> list[str]:
     for tool in tools:
         if tool.get("type", "custom") == "custom" and not NAME.fullmatch(tool["name"]):
             bad.append(f"tool name {tool['name']!r}")
+        if tool.get("type", "custom") == "custom" and tool["input_schema"].get("type") != "object":
+            bad.append(f"tool {tool['name']!r}: input_schema type is not object")
     if tool_blocks and not tools:
         bad.append("tool_use / tool_result blocks without tools")
     choice = body.get("tool_choice")

@@ -938,3 +938,27 @@ def test_a_tool_result_whose_call_is_gone_goes_too() -> None:
         ("$.messages[1].content[1]", "content"),
         ("$.messages[2]", "content"),
     ]
+
+
+def test_tool_schemas_are_object_schemas() -> None:
+    """A Chat function whose parameters are {} (or lack a type) gets type object (the API
+    requires it); a function without parameters gets the empty object schema."""
+    chat = {
+        "model": "m",
+        "tools": [
+            {"type": "function", "function": {"name": "a", "parameters": {}}},
+            {"type": "function", "function": {"name": "b", "parameters": {"properties": {}}}},
+            {"type": "function", "function": {"name": "c"}},
+        ],
+        "messages": [{"role": "user", "content": "q"}],
+    }
+    body, dropped = _to_anthropic(_chat(chat))
+    assert [t["input_schema"] for t in body["tools"]] == [
+        {"type": "object"},
+        {"type": "object", "properties": {}},
+        {"type": "object", "properties": {}},
+    ]
+    assert dropped == []
+    assert anthropic_violations({**body, "tools": [{"name": "a", "input_schema": {}}]}) == [
+        "tool 'a': input_schema type is not object"
+    ]

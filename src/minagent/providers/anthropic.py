@@ -259,8 +259,14 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
 
 
 def _tool_out(tool: Tool, policy: Unsupported) -> dict[str, Any]:
+    """A `Tool` as a custom tool: its name fitted to the API's pattern, its schema an object
+    schema (the API requires ``type: "object"``; a schema without a ``type``, such as OpenAI's
+    ``{}``, describes the same object arguments with it added)."""
     out = kit.tool_fields(tool, "input_schema", {"type": "object", "properties": {}})
     out["name"] = policy.renaming().name(tool.name, NAME_LIMIT)
+    schema = out["input_schema"]
+    if "type" not in schema:
+        out["input_schema"] = {"type": "object", **schema}
     return out
 
 
