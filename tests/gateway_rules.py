@@ -144,6 +144,11 @@ def anthropic_violations(body: dict[str, Any]) -> list[str]:
             bad.append("top_p below 0.95 beside thinking")
         if choice is not None and choice.get("type") in ("any", "tool"):
             bad.append("forced tool use beside thinking")
+        turns = [m for m in messages if m["role"] == "assistant"]
+        last = turns[-1]["content"] if turns else ""
+        calls = isinstance(last, list) and any(b.get("type") == "tool_use" for b in last)
+        if calls and last[0].get("type") not in ("thinking", "redacted_thinking"):
+            bad.append("thinking beside a tool-calling assistant turn without thinking")
     return bad
 
 

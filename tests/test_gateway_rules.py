@@ -962,3 +962,21 @@ def test_tool_schemas_are_object_schemas() -> None:
     assert anthropic_violations({**body, "tools": [{"name": "a", "input_schema": {}}]}) == [
         "tool 'a': input_schema type is not object"
     ]
+
+
+def test_thinking_needs_thinking_before_the_last_tool_calls() -> None:
+    """With reasoning on, a history whose last tool-calling assistant turn has no thinking
+    block (a Chat client never saw it) leaves thinking out for the request (listed)."""
+    chat = {**GATEWAY_CHAT, "reasoning_effort": "low"}
+    body, dropped = _to_anthropic(_chat(chat))
+    assert "thinking" not in body
+    assert (
+        Dropped(
+            "$.reasoning",
+            "thinking (the last tool-calling assistant turn has no thinking block)",
+            "metadata",
+        )
+        in dropped
+    )
+    plain = {**GATEWAY_CHAT, "reasoning_effort": "low", "messages": GATEWAY_CHAT["messages"][:1]}
+    assert _to_anthropic(_chat(plain))[0]["thinking"] == {"type": "enabled", "budget_tokens": 1024}

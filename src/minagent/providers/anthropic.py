@@ -646,6 +646,7 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
     body["messages"] = out
     if fix:
         _tool_rules(body, messages, policy)
+        _thinking_history(body, policy)
     return kit.encode_json(body)
 
 
@@ -673,6 +674,29 @@ def _tool_rules(body: dict[str, Any], messages: list[Message], policy: Unsupport
 
 
 _ANY_OBJECT = {"type": "object"}
+
+
+def _thinking_history(body: dict[str, Any], policy: Unsupported) -> None:
+    """With thinking enabled, the last assistant turn holding tool calls must start with a
+    thinking block (the API refuses it otherwise); a history from a client that never saw the
+    thinking cannot provide one, so thinking is left out for this request (listed), as LiteLLM
+    does."""
+    thinking = body.get("thinking")
+    if thinking is None or thinking.get("type") != "enabled":
+        return
+    for item in reversed(body["messages"]):
+        if item["role"] != "assistant":
+            continue
+        content = item["content"]
+        if type(content) is str or not _call_ids(content):
+            return
+        first = content[0]
+        kind = first.get("type") if type(first) is dict else getattr(first, "type", None)
+        if kind not in ("thinking", "redacted_thinking"):
+            del body["thinking"]
+            what = "thinking (the last tool-calling assistant turn has no thinking block)"
+            policy.metadata("$.reasoning", what)
+        return
 
 
 def _call_ids(content: Any) -> list[str]:
