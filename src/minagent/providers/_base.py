@@ -387,14 +387,14 @@ class Renames:
 
     The Anthropic Messages API takes tool names matching ``^[a-zA-Z0-9_-]{1,64}$`` and tool use
     ids matching ``^[a-zA-Z0-9_-]+$``; an OpenAI client may send ``weather.get`` and
-    ``functions.get_weather:0``. The encoder rewrites such a value (`fit`: every other
-    character becomes ``_``; a value too long, or whose rewrite another value of the same call
-    already took, is cut and ends in ``_`` plus 8 hex digits of its SHA-256), the same way in
-    the tools list, ``tool_choice``, ``tool_use`` and ``tool_result``, and records it here.
-    Pass one to ``encode_request(..., renames=r)`` and then to ``decode_response(data,
-    renames=r)`` (or call ``r.restore(response)``): the response's tool calls get the client's
-    own names and ids back. The rewrite depends only on the values themselves, so the same
-    client conversation is rewritten the same way on every turn.
+    ``functions.get_weather:0``. The encoder rewrites such a value (every other character
+    becomes ``_``; a value too long, or whose rewrite another value of the same request already
+    took, is cut and ends in ``_`` plus 8 hex digits of its SHA-256), the same way in the tools
+    list, ``tool_choice``, ``tool_use`` and ``tool_result``, and records it here. Pass one to
+    ``encode_request(..., renames=r)`` and then to ``decode_response(data, renames=r)`` (or
+    call ``r.restore(response)``): the response's tool calls get the client's own names and ids
+    back. The rewrite depends only on the request's own values (no state between calls), so
+    each turn of a conversation rewrites its history the same way.
 
     ``names`` and ``ids`` map each rewritten value to its original.
     """
