@@ -152,7 +152,24 @@ def anthropic_violations(body: dict[str, Any]) -> list[str]:
     return bad
 
 
+GEMINI_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}")
+"""A Gemini function name (https://ai.google.dev/api/caching#FunctionDeclaration)."""
+
+
 def gemini_violations(body: dict[str, Any]) -> list[str]:
-    """The Gemini API rules ``body`` breaks: only its own top-level keys."""
+    """The Gemini API rules ``body`` breaks: only its own top-level keys, function names in
+    its pattern."""
+    bad = []
     extra = set(body) - GEMINI_KEYS
-    return [f"keys outside the generateContent body: {sorted(extra)}"] if extra else []
+    if extra:
+        bad.append(f"keys outside the generateContent body: {sorted(extra)}")
+    names = [
+        d["name"] for tool in body.get("tools", []) for d in tool.get("functionDeclarations", [])
+    ]
+    for content in body.get("contents", []):
+        for part in content.get("parts", []):
+            for key in ("functionCall", "functionResponse"):
+                if key in part:
+                    names.append(part[key]["name"])
+    bad += [f"function name {n!r}" for n in names if not GEMINI_NAME.fullmatch(n)]
+    return bad

@@ -138,6 +138,8 @@ def test_the_checker_catches_each_rule() -> None:
     assert gemini_violations({"model": "m", "contents": []}) == [
         "keys outside the generateContent body: ['model']"
     ]
+    named = {"tools": [{"functionDeclarations": [{"name": "1a"}]}], "contents": []}
+    assert gemini_violations(named) == ["function name '1a'"]
 
 
 @pytest.mark.parametrize(("mod", "path"), _crossing(anthropic))
@@ -980,3 +982,49 @@ def test_thinking_needs_thinking_before_the_last_tool_calls() -> None:
     )
     plain = {**GATEWAY_CHAT, "reasoning_effort": "low", "messages": GATEWAY_CHAT["messages"][:1]}
     assert _to_anthropic(_chat(plain))[0]["thinking"] == {"type": "enabled", "budget_tokens": 1024}
+
+
+def test_gemini_function_names_are_fitted_and_restored() -> None:
+    """Names Gemini refuses (a leading digit, a slash) are fitted alike in declarations, calls
+    and responses; decode_response with the renames gives them back."""
+    chat = {
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": "q"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "c1",
+                        "type": "function",
+                        "function": {"name": "2fa/code", "arguments": "{}"},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": "c1", "content": "123456"},
+        ],
+        "tools": [{"type": "function", "function": {"name": "2fa/code"}}],
+        "tool_choice": {"type": "function", "function": {"name": "2fa/code"}},
+    }
+    renames = Renames()
+    body = json.loads(gemini.encode_request(_chat(chat), renames=renames, dropped=[]))
+    assert gemini_violations(body) == []
+    assert renames.names == {"_2fa_code": "2fa/code"}
+    assert body["tools"][0]["functionDeclarations"][0]["name"] == "_2fa_code"
+    assert body["toolConfig"]["functionCallingConfig"]["allowedFunctionNames"] == ["_2fa_code"]
+    assert body["contents"][1]["parts"][0]["functionCall"]["name"] == "_2fa_code"
+    assert body["contents"][2]["parts"][0]["functionResponse"]["name"] == "_2fa_code"
+    answer = {
+        "candidates": [
+            {
+                "content": {
+                    "role": "model",
+                    "parts": [{"functionCall": {"name": "_2fa_code", "args": {}}}],
+                },
+                "finishReason": "STOP",
+            }
+        ]
+    }
+    resp = gemini.decode_response(json.dumps(answer).encode(), renames=renames)
+    assert [b.name for b in resp.message.content] == ["2fa/code"]  # type: ignore[union-attr]

@@ -380,6 +380,12 @@ def as_request(
 
 _FIT = re.compile(r"[a-zA-Z0-9_-]+")
 _UNFIT = re.compile(r"[^a-zA-Z0-9_-]")
+_PATTERNS = {
+    "anthropic": (_FIT, _UNFIT, None),
+    "gemini": (re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]*"), re.compile(r"[^a-zA-Z0-9_.:-]"), "_"),
+}
+"""Per target: the names it takes (a full match), the characters it refuses, and the prefix
+for a name that must not start as it does (Gemini: a letter or ``_`` first)."""
 
 
 class Renames:
@@ -415,13 +421,15 @@ class Renames:
     def __bool__(self) -> bool:
         return bool(self.names or self.ids)
 
-    def name(self, value: str, limit: int = 64) -> str:
-        """``value`` as a tool name of at most ``limit`` characters (recorded when changed)."""
-        return _fit(value, limit, self.names, self._names_taken)
+    def name(self, value: str, limit: int = 64, target: str = "anthropic") -> str:
+        """``value`` as a tool name of at most ``limit`` characters for ``target``
+        (``anthropic``: ``^[a-zA-Z0-9_-]+$``; ``gemini``: a letter or ``_``, then letters,
+        digits, ``_ . : -``), recorded when changed."""
+        return _fit(value, limit, self.names, self._names_taken, _PATTERNS[target])
 
     def id(self, value: str, limit: int = 0) -> str:
         """``value`` as a tool call id (``limit``: its most characters, 0 for any)."""
-        return _fit(value, limit, self.ids, self._ids_taken)
+        return _fit(value, limit, self.ids, self._ids_taken, _PATTERNS["anthropic"])
 
     def restore(self, response: Any) -> Any:
         """``response`` (a `ModelResponse`) with the rewritten names and ids of its tool calls
@@ -447,10 +455,11 @@ class Renames:
         return msgspec.structs.replace(response, message=message)
 
 
-def _fit(value: str, limit: int, record: dict[str, str], taken: set[str]) -> str:
-    """``value`` fitted to the pattern (see `Renames`); a rewrite is recorded in ``record``."""
+def _fit(value: str, limit: int, record: dict[str, str], taken: set[str], pattern: Any) -> str:
+    """``value`` fitted to ``pattern`` (see `Renames`); a rewrite is recorded in ``record``."""
+    fit, unfit, lead = pattern
     if (
-        _FIT.fullmatch(value)
+        fit.fullmatch(value)
         and (not limit or len(value) <= limit)
         and (value not in record or record[value] == value)
     ):
@@ -460,7 +469,9 @@ def _fit(value: str, limit: int, record: dict[str, str], taken: set[str]) -> str
         for out, original in record.items():
             if original == value:
                 return out
-    out = _UNFIT.sub("_", value) if value else "_"
+    out = unfit.sub("_", value) if value else "_"
+    if lead is not None and not fit.match(out[:1]):
+        out = lead + out
     if (limit and len(out) > limit) or out in taken or out == value:
         import hashlib  # (rare: only a colliding or overlong rewrite needs it)
 

@@ -49,6 +49,7 @@ __all__ = [
     "FINISH_REASONS",
     "ID_PREFIX",
     "NAME",
+    "NAME_LIMIT",
     "PART_TYPE",
     "USAGE_NAMES",
     "decode_request",
@@ -59,6 +60,10 @@ __all__ = [
 
 NAME = "gemini"
 """The registry name (`providers.get`) and `SOURCE` hint of this adapter."""
+
+NAME_LIMIT = 64
+"""The longest function name Gemini takes (a letter or ``_`` first, then letters, digits and
+``_ . : -``); another provider's names are fitted to it (`providers.Renames`)."""
 
 ID_PREFIX = "minagent-gemini-"
 """Prefix of the ids given to ``functionCall`` parts that came without one; never written back."""
@@ -300,7 +305,8 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
         elif name == "tool_choice":
             fcc: dict[str, Any] = {}
             if value.mode == "tool":
-                fcc = {"mode": "ANY", "allowedFunctionNames": [value.name]}
+                named = policy.renaming().name(value.name or "", NAME_LIMIT, NAME)
+                fcc = {"mode": "ANY", "allowedFunctionNames": [named]}
             elif value.mode is not None:
                 fcc = {"mode": _MODES_BACK[value.mode]}
             if value.parallel is not None:
@@ -334,9 +340,12 @@ def _format_out(form: ResponseFormat, config: dict[str, Any], policy: Unsupporte
 
 
 def _declaration(tool: Tool, policy: Unsupported) -> dict[str, Any]:
+    """A `Tool` as a function declaration, its name fitted to Gemini's (`NAME_LIMIT`)."""
     if tool.strict is not None:
         policy.metadata("$.tools.strict", f"strict on the tool {tool.name!r} (no Gemini field)")
-    return kit.tool_fields(tool, "parameters", strict=False)
+    out = kit.tool_fields(tool, "parameters", strict=False)
+    out["name"] = policy.renaming().name(tool.name, NAME_LIMIT, NAME)
+    return out
 
 
 def _new_turn(msg: Message) -> Message:
@@ -629,10 +638,13 @@ def _parts(
                 continue
             if kind is wb.ToolUseBlock and not system:
                 ident = block.id  # type: ignore[union-attr]
-                call: dict[str, Any] = {"name": block.name, "args": block.input}  # type: ignore[union-attr]
+                name: str = block.name  # type: ignore[union-attr]
+                if not own:
+                    name = policy.renaming().name(name, NAME_LIMIT, NAME)
+                call: dict[str, Any] = {"name": name, "args": block.input}  # type: ignore[union-attr]
                 if not ident.startswith(ID_PREFIX):
                     call["id"] = ident
-                names[ident] = block.name  # type: ignore[union-attr]
+                names[ident] = name
                 parts.append({"functionCall": call})
                 continue
         where = f"{path}.content[{j}]"
@@ -668,12 +680,13 @@ def _part(block: Any, path: str, policy: Unsupported, names: dict[str, str], own
         return {"text": block.thinking, "thought": True, **keys}
     if kind is wb.ToolUseBlock:
         keys = kit.block_extra(block, _CALL_KEYS, own, policy, path)
-        call: dict[str, Any] = {"name": block.name}
+        name = block.name if own else policy.renaming().name(block.name, NAME_LIMIT, NAME)
+        call: dict[str, Any] = {"name": name}
         if not keys.pop("args_absent", False) or block.input:
             call["args"] = block.input
         if not block.id.startswith(ID_PREFIX):
             call["id"] = block.id
-        names[block.id] = block.name
+        names[block.id] = name
         return {"functionCall": call, **keys}
     if kind is wb.ImageBlock or kind is wb.DocumentBlock:
         return _media(block, path, policy, own)
