@@ -246,10 +246,11 @@ def test_typed_block_fields_are_not_lost(mod: Any) -> None:
             content=[ToolUseBlock(id="c", name="n", input={}, caller={"type": "direct"})],
         ),
     ]
+    model = {} if mod is gemini else {"model": "m"}  # (Gemini: the model is in the URL)
     with pytest.raises(UnsupportedError) as err:
-        _enc(mod, msgs, model="m")
+        _enc(mod, msgs, **model)
     assert err.value.path == "$.messages[0].content[0].citations"
-    _, dropped = _enc(mod, msgs, "drop", model="m")
+    _, dropped = _enc(mod, msgs, "drop", **model)
     assert dropped == [
         Dropped("$.messages[0].content[0].citations", "the key 'citations' on a text block"),
         Dropped(
@@ -330,8 +331,9 @@ def test_anthropic_settings_into_responses() -> None:
 
 
 def test_chat_settings_into_gemini() -> None:
-    """Chat's token limit, stop and tools become generationConfig and functionDeclarations; a
-    Chat option Gemini has no spelling for (seed) is listed as metadata, never copied."""
+    """Chat's token limit, stop and tools become generationConfig and functionDeclarations; the
+    model (in Gemini's URL) and a Chat option Gemini has no spelling for (seed) are listed as
+    metadata, never copied."""
     data = json.dumps(
         {
             "model": "m",
@@ -348,13 +350,13 @@ def test_chat_settings_into_gemini() -> None:
     assert (req.max_tokens, req.stop, req.options) == (9, ["END"], {"seed": 3})
     body, dropped = _enc_request(gemini, req)
     assert body == {
-        "model": "m",
         "generationConfig": {"maxOutputTokens": 9, "stopSequences": ["END"]},
         "tools": [{"functionDeclarations": [{"name": "w", "parameters": {"type": "object"}}]}],
         "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
     }
     assert dropped == [
-        Dropped("$.options.seed", "the openai_chat option 'seed' (no spelling here)", "metadata")
+        Dropped("$.model", "the model (Gemini takes it in the URL)", "metadata"),
+        Dropped("$.options.seed", "the openai_chat option 'seed' (no spelling here)", "metadata"),
     ]
     assert json.loads(openai_chat.encode_request(req)) == json.loads(data)
 

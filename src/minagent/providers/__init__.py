@@ -17,6 +17,12 @@ provider it came from (`SOURCE`). Another provider's encoder maps it exactly, or
 with `UnsupportedError` naming it and its path (``unsupported="drop"``: dropped and listed in
 ``dropped``), and lists metadata it has no place for in ``dropped`` (`Dropped.kind`), never
 raising. Stream failures raise `StreamError` with the event index.
+
+For a gateway, encoders also satisfy the rules each target API enforces on the server
+(docs/providers.md, "Rules the target enforces"): ``encode_request(req, defaults={...})`` fills
+settings the client left unset (the client's own values win), and ``renames=Renames()`` records
+the tool names and ids rewritten to fit the target, which ``decode_response(data, renames=...)``
+gives back to the client.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from ._base import (
     SOURCE,
     Dropped,
     Reasoning,
+    Renames,
     Request,
     ResponseFormat,
     StreamError,
@@ -41,6 +48,7 @@ __all__ = [
     "Adapter",
     "Dropped",
     "Reasoning",
+    "Renames",
     "Request",
     "ResponseFormat",
     "StreamError",

@@ -5,6 +5,7 @@ Adapters import from here; nothing here knows a provider.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
@@ -25,9 +26,11 @@ __all__ = [
     "SETTINGS",
     "SOURCE",
     "USAGE_EXTRA",
+    "Defaults",
     "DropKind",
     "Dropped",
     "Reasoning",
+    "Renames",
     "Request",
     "ResponseFormat",
     "StreamError",
@@ -269,13 +272,27 @@ class Unsupported:
     encoder skips the item.
     """
 
-    __slots__ = ("dropped", "policy")
+    __slots__ = ("dropped", "policy", "renames")
 
-    def __init__(self, policy: UnsupportedPolicy = "error", into: list[Dropped] | None = None):
+    def __init__(
+        self,
+        policy: UnsupportedPolicy = "error",
+        into: list[Dropped] | None = None,
+        renames: Renames | None = None,
+    ):
         if policy not in ("error", "drop"):
             raise ValueError(f"unsupported= must be 'error' or 'drop', not {policy!r}")
         self.policy = policy
         self.dropped: list[Dropped] = into if into is not None else []
+        self.renames = renames
+        """The caller's `Renames` (``encode_request(..., renames=...)``), else one made on first
+        use (`renaming`)."""
+
+    def renaming(self) -> Renames:
+        """The `Renames` this call records tool name and id rewrites in."""
+        if self.renames is None:
+            self.renames = Renames()
+        return self.renames
 
     def report(self, path: str, what: str) -> None:
         """Refuse (``"error"``) or record (``"drop"``) one item the target cannot hold."""
@@ -306,22 +323,164 @@ class Unsupported:
             self.report(path, what)
 
 
-def as_request(messages: Request | list[Message], options: Mapping[str, Any]) -> Request:
-    """The `Request` an ``encode_request(req_or_messages, **options)`` call describes: keyword
-    options set the typed settings they name (``model=``, ``max_tokens=``, ...) and are added to
-    (and override) the request's other options."""
-    if not options and isinstance(messages, Request):
+Defaults = Mapping[str, Any] | Callable[[str | None], Mapping[str, Any]]
+"""Per-call defaults for ``encode_request(..., defaults=...)``: settings and options by name
+(``{"max_tokens": 4096}``), or a function of the request's model returning them (a per-model
+table: ``lambda model: {"max_tokens": LIMITS.get(model, 4096)}``)."""
+
+
+def as_request(
+    messages: Request | list[Message],
+    options: Mapping[str, Any],
+    defaults: Defaults | None = None,
+) -> Request:
+    """The `Request` an ``encode_request(req_or_messages, defaults=..., **options)`` call
+    describes.
+
+    Precedence, strongest first: keyword ``options`` (the caller's explicit choice: they set the
+    typed settings they name, ``model=``, ``max_tokens=``, ..., and add to or override the
+    request's other options); then the request's own values (what the client sent); then
+    ``defaults`` (a mapping, or a function of the model name returning one), which fill only a
+    typed setting that is unset and an option key that is absent. A gateway passes its fallback
+    ``max_tokens`` as a default, so the client's own limit wins.
+    """
+    if not options and defaults is None and isinstance(messages, Request):
         return messages
     typed = {k: v for k, v in options.items() if k in SETTINGS}
     rest = {k: v for k, v in options.items() if k not in SETTINGS}
     if isinstance(messages, Request):
-        return msgspec.structs.replace(messages, options={**messages.options, **rest}, **typed)
-    if not isinstance(messages, list):
+        req = (
+            msgspec.structs.replace(messages, options={**messages.options, **rest}, **typed)
+            if options
+            else messages
+        )
+    elif not isinstance(messages, list):
         raise TypeError(f"expected a Request or a list of Message, got {type(messages).__name__}")
+    else:
+        try:
+            req = Request(messages=messages, options=rest, **typed)
+        except TypeError as err:
+            raise TypeError(f"encode_request: {err}") from None
+    if defaults is None:
+        return req
+    if callable(defaults):
+        defaults = defaults(req.model)
+    if not isinstance(defaults, Mapping):
+        raise TypeError(f"defaults= must be a mapping, not {type(defaults).__name__}")
+    fill = {k: v for k, v in defaults.items() if k in SETTINGS}
+    fill = {k: v for k, v in fill.items() if getattr(req, k) is None and k not in req.options}
+    more = {k: v for k, v in defaults.items() if k not in SETTINGS and k not in req.options}
+    if not fill and not more:
+        return req
     try:
-        return Request(messages=messages, options=rest, **typed)
-    except TypeError as err:
+        return msgspec.structs.replace(req, options={**req.options, **more}, **fill)
+    except TypeError as err:  # pragma: no cover (fill holds only Request field names)
         raise TypeError(f"encode_request: {err}") from None
+
+
+_FIT = re.compile(r"[a-zA-Z0-9_-]+")
+_UNFIT = re.compile(r"[^a-zA-Z0-9_-]")
+_PATTERNS = {
+    "anthropic": (_FIT, _UNFIT, None),
+    "gemini": (re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]*"), re.compile(r"[^a-zA-Z0-9_.:-]"), "_"),
+}
+"""Per target: the names it takes (a full match), the characters it refuses, and the prefix
+for a name that must not start as it does (Gemini: a letter or ``_`` first)."""
+
+
+class Renames:
+    """Tool names and tool call ids an encoder rewrote to fit its target's patterns.
+
+    The Anthropic Messages API takes tool names matching ``^[a-zA-Z0-9_-]{1,64}$`` and tool use
+    ids matching ``^[a-zA-Z0-9_-]+$``; an OpenAI client may send ``weather.get`` and
+    ``functions.get_weather:0``. The encoder rewrites such a value (every other character
+    becomes ``_``; a value too long, or whose rewrite another value of the same request already
+    took, is cut and ends in ``_`` plus 8 hex digits of its SHA-256), the same way in the tools
+    list, ``tool_choice``, ``tool_use`` and ``tool_result``, and records it here. Pass one to
+    ``encode_request(..., renames=r)`` and then to ``decode_response(data, renames=r)`` (or
+    call ``r.restore(response)``): the response's tool calls get the client's own names and ids
+    back. The rewrite depends only on the request's own values (no state between calls), so
+    each turn of a conversation rewrites its history the same way.
+
+    ``names`` and ``ids`` map each rewritten value to its original.
+    """
+
+    __slots__ = ("_ids_taken", "_names_taken", "ids", "names")
+
+    def __init__(self) -> None:
+        self._names_taken: set[str] = set()  # every name written so far, rewritten or not
+        self._ids_taken: set[str] = set()
+        self.names: dict[str, str] = {}
+        """Rewritten tool name -> the original."""
+        self.ids: dict[str, str] = {}
+        """Rewritten tool call id -> the original."""
+
+    def __repr__(self) -> str:
+        return f"Renames(names={self.names!r}, ids={self.ids!r})"
+
+    def __bool__(self) -> bool:
+        return bool(self.names or self.ids)
+
+    def name(self, value: str, limit: int = 64, target: str = "anthropic") -> str:
+        """``value`` as a tool name of at most ``limit`` characters for ``target``
+        (``anthropic``: ``^[a-zA-Z0-9_-]+$``; ``gemini``: a letter or ``_``, then letters,
+        digits, ``_ . : -``), recorded when changed."""
+        return _fit(value, limit, self.names, self._names_taken, _PATTERNS[target])
+
+    def id(self, value: str, limit: int = 0) -> str:
+        """``value`` as a tool call id (``limit``: its most characters, 0 for any)."""
+        return _fit(value, limit, self.ids, self._ids_taken, _PATTERNS["anthropic"])
+
+    def restore(self, response: Any) -> Any:
+        """``response`` (a `ModelResponse`) with the rewritten names and ids of its tool calls
+        back to the originals; the same response when nothing was rewritten."""
+        if not self.names and not self.ids:
+            return response
+        content = response.message.content
+        if type(content) is not list:
+            return response
+        changed = False
+        blocks = []
+        for block in content:
+            if getattr(block, "type", None) == "tool_use":
+                name = self.names.get(block.name, block.name)
+                ident = self.ids.get(block.id, block.id)
+                if name != block.name or ident != block.id:
+                    block = msgspec.structs.replace(block, name=name, id=ident)
+                    changed = True
+            blocks.append(block)
+        if not changed:
+            return response
+        message = msgspec.structs.replace(response.message, content=blocks)
+        return msgspec.structs.replace(response, message=message)
+
+
+def _fit(value: str, limit: int, record: dict[str, str], taken: set[str], pattern: Any) -> str:
+    """``value`` fitted to ``pattern`` (see `Renames`); a rewrite is recorded in ``record``."""
+    fit, unfit, lead = pattern
+    if (
+        fit.fullmatch(value)
+        and (not limit or len(value) <= limit)
+        and (value not in record or record[value] == value)
+    ):
+        taken.add(value)
+        return value
+    if value in record.values():  # rewritten before in this call: the same rewrite
+        for out, original in record.items():
+            if original == value:
+                return out
+    out = unfit.sub("_", value) if value else "_"
+    if lead is not None and not fit.match(out[:1]):
+        out = lead + out
+    if (limit and len(out) > limit) or out in taken or out == value:
+        import hashlib  # (rare: only a colliding or overlong rewrite needs it)
+
+        digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+        keep = (limit or len(out) + 9) - 9
+        out = f"{out[:keep]}_{digest}"
+    record[out] = value
+    taken.add(out)
+    return out
 
 
 def prefixed(err: WireError, base: str) -> WireError:

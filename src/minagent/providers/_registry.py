@@ -16,7 +16,7 @@ from typing import Any
 
 from ..wire.limits import DEFAULT, Limits
 from ..wire.messages import Message, ModelResponse
-from ._base import Dropped, Request, UnsupportedPolicy
+from ._base import Defaults, Dropped, Renames, Request, UnsupportedPolicy
 
 __all__ = ["ADAPTERS", "Adapter", "get"]
 
@@ -27,11 +27,13 @@ class Adapter:
     Every adapter has the same signatures:
 
     - ``decode_request(data, *, limits=DEFAULT) -> Request``
-    - ``encode_request(request, *, unsupported="error", dropped=None, **options) -> bytes``
-    - ``decode_response(data, *, limits=DEFAULT) -> ModelResponse``
+    - ``encode_request(request, *, unsupported="error", dropped=None, defaults=None,
+      renames=None, **options) -> bytes``
+    - ``decode_response(data, *, limits=DEFAULT, renames=None) -> ModelResponse``
     - ``encode_response(response, *, unsupported="error", dropped=None, **fields) -> bytes``
     - ``StreamParser`` (bytes in, events out), ``StreamAccumulator`` (events in, the final
-      ``ModelResponse`` out), ``accumulate(chunks, *, limits=DEFAULT) -> ModelResponse``
+      ``ModelResponse`` out), ``accumulate(chunks, *, limits=DEFAULT, renames=None) ->
+      ModelResponse``
 
     Decoders raise `DecodeError` / `ValidationError` (WireError subclasses) with a JSON path;
     encoders raise `UnsupportedError` / `EncodeError`, and never change their input.
@@ -71,18 +73,29 @@ class Adapter:
         *,
         unsupported: UnsupportedPolicy = "error",
         dropped: list[Dropped] | None = None,
+        defaults: Defaults | None = None,
+        renames: Renames | None = None,
         **options: Any,
     ) -> bytes:
         """Write a request body of this format (keyword options set typed settings or add
-        options)."""
+        options; ``defaults`` fill what the request lacks; ``renames`` records rewritten tool
+        names and ids)."""
         result: bytes = self.module.encode_request(
-            request, unsupported=unsupported, dropped=dropped, **options
+            request,
+            unsupported=unsupported,
+            dropped=dropped,
+            defaults=defaults,
+            renames=renames,
+            **options,
         )
         return result
 
-    def decode_response(self, data: Any, /, *, limits: Limits = DEFAULT) -> ModelResponse:
-        """Decode a response body of this format into a `ModelResponse`."""
-        result: ModelResponse = self.module.decode_response(data, limits=limits)
+    def decode_response(
+        self, data: Any, /, *, limits: Limits = DEFAULT, renames: Renames | None = None
+    ) -> ModelResponse:
+        """Decode a response body of this format into a `ModelResponse` (``renames``: the
+        `Renames` its request was encoded with, to give tool calls their original names)."""
+        result: ModelResponse = self.module.decode_response(data, limits=limits, renames=renames)
         return result
 
     def encode_response(
@@ -114,11 +127,16 @@ class Adapter:
         return cls
 
     def accumulate(
-        self, chunks: Iterable[bytes | bytearray | memoryview], *, limits: Limits = DEFAULT
+        self,
+        chunks: Iterable[bytes | bytearray | memoryview],
+        *,
+        limits: Limits = DEFAULT,
+        renames: Renames | None = None,
     ) -> ModelResponse:
-        """The final `ModelResponse` of a whole recorded stream."""
+        """The final `ModelResponse` of a whole recorded stream (``renames``: as for
+        `decode_response`, tool calls get the client's names and ids back)."""
         result: ModelResponse = self.stream_module.accumulate(chunks, limits=limits)
-        return result
+        return result if renames is None else renames.restore(result)
 
 
 ADAPTERS: Mapping[str, Adapter] = MappingProxyType(

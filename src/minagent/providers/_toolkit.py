@@ -33,7 +33,9 @@ from ._base import (
     SETTINGS,
     SOURCE,
     USAGE_EXTRA,
+    Defaults,
     Dropped,
+    Renames,
     Request,
     Tool,
     ToolChoice,
@@ -73,11 +75,14 @@ from ._helpers import want_list as want_list
 from ._helpers import want_str as want_str
 
 __all__ = [
+    "BUDGET_EFFORTS",
     "CONTENT_KEYS",
     "CONTENT_OPTIONS",
+    "EFFORT_BUDGETS",
     "OPENAI_MODES",
     "Decoder",
     "RequestEncoder",
+    "ResponseDecoder",
     "ResponseEncoder",
     "SettingsReader",
     "block_extra",
@@ -491,7 +496,8 @@ class Decoder(Protocol[T_co]):
 
 class RequestEncoder(Protocol):
     """``encode_request``: a `Request` (or messages plus keyword settings and options) out as a
-    request body."""
+    request body. ``defaults``: settings used only where the request has none (`as_request`);
+    ``renames``: a `Renames` that records the tool names and ids rewritten for the target."""
 
     def __call__(
         self,
@@ -500,8 +506,19 @@ class RequestEncoder(Protocol):
         *,
         unsupported: UnsupportedPolicy = "error",
         dropped: list[Dropped] | None = None,
+        defaults: Defaults | None = None,
+        renames: Renames | None = None,
         **options: Any,
     ) -> bytes: ...
+
+
+class ResponseDecoder(Protocol):
+    """``decode_response``: bytes (or text) in, a `ModelResponse` out; with ``renames`` (the
+    `Renames` its request was encoded with), tool calls get the client's names and ids back."""
+
+    def __call__(
+        self, data: Any, /, *, limits: Limits = DEFAULT, renames: Renames | None = None
+    ) -> ModelResponse: ...
 
 
 class ResponseEncoder(Protocol):
@@ -547,9 +564,13 @@ def request_encoder(write: Callable[[Request, Unsupported], bytes]) -> RequestEn
         *,
         unsupported: UnsupportedPolicy = "error",
         dropped: list[Dropped] | None = None,
+        defaults: Defaults | None = None,
+        renames: Renames | None = None,
         **options: Any,
     ) -> bytes:
-        return write(as_request(request, options), Unsupported(unsupported, dropped))
+        return write(
+            as_request(request, options, defaults), Unsupported(unsupported, dropped, renames)
+        )
 
     _named(encode_request, write, "encode_request")
     return runs_roomy(encode_request)
@@ -708,13 +729,28 @@ def usage_object(
         raise UnsupportedError(err.message, path="$.usage") from None
 
 
+def response_decoder(read: Callable[[Any, Limits], ModelResponse]) -> ResponseDecoder:
+    """An adapter's public ``decode_response`` over ``read(data, limits)``: `decoder`, plus the
+    ``renames`` a gateway passes to give the client its own tool names and ids back."""
+    plain = decoder(read, "decode_response")
+
+    def decode_response(
+        data: Any, /, *, limits: Limits = DEFAULT, renames: Renames | None = None
+    ) -> ModelResponse:
+        response = plain(data, limits=limits)
+        return response if renames is None else renames.restore(response)
+
+    _named(decode_response, read, "decode_response")
+    return decode_response
+
+
 def contract(*functions: Any) -> tuple[Any, ...]:
     """An adapter's public functions from its body functions: ``(decode_request,
     decode_response, encode_request, encode_response)`` from the ``_``-prefixed ones."""
     read_request, read_response, write_request, write_response = functions
     return (
         decoder(read_request, "decode_request"),
-        decoder(read_response, "decode_response"),
+        response_decoder(read_response),
         request_encoder(write_request),
         response_encoder(write_response),
     )
@@ -735,20 +771,62 @@ def tool_fields(tool: Tool, schema: str, empty: Any = None, strict: bool = True)
     return out
 
 
+EFFORT_BUDGETS = {
+    "minimal": 1024,
+    "low": 1024,
+    "medium": 2048,
+    "high": 4096,
+    "xhigh": 8192,
+    "max": 16384,
+}
+"""Reasoning effort -> thinking token budget, for a target that spells reasoning by budget
+(Anthropic ``thinking.budget_tokens``, Gemini ``thinkingBudget``). The values are LiteLLM's
+(``DEFAULT_REASONING_EFFORT_*_THINKING_BUDGET``), so a gateway switched to minagent asks the
+model for the same thinking; 1024 is Anthropic's smallest budget. ``none`` means no thinking
+(`budget`: 0)."""
+
+BUDGET_EFFORTS = ((4096, "high"), (2048, "medium"), (0, "low"))
+"""Thinking budget -> effort, for a target that spells reasoning by effort: the highest level
+whose `EFFORT_BUDGETS` budget the budget reaches (``low`` / ``medium`` / ``high``, the levels
+every OpenAI reasoning model takes); a budget of 0 (thinking off) is ``none``."""
+
+
 def effort(reasoning: Any, policy: Unsupported) -> Any:
-    """A `Reasoning`'s effort, for a target that spells reasoning by effort (its budget beside
-    the effort is listed as metadata)."""
-    if reasoning.budget_tokens is not None:
-        policy.metadata("$.reasoning.budget_tokens", "a reasoning budget beside an effort")
-    return reasoning.effort
+    """A `Reasoning`'s effort, for a target that spells reasoning by effort: its own effort (a
+    budget beside it is listed as metadata), else the one its budget reaches (`BUDGET_EFFORTS`);
+    a negative budget (Gemini's "dynamic") has no effort here (``None``, listed)."""
+    tokens = reasoning.budget_tokens
+    if reasoning.effort is not None:
+        if tokens is not None:
+            policy.metadata("$.reasoning.budget_tokens", "a reasoning budget beside an effort")
+        return reasoning.effort
+    if tokens is None:
+        return None
+    if tokens == 0:
+        return "none"
+    if tokens < 0:
+        policy.metadata("$.reasoning.budget_tokens", f"the thinking budget {tokens} (no effort)")
+        return None
+    return next(level for floor, level in BUDGET_EFFORTS if tokens >= floor)
 
 
 def budget(reasoning: Any, policy: Unsupported) -> Any:
-    """A `Reasoning`'s token budget, for a target that spells reasoning by budget (its effort
-    beside the budget is listed as metadata)."""
-    if reasoning.effort is not None:
-        policy.metadata("$.reasoning.effort", "a reasoning effort beside a budget")
-    return reasoning.budget_tokens
+    """A `Reasoning`'s token budget, for a target that spells reasoning by budget: its own
+    budget (an effort beside it is listed as metadata), else the one its effort names
+    (`EFFORT_BUDGETS`; ``none``: 0); an effort not in the table has none (``None``, listed)."""
+    if reasoning.budget_tokens is not None:
+        if reasoning.effort is not None:
+            policy.metadata("$.reasoning.effort", "a reasoning effort beside a budget")
+        return reasoning.budget_tokens
+    level = reasoning.effort
+    if level is None:
+        return None
+    if level == "none":
+        return 0
+    tokens = EFFORT_BUDGETS.get(level)
+    if tokens is None:
+        policy.metadata("$.reasoning.effort", f"the reasoning effort {level!r} (no budget)")
+    return tokens
 
 
 def spelled_alike(

@@ -16,10 +16,21 @@ Everything else (thinking and its signature, redacted thinking, ``cache_control`
 server tool and MCP blocks) is carried unchanged. Content the Messages API cannot hold (a block
 or key of another provider, a counter it has no name for) is refused with `UnsupportedError`, or
 dropped and reported with ``unsupported="drop"``.
+
+A request another adapter decoded is also made to pass the rules the API enforces on the server
+(docs/providers.md, "Rules the target enforces"): ``max_tokens`` filled (`DEFAULT_MAX_TOKENS`,
+or ``defaults=``), empty text and messages left out, a final prefill right-stripped, tool names
+and ids fitted to the API's patterns (recorded in a `Renames` that ``decode_response(...,
+renames=)`` reverses), tools derived for a tool history, ``metadata`` reduced to ``user_id``,
+thinking fitted to ``max_tokens`` and its sampling rules. Settings map both ways where the API
+has an equivalent: ``response_format`` (JSON Schema) <-> ``output_config.format``, reasoning
+effort <-> thinking budget (``_toolkit.EFFORT_BUDGETS``), ``user`` <-> ``metadata.user_id``,
+``stop`` <-> ``stop_sequences``, ``tool_choice`` + parallel <-> ``disable_parallel_tool_use``.
 """
 
 from __future__ import annotations
 
+import uuid
 from typing import Any, Literal
 
 import msgspec
@@ -32,11 +43,14 @@ from ..wire.extra import Extra
 from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
 from . import _toolkit as kit
-from ._base import Reasoning, Request, Tool, ToolChoice, Unsupported
+from ._base import Reasoning, Request, ResponseFormat, Tool, ToolChoice, Unsupported
 from ._toolkit import SettingsReader
 
 __all__ = [
+    "DEFAULT_MAX_TOKENS",
+    "MIN_THINKING_BUDGET",
     "NAME",
+    "NAME_LIMIT",
     "decode_request",
     "decode_response",
     "encode_request",
@@ -46,6 +60,18 @@ __all__ = [
 NAME = "anthropic"
 """This adapter's name (`providers.get`), and the `SOURCE` hint of data it decoded. The neutral
 shape is this API's shape: a message or response without a `SOURCE` hint is written as it is."""
+
+DEFAULT_MAX_TOKENS = 4096
+"""The ``max_tokens`` written for another provider's request that set none, when the caller gave
+no default either (``encode_request(req, defaults={"max_tokens": N})``, or a function of the
+model name for a per-model table): the Messages API requires the key. 4096 is what every
+Claude model can produce (LiteLLM's long-standing default too)."""
+
+NAME_LIMIT = 64
+"""The longest tool name the Messages API takes (``^[a-zA-Z0-9_-]{1,64}$``)."""
+
+MIN_THINKING_BUDGET = 1024
+"""The smallest ``thinking.budget_tokens`` the Messages API takes."""
 
 # --- what the Messages API holds (from the anthropic SDK's types; tests compare) ---------------
 
@@ -154,6 +180,37 @@ def _choice_in(choice: dict[str, Any]) -> ToolChoice:
     )
 
 
+def _thinking_ok(value: Any) -> bool:
+    """Whether ``thinking`` is enabled with a budget (``disabled``, the API's default, stays an
+    option: spelled as "no thinking" for another provider it could refuse a model that has no
+    such switch)."""
+    return (
+        kit.has_keys(value, {"type", "budget_tokens"})
+        and value["type"] == "enabled"
+        and kit.is_int(value["budget_tokens"])
+    )
+
+
+def _thinking_in(value: dict[str, Any]) -> Reasoning:
+    return Reasoning(budget_tokens=value["budget_tokens"])
+
+
+def _output_ok(value: Any) -> bool:
+    """Whether ``output_config`` holds just a JSON Schema answer shape (structured outputs)."""
+    if not kit.has_keys(value, {"format"}):
+        return False
+    form = value["format"]
+    return (
+        kit.has_keys(form, {"type", "schema"})
+        and form["type"] == "json_schema"
+        and type(form["schema"]) is dict
+    )
+
+
+def _output_in(value: dict[str, Any]) -> ResponseFormat:
+    return ResponseFormat(type="json_schema", schema=value["format"]["schema"])
+
+
 def read_settings(options: dict[str, Any]) -> SettingsReader:
     """Move the options this API spells exactly like the neutral settings out of ``options``."""
     reader = SettingsReader(options)
@@ -162,16 +219,8 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
     take("stop_sequences", "stop", kit.is_strings, list)
     kit.take_tools(reader, _tool_ok, lambda tool: kit.tool_from(tool, "input_schema"))
     take("tool_choice", "tool_choice", _choice_ok, _choice_in)
-    take(
-        "thinking",
-        "reasoning",
-        lambda v: (
-            kit.has_keys(v, {"type", "budget_tokens"})
-            and v["type"] == "enabled"
-            and kit.is_int(v["budget_tokens"])
-        ),
-        lambda v: Reasoning(budget_tokens=v["budget_tokens"]),
-    )
+    take("thinking", "reasoning", _thinking_ok, _thinking_in)
+    take("output_config", "response_format", _output_ok, _output_in)
     take(
         "metadata",
         "user",
@@ -182,40 +231,127 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
 
 
 def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
-    """The neutral settings spelled for the Messages API; what it has no spelling for is
-    reported."""
+    """The neutral settings spelled for the Messages API (the mapping and the rules are in
+    docs/providers.md); what it has no spelling for is reported."""
     out, rest = kit.spelled_alike(fields, ("model", "max_tokens", "temperature", "top_p", "stream"))
     for name, value in rest.items():
         if name == "tools":
-            out["tools"] = [_tool_out(t) for t in value]
+            out["tools"] = [_tool_out(t, policy) for t in value]
         elif name == "stop":
             out["stop_sequences"] = list(value)
         elif name == "tool_choice":
-            choice = _choice_out(value)
+            choice = _choice_out(value, policy)
             if choice is not None:
                 out["tool_choice"] = choice
-        elif name == "reasoning" and value.budget_tokens is not None:
-            out["thinking"] = {"type": "enabled", "budget_tokens": kit.budget(value, policy)}
+        elif name == "reasoning":
+            _thinking_out(value, out, policy)
+        elif name == "response_format":
+            _format_out(value, out, policy)
         elif name == "user":
             out["metadata"] = {"user_id": value}
+        elif name == "metadata":
+            _metadata_out(value, out, policy)
         else:
             policy.report(f"$.{name}", f"the setting {name!r} (no Messages API spelling)")
+    if "thinking" in out and out["thinking"]["type"] == "enabled":
+        _with_thinking(out, policy)
     return out
 
 
-def _tool_out(tool: Tool) -> dict[str, Any]:
-    return kit.tool_fields(tool, "input_schema", {"type": "object", "properties": {}})
+def _tool_out(tool: Tool, policy: Unsupported) -> dict[str, Any]:
+    """A `Tool` as a custom tool: its name fitted to the API's pattern, its schema an object
+    schema (the API requires ``type: "object"``; a schema without a ``type``, such as OpenAI's
+    ``{}``, describes the same object arguments with it added)."""
+    out = kit.tool_fields(tool, "input_schema", {"type": "object", "properties": {}})
+    out["name"] = policy.renaming().name(tool.name, NAME_LIMIT)
+    schema = out["input_schema"]
+    if "type" not in schema:
+        out["input_schema"] = {"type": "object", **schema}
+    return out
 
 
-def _choice_out(choice: ToolChoice) -> dict[str, Any] | None:
+def _choice_out(choice: ToolChoice, policy: Unsupported) -> dict[str, Any] | None:
     if choice.mode is None and choice.parallel is None:
         return None
     out: dict[str, Any] = {"type": choice.mode or "auto"}
     if choice.mode == "tool":
-        out["name"] = choice.name
+        out["name"] = policy.renaming().name(choice.name or "", NAME_LIMIT)
     if choice.parallel is not None:
-        out["disable_parallel_tool_use"] = not choice.parallel
+        if choice.mode == "none":
+            policy.metadata("$.tool_choice.parallel", "parallel tool calls with no tool calls")
+        else:
+            out["disable_parallel_tool_use"] = not choice.parallel
     return out
+
+
+def _thinking_out(reasoning: Reasoning, out: dict[str, Any], policy: Unsupported) -> None:
+    """``thinking`` for a `Reasoning`: its budget, or the budget its effort names
+    (`kit.EFFORT_BUDGETS`), kept at least `MIN_THINKING_BUDGET` and below ``max_tokens`` (the
+    API's rules; a change is listed); a budget of 0 (effort ``none``) is ``disabled``."""
+    tokens = kit.budget(reasoning, policy)
+    if tokens is None:
+        return
+    if tokens == 0:
+        out["thinking"] = {"type": "disabled"}
+        return
+    if tokens < 0:
+        policy.metadata("$.reasoning.budget_tokens", "a dynamic thinking budget (no spelling here)")
+        return
+    limit = out.get("max_tokens")
+    ceiling = limit - 1 if type(limit) is int else tokens
+    if ceiling < MIN_THINKING_BUDGET:
+        what = f"thinking (max_tokens {limit} leaves no room for a budget of {MIN_THINKING_BUDGET})"
+        policy.metadata("$.reasoning", what)
+        return
+    fitted = min(max(tokens, MIN_THINKING_BUDGET), ceiling)
+    if fitted != tokens:
+        what = f"the thinking budget {tokens}, written as {fitted} (at least "
+        policy.metadata(
+            "$.reasoning.budget_tokens", what + f"{MIN_THINKING_BUDGET}, below max_tokens)"
+        )
+    out["thinking"] = {"type": "enabled", "budget_tokens": fitted}
+
+
+def _with_thinking(out: dict[str, Any], policy: Unsupported) -> None:
+    """Enforce what the API requires beside enabled thinking: no forced tool use (thinking is
+    left out then), ``temperature`` only 1, ``top_p`` at least 0.95 (left out otherwise)."""
+    choice = out.get("tool_choice")
+    if choice is not None and choice["type"] in ("any", "tool"):
+        del out["thinking"]
+        policy.metadata("$.reasoning", "thinking beside a forced tool call (the API refuses both)")
+        return
+    if "temperature" in out and out["temperature"] != 1:
+        del out["temperature"]
+        policy.metadata("$.temperature", "the temperature (with thinking the API takes only 1)")
+    if "top_p" in out and out["top_p"] < 0.95:
+        del out["top_p"]
+        policy.metadata("$.top_p", "top_p (with thinking the API takes 0.95 to 1)")
+
+
+def _format_out(form: ResponseFormat, out: dict[str, Any], policy: Unsupported) -> None:
+    """A `ResponseFormat` as structured outputs (``output_config.format``): a JSON Schema only."""
+    if form.type == "text":
+        return  # the API's own default: nothing to write
+    if form.type != "json_schema" or form.schema is None:
+        policy.report("$.response_format", "a JSON answer without a schema (the API takes one)")
+        return
+    out["output_config"] = {"format": {"type": "json_schema", "schema": form.schema}}
+    if form.name is not None:
+        policy.metadata("$.response_format.name", "the schema's name (no Messages API field)")
+    if form.strict is False:
+        policy.metadata("$.response_format.strict", "strict: false (the schema is always kept)")
+
+
+def _metadata_out(metadata: dict[str, Any], out: dict[str, Any], policy: Unsupported) -> None:
+    """``metadata`` holds only ``user_id`` (a string) here; every other key is listed."""
+    for key, value in metadata.items():
+        if key == "user_id" and type(value) is str and "metadata" not in out:
+            out["metadata"] = {"user_id": value}
+        elif key == "user_id" and "metadata" in out:
+            policy.metadata("$.metadata.user_id", "metadata.user_id beside user (user wins)")
+        else:
+            what = f"the metadata key {key!r} (Messages API metadata holds only user_id)"
+            policy.metadata(f"$.metadata.{key}", what)
 
 
 def _system_message(raw: msgspec.Raw, limits: Limits) -> Message:
@@ -421,13 +557,26 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
     """Write a Messages API request body: ``encode_request(req)`` or
     ``encode_request(messages, model=..., max_tokens=..., tools=..., **options)``.
 
-    Keyword options add to and override ``request.options``. Messages in the neutral shape (no
-    `SOURCE` hint: this API's own) are written as they are, unknown blocks and keys included.
-    Another provider's data is mapped where this API has an exact equivalent; what it cannot hold
+    Keyword options add to and override ``request.options`` (and the request's settings);
+    ``defaults=`` fill only what the request lacks. Messages in the neutral shape (no `SOURCE`
+    hint: this API's own) are written as they are, unknown blocks and keys included. Another
+    provider's data is mapped where this API has an exact equivalent; what it cannot hold
     raises `UnsupportedError` naming it and its path when it is content, or, with
     ``unsupported="drop"`` (and always for metadata), is left out and listed in ``dropped``.
-    The input is never changed.
+
+    ``max_tokens`` is always written (`DEFAULT_MAX_TOKENS` when neither the request nor
+    ``defaults`` set it), but for a request this adapter decoded, which is written back as it
+    came. A request another adapter decoded is also made to pass the rules the API enforces
+    (docs/providers.md, "Rules the target enforces"): empty text blocks,
+    empty messages and the trailing whitespace of a final assistant turn are left out (listed);
+    tool names and ids are fitted to the API's patterns (recorded in ``renames=``); tool calls
+    in a history without ``tools`` get tool definitions derived from the calls (and
+    ``tool_choice: none``). Messages built by hand (``provider=None``) are the neutral shape,
+    this API's own: written as they are. The input is never changed.
     """
+    if req.provider != NAME and req.max_tokens is None and "max_tokens" not in req.options:
+        req = msgspec.structs.replace(req, max_tokens=DEFAULT_MAX_TOKENS)
+    fix = req.provider is not None and req.provider != NAME
     body = kit.encode_settings(req, NAME, read_settings, write_settings, policy)
     messages = req.messages
     start = 0
@@ -436,12 +585,14 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
         system.append(messages[start])
         start += 1
     if system:
-        value = _system(system, policy)
+        value = _system(system, policy, fix)
         if value is not None:
             body["system"] = value
     out: list[dict[str, Any]] = []
     joinable = False  # may the next tool message join out[-1]? (after a tool or a split user)
     after_tool = False
+    last_path = "$"  # (fix) where the last message written came from
+    calls: list[str] = []  # (fix) the unanswered tool use ids of the last assistant turn
     for i in range(start, len(messages)):
         msg = messages[i]
         path = f"$.messages[{i}]"
@@ -450,9 +601,15 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
         own = extra is UNSET or kit.is_own(extra, NAME, neutral=True)
         new_turn = extra is not UNSET and extra.get(kit.NEW_TURN) is True
         if role == "tool":
-            block = _tool_result(msg, path, policy, own)
+            block = _tool_result(msg, path, policy, own, fix)
             if block is None:
                 continue
+            if fix:
+                if block["tool_use_id"] not in calls:
+                    what = "a tool result answering no tool call of the assistant turn before it"
+                    policy.report(path, what + " (the API refuses it)")
+                    continue
+                calls.remove(block["tool_use_id"])
             if joinable and not new_turn:
                 out[-1]["content"].append(block)
             else:
@@ -460,7 +617,10 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
             joinable = after_tool = True
             continue
         keys = _message_keys(msg, path, policy, own)
-        content = _content(msg.content, path, policy, own)
+        content = _content(msg.content, path, policy, own, fix)
+        if fix and (not content or (type(content) is str and content.isspace())):
+            policy.metadata(path, f"an empty {role} message (the API takes none)")
+            continue
         listed = role == "user" and type(msg.content) is list and len(msg.content) > 0
         if listed and after_tool and not new_turn and not keys:
             out[-1]["content"].extend(content)
@@ -471,10 +631,111 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
             if keys:
                 item.update(keys)
             out.append(item)
+            if fix:
+                calls = _call_ids(content) if role == "assistant" else []
+                last_path = path
         joinable = listed and not keys
         after_tool = False
+    if fix and out and out[-1]["role"] == "assistant":  # a prefill: no trailing whitespace
+        final = _prefill(out[-1]["content"], last_path, policy)
+        if final:
+            out[-1] = {**out[-1], "content": final}
+        else:
+            policy.metadata(last_path, "an empty assistant message (the API takes none)")
+            out.pop()
     body["messages"] = out
+    if fix:
+        _tool_rules(body, messages, policy)
+        _thinking_history(body, policy)
     return kit.encode_json(body)
+
+
+def _tool_rules(body: dict[str, Any], messages: list[Message], policy: Unsupported) -> None:
+    """Tool calls in the history need ``tools`` (the API refuses them otherwise): definitions
+    derived from the calls' names (an object schema), with ``tool_choice: none`` since the
+    client offered no tools this turn; a ``tool_choice`` without any tools is left out."""
+    if "tools" not in body:
+        names: dict[str, None] = {}
+        for msg in messages:
+            if msg.role == "assistant" and type(msg.content) is list:
+                for block in msg.content:
+                    if type(block) is wb.ToolUseBlock:
+                        names[policy.renaming().name(block.name, NAME_LIMIT)] = None
+        if names:
+            body["tools"] = [{"name": n, "input_schema": _ANY_OBJECT} for n in names]
+            if "tool_choice" in body:
+                what = "a tool choice without tools (tools offered for the history only)"
+                policy.metadata("$.tool_choice", what)
+            body["tool_choice"] = {"type": "none"}
+            return
+    if "tool_choice" in body and not body.get("tools"):
+        policy.metadata("$.tool_choice", "a tool choice without tools (the API refuses it)")
+        del body["tool_choice"]
+
+
+_ANY_OBJECT = {"type": "object"}
+
+
+def _thinking_history(body: dict[str, Any], policy: Unsupported) -> None:
+    """With thinking enabled, the last assistant turn holding tool calls must start with a
+    thinking block (the API refuses it otherwise); a history from a client that never saw the
+    thinking cannot provide one, so thinking is left out for this request (listed), as LiteLLM
+    does."""
+    thinking = body.get("thinking")
+    if thinking is None or thinking.get("type") != "enabled":
+        return
+    for item in reversed(body["messages"]):
+        if item["role"] != "assistant":
+            continue
+        content = item["content"]
+        if type(content) is str or not _call_ids(content):
+            return
+        first = content[0]
+        kind = first.get("type") if type(first) is dict else getattr(first, "type", None)
+        if kind not in ("thinking", "redacted_thinking"):
+            del body["thinking"]
+            what = "thinking (the last tool-calling assistant turn has no thinking block)"
+            policy.metadata("$.reasoning", what)
+        return
+
+
+def _call_ids(content: Any) -> list[str]:
+    """The tool use ids of written content (blocks, or their lowered dicts), in order."""
+    if type(content) is str:
+        return []
+    ids = []
+    for block in content:
+        if type(block) is wb.ToolUseBlock:
+            ids.append(block.id)
+        elif type(block) is dict and block.get("type") == "tool_use":
+            ids.append(str(block.get("id")))
+    return ids
+
+
+def _prefill(content: Any, path: str, policy: Unsupported) -> Any:
+    """A final assistant turn (a prefill) without trailing whitespace (the API refuses it)."""
+    what = "the trailing whitespace of the final assistant turn (the API refuses it)"
+    if type(content) is str:
+        stripped = content.rstrip()
+        if stripped != content:
+            policy.metadata(path + ".content", what)
+        return stripped
+    if not content:
+        return content
+    end = content[-1]
+    text = end.get("text") if type(end) is dict else getattr(end, "text", None)
+    kind = end.get("type") if type(end) is dict else getattr(end, "type", None)
+    if kind != "text" or type(text) is not str or text == text.rstrip():
+        return content
+    where = f"{path}.content[{len(content) - 1}]"
+    policy.metadata(where, what)
+    if not text.strip():
+        return content[:-1]
+    if type(end) is dict:
+        end = {**end, "text": text.rstrip()}
+    else:
+        end = msgspec.structs.replace(end, text=text.rstrip())
+    return [*content[:-1], end]
 
 
 _NONE: frozenset[str] = frozenset()
@@ -485,25 +746,28 @@ def _message_keys(msg: Message, path: str, policy: Unsupported, own: bool) -> di
     return {} if msg.extra is UNSET else kit.kept_keys(msg.extra, _NONE, own, policy, path)
 
 
-def _system(messages: list[Message], policy: Unsupported) -> Any:
-    """The ``system`` value for the leading system messages."""
+def _system(messages: list[Message], policy: Unsupported, fix: bool = False) -> Any:
+    """The ``system`` value for the leading system messages (``fix``: empty text left out)."""
     parts: list[Any] = []
     for i, msg in enumerate(messages):
         path = f"$.messages[{i}]"
         own = msg.extra is UNSET or kit.is_own(msg.extra, NAME, neutral=True)
         if _message_keys(msg, path, policy, own):
             policy.metadata(path, "message keys on a system message (the system prompt has none)")
-        if len(messages) == 1 and isinstance(msg.content, str):
-            return msg.content
         content = msg.content
+        if isinstance(content, str) and fix and (not content or content.isspace()):
+            policy.metadata(path, "an empty system prompt (the API refuses empty text)")
+            continue
+        if len(messages) == 1 and isinstance(content, str):
+            return content
         if isinstance(content, str):
             parts.append({"type": "text", "text": content})
             continue
         kept = [
             b for j, b in enumerate(content) if _system_block(b, f"{path}.content[{j}]", policy)
         ]
-        parts.extend(_content(kept, path, policy, own))
-    return parts
+        parts.extend(_content(kept, path, policy, own, fix))
+    return parts if parts or not fix else None
 
 
 def _system_block(block: wb.ContentBlock, path: str, policy: Unsupported) -> bool:
@@ -513,13 +777,20 @@ def _system_block(block: wb.ContentBlock, path: str, policy: Unsupported) -> boo
     return False
 
 
-def _tool_result(msg: Message, path: str, policy: Unsupported, own: bool) -> dict[str, Any] | None:
+def _tool_result(
+    msg: Message, path: str, policy: Unsupported, own: bool, fix: bool = False
+) -> dict[str, Any] | None:
     if msg.tool_call_id is UNSET:
         policy.report(path, "a tool message without tool_call_id")
         return None
-    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": msg.tool_call_id}
+    ident = policy.renaming().id(msg.tool_call_id) if fix else msg.tool_call_id
+    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": ident}
     extra = msg.extra
     absent = extra is not UNSET and extra.get("content_absent") is True
+    if fix and isinstance(msg.content, str) and (not msg.content or msg.content.isspace()):
+        if msg.content:
+            policy.metadata(path + ".content", "a tool result of whitespace only (no text)")
+        absent = True  # "" and whitespace: the result without content (the key is optional)
     if not absent:
         content = msg.content
         if not isinstance(content, str):
@@ -530,8 +801,9 @@ def _tool_result(msg: Message, path: str, policy: Unsupported, own: bool) -> dic
                     kept.append(b)
                 else:
                     policy.report(f"{path}.content[{j}]", f"{kit.a(kind)} block in a tool result")
-            content = _content(kept, path, policy, own)
-        block["content"] = content
+            content = _content(kept, path, policy, own, fix)
+        if content or not fix:
+            block["content"] = content
     if msg.is_error is not UNSET:
         block["is_error"] = msg.is_error
     if extra is not UNSET:
@@ -545,9 +817,15 @@ def _block_type(block: Any) -> str:
 
 
 def _content(
-    content: str | list[wb.ContentBlock], path: str, policy: Unsupported, own: bool = True
+    content: str | list[wb.ContentBlock],
+    path: str,
+    policy: Unsupported,
+    own: bool = True,
+    fix: bool = False,
 ) -> Any:
-    """Message content as this API writes it (blocks checked, lowered for msgspec)."""
+    """Message content as this API writes it (blocks checked, lowered for msgspec). ``fix``
+    (another provider's request): empty text blocks are left out (listed) and tool call names
+    and ids fitted to the API's patterns."""
     if isinstance(content, str):
         return content
     for block in content:  # the common case: plain blocks go to msgspec as they are
@@ -556,24 +834,48 @@ def _content(
             if block.extra is UNSET and (
                 cls is not wb.ThinkingBlock or block.signature is not UNSET
             ):  # type: ignore[union-attr]
-                continue
+                if not fix:
+                    continue
+                if cls is wb.TextBlock:
+                    if block.text and not block.text.isspace():  # type: ignore[union-attr]
+                        continue
+                elif cls is not wb.ToolUseBlock or _fits(block, policy):
+                    continue
         elif (cls is wb.ImageBlock or cls is wb.DocumentBlock) and block.extra is UNSET:  # type: ignore[union-attr]
             source = block.source  # type: ignore[union-attr]
             if type(source) in _PLAIN_SOURCES and source.extra is UNSET:  # type: ignore[union-attr]
-                continue
+                if not fix or type(source) is not wb.Base64Source:
+                    continue
+                if source.media_type in _MEDIA[cls]:
+                    continue
         break
     else:
         return content
     kept: list[Any] = []
     for j, block in enumerate(content):
         where = f"{path}.content[{j}]"
-        if type(block) is wb.ThinkingBlock and block.signature is UNSET:
+        cls = type(block)
+        if cls is wb.ThinkingBlock and block.signature is UNSET:  # type: ignore[union-attr]
             policy.report(
                 where,
                 "a thinking block without a signature (Anthropic takes back only thinking it "
                 "signed)",
             )
             continue
+        if fix and cls is wb.TextBlock and (not block.text or block.text.isspace()):  # type: ignore[union-attr]
+            policy.metadata(where, "an empty text block (the API refuses whitespace-only text)")
+            continue
+        if fix and (cls is wb.ImageBlock or cls is wb.DocumentBlock):
+            block = _media(block, where, policy)
+            if block is None:
+                continue
+        if fix and cls is wb.ToolUseBlock and not _fits(block, policy):
+            renames = policy.renaming()
+            block = msgspec.structs.replace(
+                block,
+                id=renames.id(block.id),  # type: ignore[union-attr]
+                name=renames.name(block.name, NAME_LIMIT),  # type: ignore[union-attr]
+            )
         if own:
             kept.append(block)
             continue
@@ -584,6 +886,43 @@ def _content(
         if block is not None:
             kept.append(block)
     return kit.lowered(kept, path + ".content")
+
+
+_MEDIA: dict[type[Any], frozenset[str]] = {
+    wb.ImageBlock: frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"}),
+    wb.DocumentBlock: frozenset({"application/pdf"}),
+}
+"""The media types a base64 image / document source may have on this API."""
+
+
+def _media(block: Any, path: str, policy: Unsupported) -> Any:
+    """An image or document whose base64 media type the API takes; a ``text/*`` document as the
+    plain-text source the API takes for text (UTF-8); None (reported as content) otherwise."""
+    source = block.source
+    if type(source) is not wb.Base64Source or source.media_type in _MEDIA[type(block)]:
+        return block
+    kind = source.media_type
+    if type(block) is wb.DocumentBlock and kind.startswith("text/"):
+        try:
+            text = source.data.decode("utf-8")
+        except UnicodeDecodeError:
+            policy.report(path, f"a {kind} document that is not UTF-8 text")
+            return None
+        if kind.split(";")[0] != "text/plain":
+            policy.metadata(path + ".source.media_type", f"the media type {kind} (sent as text)")
+        plain = wb.TextSource(media_type="text/plain", data=text, extra=source.extra)
+        return msgspec.structs.replace(block, source=plain)
+    policy.report(path, f"{kit.a(block.type)} block of type {kind} (no such media here)")
+    return None
+
+
+def _fits(block: Any, policy: Unsupported) -> bool:
+    """Whether a tool call's id and name match the API's patterns (each is recorded, so a
+    rewrite of another value never takes it)."""
+    renames = policy.renaming()
+    ident: str = block.id
+    name: str = block.name
+    return renames.id(ident) == ident and renames.name(name, NAME_LIMIT) == name
 
 
 _PLAIN = frozenset({wb.TextBlock, wb.ToolUseBlock, wb.ThinkingBlock, wb.RedactedThinkingBlock})
@@ -657,6 +996,8 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
     if isinstance(content, str):
         content = [wb.TextBlock(content)] if content else []
     ident = response.id if response.id is not UNSET else top.pop("id", None)
+    if ident is None:  # a Message needs an id: one of this API's form, made up here
+        ident = "msg_" + uuid.uuid4().hex[:24]
     model = response.model if response.model is not UNSET else top.pop("model", None)
     top.pop("id", None)
     top.pop("model", None)

@@ -42,13 +42,14 @@ from ..wire.extra import Extra
 from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
 from . import _toolkit as kit
-from ._base import Reasoning, Request, Tool, ToolChoice, Unsupported
+from ._base import Reasoning, Request, ResponseFormat, Tool, ToolChoice, Unsupported
 from ._toolkit import SettingsReader
 
 __all__ = [
     "FINISH_REASONS",
     "ID_PREFIX",
     "NAME",
+    "NAME_LIMIT",
     "PART_TYPE",
     "USAGE_NAMES",
     "decode_request",
@@ -59,6 +60,10 @@ __all__ = [
 
 NAME = "gemini"
 """The registry name (`providers.get`) and `SOURCE` hint of this adapter."""
+
+NAME_LIMIT = 64
+"""The longest function name Gemini takes (a letter or ``_`` first, then letters, digits and
+``_ . : -``); another provider's names are fitted to it (`providers.Renames`)."""
 
 ID_PREFIX = "minagent-gemini-"
 """Prefix of the ids given to ``functionCall`` parts that came without one; never written back."""
@@ -219,6 +224,24 @@ _GENERATION = (
 )
 
 
+def _take_format(inner: SettingsReader) -> None:
+    """``responseMimeType: "application/json"`` (with a ``responseJsonSchema``, or neither
+    schema key) as a `ResponseFormat` (``json_schema`` / ``json``)."""
+    config = inner.options
+    if config.get("responseMimeType") != "application/json" or "responseSchema" in config:
+        return
+    schema = config.get("responseJsonSchema", kit.MISSING)
+    if schema is kit.MISSING:
+        form = ResponseFormat(type="json")
+    elif type(schema) is dict:
+        form = ResponseFormat(type="json_schema", schema=schema)
+        inner.spelling["responseJsonSchema"] = config.pop("responseJsonSchema")
+    else:
+        return
+    inner.fields["response_format"] = form
+    inner.spelling["responseMimeType"] = config.pop("responseMimeType")
+
+
 def read_settings(options: dict[str, Any]) -> SettingsReader:
     """Move the options Gemini spells exactly like the neutral settings out of ``options``
     (some of them inside ``generationConfig``, whose other keys stay options)."""
@@ -236,6 +259,7 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
             lambda v: kit.has_keys(v, {"thinkingBudget"}) and kit.is_int(v["thinkingBudget"]),
             lambda v: Reasoning(budget_tokens=v["thinkingBudget"]),
         )
+        _take_format(inner)
         if inner.spelling:
             reader.fields.update(inner.fields)
             reader.spelling["generationConfig"] = inner.spelling
@@ -250,12 +274,18 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
 
 
 def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any]:
-    """The neutral settings spelled for Gemini; what it has no spelling for is reported."""
+    """The neutral settings spelled for Gemini; what it has no spelling for is reported.
+
+    Only keys of the ``generateContent`` body are written (the API refuses any other): the
+    model goes in the URL (``models/{model}:generateContent``), so ``model`` is listed, not
+    written; ``metadata`` (``labels`` is Vertex AI's, the Gemini API refuses it), ``user`` and
+    ``stream`` are listed too.
+    """
     out: dict[str, Any] = {}
     config: dict[str, Any] = {}
     for name, value in fields.items():
         if name == "model":
-            out["model"] = value
+            policy.metadata("$.model", "the model (Gemini takes it in the URL)")
         elif name == "max_tokens":
             config["maxOutputTokens"] = value
         elif name == "temperature":
@@ -264,14 +294,19 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
             config["topP"] = value
         elif name == "stop":
             config["stopSequences"] = list(value)
-        elif name == "reasoning" and value.budget_tokens is not None:
-            config["thinkingConfig"] = {"thinkingBudget": kit.budget(value, policy)}
+        elif name == "reasoning":
+            tokens = kit.budget(value, policy)  # an effort alone: the budget it names
+            if tokens is not None:
+                config["thinkingConfig"] = {"thinkingBudget": tokens}
+        elif name == "response_format":
+            _format_out(value, config, policy)
         elif name == "tools":
             out["tools"] = [{"functionDeclarations": [_declaration(t, policy) for t in value]}]
         elif name == "tool_choice":
             fcc: dict[str, Any] = {}
             if value.mode == "tool":
-                fcc = {"mode": "ANY", "allowedFunctionNames": [value.name]}
+                named = policy.renaming().name(value.name or "", NAME_LIMIT, NAME)
+                fcc = {"mode": "ANY", "allowedFunctionNames": [named]}
             elif value.mode is not None:
                 fcc = {"mode": _MODES_BACK[value.mode]}
             if value.parallel is not None:
@@ -279,7 +314,7 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
             if fcc:
                 out["toolConfig"] = {"functionCallingConfig": fcc}
         elif name == "metadata":
-            out["labels"] = value
+            policy.metadata("$.metadata", "metadata (labels are Vertex AI's, not the Gemini API's)")
         elif name == "user":
             policy.metadata("$.user", "the end-user id (no Gemini field)")
         elif name == "stream":
@@ -291,10 +326,26 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
     return out
 
 
+def _format_out(form: ResponseFormat, config: dict[str, Any], policy: Unsupported) -> None:
+    """A `ResponseFormat` as ``responseMimeType`` (+ ``responseJsonSchema``)."""
+    if form.type == "text":
+        return  # Gemini's default
+    config["responseMimeType"] = "application/json"
+    if form.type == "json_schema" and form.schema is not None:
+        config["responseJsonSchema"] = form.schema
+    if form.name is not None:
+        policy.metadata("$.response_format.name", "the schema's name (no Gemini field)")
+    if form.strict is not None:
+        policy.metadata("$.response_format.strict", "strict (no Gemini field)")
+
+
 def _declaration(tool: Tool, policy: Unsupported) -> dict[str, Any]:
+    """A `Tool` as a function declaration, its name fitted to Gemini's (`NAME_LIMIT`)."""
     if tool.strict is not None:
         policy.metadata("$.tools.strict", f"strict on the tool {tool.name!r} (no Gemini field)")
-    return kit.tool_fields(tool, "parameters", strict=False)
+    out = kit.tool_fields(tool, "parameters", strict=False)
+    out["name"] = policy.renaming().name(tool.name, NAME_LIMIT, NAME)
+    return out
 
 
 def _new_turn(msg: Message) -> Message:
@@ -587,10 +638,13 @@ def _parts(
                 continue
             if kind is wb.ToolUseBlock and not system:
                 ident = block.id  # type: ignore[union-attr]
-                call: dict[str, Any] = {"name": block.name, "args": block.input}  # type: ignore[union-attr]
+                name: str = block.name  # type: ignore[union-attr]
+                if not own:
+                    name = policy.renaming().name(name, NAME_LIMIT, NAME)
+                call: dict[str, Any] = {"name": name, "args": block.input}  # type: ignore[union-attr]
                 if not ident.startswith(ID_PREFIX):
                     call["id"] = ident
-                names[ident] = block.name  # type: ignore[union-attr]
+                names[ident] = name
                 parts.append({"functionCall": call})
                 continue
         where = f"{path}.content[{j}]"
@@ -626,12 +680,13 @@ def _part(block: Any, path: str, policy: Unsupported, names: dict[str, str], own
         return {"text": block.thinking, "thought": True, **keys}
     if kind is wb.ToolUseBlock:
         keys = kit.block_extra(block, _CALL_KEYS, own, policy, path)
-        call: dict[str, Any] = {"name": block.name}
+        name = block.name if own else policy.renaming().name(block.name, NAME_LIMIT, NAME)
+        call: dict[str, Any] = {"name": name}
         if not keys.pop("args_absent", False) or block.input:
             call["args"] = block.input
         if not block.id.startswith(ID_PREFIX):
             call["id"] = block.id
-        names[block.id] = block.name
+        names[block.id] = name
         return {"functionCall": call, **keys}
     if kind is wb.ImageBlock or kind is wb.DocumentBlock:
         return _media(block, path, policy, own)

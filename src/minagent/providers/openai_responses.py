@@ -29,6 +29,7 @@ names; every other top-level key is kept in ``ModelResponse.extra``.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import msgspec
@@ -210,8 +211,12 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
             kit.put_openai_choice(value, lambda tool: {"type": "function", "name": tool}, out)
         elif name == "response_format":
             out["text"] = {"format": _format_out(value)}
-        elif name == "reasoning" and value.effort is not None:
-            out["reasoning"] = {"effort": kit.effort(value, policy)}
+        elif name == "reasoning":
+            level = kit.effort(value, policy)  # a budget alone: the effort it reaches
+            if level is not None:
+                out["reasoning"] = {"effort": level}
+        elif name == "stop":
+            policy.metadata("$.stop", "stop sequences (the Responses API has none)")
         else:
             policy.report(f"$.{name}", f"the setting {name!r} (no Responses API spelling)")
     return out
@@ -737,9 +742,11 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
 
     A response this adapter decoded comes back unchanged. One from another provider gets the
     keys a Response requires (``id``, ``object``, ``created_at``, ``status``, ``model``, ...)
-    from its typed fields or defaults; its other keys are never copied: content raises
-    `UnsupportedError` (or is dropped and listed with ``unsupported="drop"``), metadata is listed
-    in ``dropped``. ``status`` and ``incomplete_details`` follow ``stop_reason`` when it changed.
+    from its typed fields or defaults, so the caller keeps no bookkeeping: ``created_at`` is the
+    response's own ``created`` time, else now (``created=`` sets it). Its other keys are never
+    copied: content raises `UnsupportedError` (or is dropped and listed with
+    ``unsupported="drop"``), metadata is listed in ``dropped``. ``status`` and
+    ``incomplete_details`` follow ``stop_reason`` when it changed.
     """
     response = kit.with_fields(response, fields)
     extra = dict(response.extra.items()) if response.extra is not UNSET else {}
@@ -748,7 +755,7 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
     body: dict[str, Any] = {
         "id": "resp_minagent" if response.id is UNSET else response.id,
         "object": "response",
-        "created_at": 0 if response.created is UNSET else response.created,
+        "created_at": int(time.time()) if response.created is UNSET else response.created,
         "status": "completed",
         "error": None,
         "incomplete_details": None,
