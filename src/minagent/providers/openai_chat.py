@@ -207,8 +207,10 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
     reader = SettingsReader(options)
     take = reader.take
     kit.take_same(reader, ("model", "temperature", "top_p", "user", "metadata", "stream"))
-    if not ("max_tokens" in options and "max_completion_tokens" in options):
-        take("max_completion_tokens", "max_tokens", kit.is_int)
+    if take("max_completion_tokens", "max_tokens", kit.is_int):
+        if kit.is_int(options.get("max_tokens")):  # the deprecated spelling beside it: kept
+            reader.spelling["max_tokens"] = options.pop("max_tokens")
+    else:
         take("max_tokens", "max_tokens", kit.is_int)
     take(
         "stop",
@@ -318,7 +320,7 @@ def _fast_message(m: _MessageIn) -> Message:
     content = m.content
     blocks: Any
     if isinstance(content, str):
-        blocks = content if calls is UNSET else [wb.TextBlock(content)]
+        blocks = content if calls is UNSET else _text_beside_calls(content, extra)
     elif content is None or content is UNSET:
         blocks = "" if content is UNSET and calls is UNSET else []
     else:
@@ -372,11 +374,13 @@ def _message(obj: dict[str, Any], path: str) -> Message:
     tool_calls = obj.pop("tool_calls", None) if role == "assistant" else None
     blocks: Any
     if isinstance(content, str):
-        blocks = content if tool_calls is None else [wb.TextBlock(content)]
+        blocks = content if tool_calls is None else _text_beside_calls(content, extra)
     elif content is None:
         blocks = "" if absent and tool_calls is None else []
     elif type(content) is list:
         blocks = [_part(p, f"{path}.content[{j}]") for j, p in enumerate(content)]
+        if any(type(b) is wb.ImageBlock and b.cache_control is not UNSET for b in blocks):
+            extra[kit.SOURCE] = NAME  # a part-level cache_control: this API's spelling
     else:
         raise ValidationError("'content' must be a string, an array or null", path=path)
     if absent:
@@ -400,6 +404,21 @@ def _message(obj: dict[str, Any], path: str) -> Message:
         tool_call_id=tool_call_id,
         extra=kit.tagged(extra, blocks, NAME),
     )
+
+
+EMPTY = ""
+"""The value of the ``content_absent`` hint on an assistant message whose ``content`` was the
+empty string beside tool calls: the neutral message holds only the tool calls (an empty text
+block is one other APIs refuse, Anthropic's among them), and this adapter writes ``""`` back."""
+
+
+def _text_beside_calls(text: str, extra: dict[str, Any]) -> list[wb.ContentBlock]:
+    """The blocks of an assistant message's string content beside tool calls: one text block, or
+    none for ``""`` (remembered in ``extra`` as the hint ``content_absent: ""``)."""
+    if text:
+        return [wb.TextBlock(text)]
+    extra["content_absent"] = EMPTY
+    return []
 
 
 def _needs_list_hint(content: list[Any], tool_calls: Any) -> bool:
@@ -443,10 +462,18 @@ def _part(part: Any, path: str) -> wb.ContentBlock:
         return wb.TextBlock(text, extra=Extra._own(rest))
     if kind == "image_url":
         image = part.get("image_url")
-        if type(image) is dict and type(image.get("url")) is str and len(part) == 2:
+        cache = part.get("cache_control", UNSET)
+        if (
+            type(image) is dict
+            and type(image.get("url")) is str
+            and len(part) == (2 if cache is UNSET else 3)
+            and (cache is UNSET or (type(cache) is dict and "cache_control" not in image))
+        ):  # a part-level cache_control (OpenRouter, LiteLLM) is the block's typed one
             rest = {k: v for k, v in image.items() if k != "url"}
             return wb.ImageBlock(
-                source=_source(image["url"]), extra=Extra._own(rest) if rest else UNSET
+                source=_source(image["url"]),
+                cache_control=cache,
+                extra=Extra._own(rest) if rest else UNSET,
             )
     if kind == "file" and len(part) == 2:
         file = part.get("file")
@@ -617,7 +644,7 @@ def _fast_response(fast: _Response) -> ModelResponse:
     if calls is UNSET:
         content = [] if msg.content is None else msg.content
     else:
-        content = [] if msg.content is None else [wb.TextBlock(msg.content)]
+        content = [] if msg.content is None else _text_beside_calls(msg.content, extra)
         if not calls:
             extra["tool_calls"] = []
         for call in calls:
@@ -877,6 +904,8 @@ def _assistant(
             value = parts[0]["text"]
     elif _reasoning_key_in(content) and not as_list and not parts and not has_calls:
         value = ""
+    if value is None and own and extra.get("content_absent") == EMPTY:
+        value = ""  # the empty string it was beside the tool calls
     if not absent:
         out["content"] = value
     if has_calls:
@@ -963,6 +992,9 @@ def _encode_part(
             return None
         image: dict[str, Any] = {"url": url}
         image.update(kit.block_extra(block, _IMAGE_KEYS, own, policy, path))
+        if own and block.cache_control is not UNSET:  # type: ignore[union-attr]
+            cache = image.pop("cache_control")  # the part's, not the image_url's (see `_part`)
+            return {"type": "image_url", "image_url": image, "cache_control": cache}
         return {"type": "image_url", "image_url": image}
     if cls is wb.DocumentBlock and role == "user":
         source = block.source  # type: ignore[union-attr]
