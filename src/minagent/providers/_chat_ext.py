@@ -334,11 +334,9 @@ def blocks_of(
         rest = dict(psf) if type(psf) is dict else {}
         if psf is not UNSET and type(psf) is not dict:
             return None
-        cites = rest.pop("citations", [])
-        server_raw = _server_in(rest.pop("server_tool_calls", []))
-        lists_raw = {name: rest.pop(name, []) for name in BLOCK_LISTS}
-        if type(cites) is not list or any(type(v) is not list for v in lists_raw.values()):
-            return None
+        cites = _take_list(rest, "citations")
+        server_raw = _server_in(_take_list(rest, "server_tool_calls"))
+        lists_raw = {name: _take_list(rest, name) for name in BLOCK_LISTS}
         order = rest.pop(ORDER, None)
         text = content if type(content) is str else ""
         if order is None:
@@ -362,6 +360,12 @@ def blocks_of(
     if blocks is None:
         return None
     return blocks, rest
+
+
+def _take_list(psf: dict[str, Any], key: str) -> list[Any]:
+    """Pop ``key`` from ``provider_specific_fields`` when it is a list (LiteLLM writes
+    ``citations: null``, left as it is)."""
+    return psf.pop(key) if type(psf.get(key)) is list else []
 
 
 def _walk(
