@@ -996,7 +996,7 @@ def _assistant(
     content = msg.content
     extra = msg.extra if msg.extra is not UNSET else {}
     fields: dict[str, Any] = {}
-    ext = type(content) is list and (ext or (own and _carried(content, extra)))
+    ext = type(content) is list and (ext or own) and _carried(content, extra, own)
     if ext:
         source = kit.source_of(msg.extra)
         blocks_ok = source in (None, "anthropic") or (own and _chat_ext.PSF in extra)
@@ -1068,9 +1068,10 @@ def _own_block(block: Any) -> bool:
     return cls is wb.UnknownBlock and (block.type == TOOL_CALL or "custom" in block.data)
 
 
-def _carried(content: list[Any], extra: Any) -> bool:
-    """Whether a message of this adapter carried the extension (its decoder read it)."""
-    if _chat_ext.PSF in extra:
+def _carried(content: list[Any], extra: Any, own: bool) -> bool:
+    """Whether a message needs the extension: it holds a block only the extension writes, or
+    (``own``: a message of this adapter) its decoder read the extension."""
+    if own and _chat_ext.PSF in extra:
         return True
     for block in content:
         cls = type(block)
@@ -1079,7 +1080,9 @@ def _carried(content: list[Any], extra: Any) -> bool:
         elif cls is wb.TextBlock:
             found = bool(block.citations)
         elif cls is wb.ThinkingBlock:
-            found = _reasoning_key(block) is None
+            found = not own or _reasoning_key(block) is None
+        elif cls is wb.UnknownBlock:
+            found = not own  # (own: a Chat part, unless the extension was read: above)
         else:  # redacted thinking, server-tool and other catalog blocks: only the extension's
             found = cls not in _CHAT_BLOCKS
         if found:
