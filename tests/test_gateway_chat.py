@@ -10,6 +10,9 @@ from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from msgspec import UNSET
 from openai.types.chat import ChatCompletion
 from openai.types.chat import completion_create_params as ccp
 
@@ -687,3 +690,60 @@ def test_unknown_anthropic_blocks_stay_anthropic_blocks() -> None:
     assert message["provider_specific_fields"] == {"compaction_blocks": [block.data.to_dict()]}
     request = openai_chat.decode_request(_body([USER, message]))
     assert request.messages[1] == Message(role="assistant", content=[block, TextBlock("Hi")])
+
+
+# --- property: any order of extension blocks comes back ------------------------------------------
+
+_texts = st.text(st.characters(exclude_categories=("Cs",)), max_size=8)
+_ids = st.text("abcdef0123", min_size=1, max_size=4)
+_citation = st.builds(
+    lambda t: {"type": "char_location", "cited_text": t, "document_index": 0},
+    _texts,
+)
+
+
+@st.composite
+def _extended_blocks(draw: st.DrawFn) -> list[Any]:
+    kinds = st.sampled_from(["thinking", "redacted", "text", "cited", "server", "call", "other"])
+    out: list[Any] = []
+    for n, kind in enumerate(draw(st.lists(kinds, min_size=1, max_size=7))):
+        if kind == "thinking":
+            out.append(ThinkingBlock(draw(_texts), signature=draw(_texts)))
+        elif kind == "redacted":
+            out.append(RedactedThinkingBlock(draw(_texts)))
+        elif kind == "text":
+            out.append(TextBlock(draw(_texts)))
+        elif kind == "cited":
+            out.append(TextBlock(draw(_texts), citations=draw(st.lists(_citation, max_size=2))))
+        elif kind == "server":
+            ident = f"srv{n}"
+            out.append(ServerToolUseBlock(id=ident, name="web_search", input={"q": draw(_texts)}))
+            if draw(st.booleans()):
+                out.append(WebSearchToolResultBlock(tool_use_id=ident, content=[]))
+        elif kind == "call":
+            out.append(ToolUseBlock(id=f"t{n}{draw(_ids)}", name="f", input={"a": draw(_texts)}))
+        else:
+            out.append(UnknownBlock(Extra({"type": "compaction", "content": draw(_texts)})))
+    return out
+
+
+def _cited(block: Any) -> bool:
+    return getattr(block, "citations", UNSET) is not UNSET
+
+
+@settings(max_examples=300, deadline=None)
+@given(_extended_blocks())
+def test_any_extended_message_comes_back_as_its_blocks(blocks: list[Any]) -> None:
+    """Any sequence of thinking, redacted thinking, plain and cited text, server calls and
+    results, tool calls and Anthropic-only blocks, written with extensions=True and sent back by
+    a client, decodes to the same blocks (adjacent plain texts, which one Chat string cannot
+    separate, included), and the Chat request round trip is exact. (A message of plain text and
+    tool calls alone follows Chat's own rules: providers.md.)"""
+    assume(any(type(b) not in (TextBlock, ToolUseBlock) or _cited(b) for b in blocks))
+    resp = _neutral("end_turn", blocks)
+    chat = json.loads(openai_chat.encode_response(resp, extensions=True, created=1))
+    ChatCompletion.model_validate(chat)
+    data = _body([USER, *_client_turn(chat["choices"][0]["message"])])
+    request = openai_chat.decode_request(data)
+    assert request.messages[1] == Message(role="assistant", content=blocks)
+    assert json.loads(openai_chat.encode_request(request)) == json.loads(data)

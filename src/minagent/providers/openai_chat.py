@@ -432,6 +432,8 @@ def _extension_message(obj: dict[str, Any], path: str) -> Message | None:
     blocks = [*lead, *blocks]
     extra = kit.extra_dict(base)
     extra.pop(kit.SOURCE, None)
+    if extra.get("content_absent") == EMPTY and any(type(b) is wb.TextBlock for b in blocks):
+        del extra["content_absent"]  # the "" is the text block the extension's order placed
     if psf is not UNSET and left:
         extra[_chat_ext.PSF] = left  # what the extension does not read (LiteLLM's other keys)
     if not _neutral(extra, blocks):
@@ -1078,7 +1080,7 @@ def _carried(content: list[Any], extra: Any, own: bool) -> bool:
         if cls is wb.ToolUseBlock:
             found = bool(_chat_ext.call_fields(block))
         elif cls is wb.TextBlock:
-            found = bool(block.citations)
+            found = type(block.citations) is list
         elif cls is wb.ThinkingBlock:
             found = not own or _reasoning_key(block) is None
         elif cls is wb.UnknownBlock:
