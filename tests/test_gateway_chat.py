@@ -747,3 +747,69 @@ def test_any_extended_message_comes_back_as_its_blocks(blocks: list[Any]) -> Non
     request = openai_chat.decode_request(data)
     assert request.messages[1] == Message(role="assistant", content=blocks)
     assert json.loads(openai_chat.encode_request(request)) == json.loads(data)
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | _texts,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_texts, inner, max_size=3),
+    max_leaves=8,
+)
+_entry = st.fixed_dictionaries(
+    {"type": st.sampled_from(["thinking", "redacted_thinking", "x"])},
+    optional={"thinking": _texts, "signature": _texts, "data": _texts, "index": st.integers(0, 2)},
+)
+_psf = st.dictionaries(
+    st.sampled_from(
+        ["citations", "server_tool_calls", "web_search_results", "tool_results", "minagent_order"]
+    ),
+    _json | st.lists(st.sampled_from(["thinking", "text:1", "cited:0", "tool_use", "x:y"])),
+    max_size=3,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {"role": st.just("assistant"), "content": st.none() | _texts},
+        optional={
+            "reasoning_content": _texts | _json,
+            "thinking_blocks": st.lists(_entry, max_size=3) | _json,
+            "provider_specific_fields": _psf | _json,
+            "tool_calls": st.just([CALL]),
+        },
+    )
+)
+def test_any_extension_keys_decode_exactly_or_stay_the_messages_own(
+    message: dict[str, Any],
+) -> None:
+    """Whatever a client puts in the extension's keys, decoding raises nothing foreign and the
+    Chat request round trip is exact (read as blocks, or kept as the message's own keys)."""
+    messages = [USER, message]
+    if "tool_calls" in message:
+        messages.append({"role": "tool", "tool_call_id": "c1", "content": "ok"})
+    data = _body(messages)
+    request = openai_chat.decode_request(data)
+    assert json.loads(openai_chat.encode_request(request)) == json.loads(data)
+
+
+@pytest.mark.parametrize("content", ["", None])
+def test_reasoning_beside_empty_or_null_content_round_trips(content: Any) -> None:
+    """A reasoning_content message whose content is "" or null comes back as it was, in a
+    request and in a response (the content_absent hint holds null; "" is the default)."""
+    message = {"role": "assistant", "content": content, "reasoning_content": "think"}
+    data = _body([USER, message])
+    assert json.loads(openai_chat.encode_request(openai_chat.decode_request(data))) == json.loads(
+        data
+    )
+    body = {
+        "id": "r",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "m",
+        "choices": [{"index": 0, "message": message, "logprobs": None, "finish_reason": "stop"}],
+    }
+    resp = openai_chat.decode_response(json.dumps(body))
+    assert resp.message.content == [
+        ThinkingBlock("think", extra={"openai_reasoning": "reasoning_content"})
+    ]
+    assert json.loads(openai_chat.encode_response(resp)) == body

@@ -510,6 +510,8 @@ def _plain_message(obj: dict[str, Any], path: str) -> Message:
         ]
     if role == "assistant":
         blocks = _reasoning(obj, blocks, type(content) is list)
+        if content is None and not absent and tool_calls is None and blocks:
+            extra["content_absent"] = None  # null beside reasoning, where "" is the default
         if type(content) is list and _needs_list_hint(content, tool_calls):
             extra[_CONTENT_LIST] = True
     extra.update(obj)
@@ -524,7 +526,10 @@ def _plain_message(obj: dict[str, Any], path: str) -> Message:
 EMPTY = ""
 """The value of the ``content_absent`` hint on an assistant message whose ``content`` was the
 empty string beside tool calls: the neutral message holds only the tool calls (an empty text
-block is one other APIs refuse, Anthropic's among them), and this adapter writes ``""`` back."""
+block is one other APIs refuse, Anthropic's among them), and this adapter writes ``""`` back.
+The hint records how ``content`` was spelled where the blocks cannot say: ``True`` absent,
+``""`` the empty string beside tool calls, ``None`` null beside a reasoning text (whose
+default is ``""``)."""
 
 
 def _text_beside_calls(text: str, extra: dict[str, Any]) -> list[wb.ContentBlock]:
@@ -1044,11 +1049,13 @@ def _assistant(
             else:
                 policy.report(f"{path}.content[{j}]", f"a {part['type']!r} part in a response")
         value = "".join(texts) if texts else None
+        if value is None and own and _reasoning_key_in(content) and not has_calls:
+            value = None if extra.get("content_absent", "") is None else ""  # (see below)
     elif (has_calls or _reasoning_key_in(content)) and not as_list and len(parts) == 1:
         if parts[0]["type"] == "text" and len(parts[0]) == 2:
             value = parts[0]["text"]
     elif _reasoning_key_in(content) and not as_list and not parts and not has_calls:
-        value = ""
+        value = None if own and extra.get("content_absent", "") is None else ""
     if fields:  # the extension's: the text as one string (the order is in its keys)
         texts = [b.text for b in content if type(b) is wb.TextBlock]
         value = "".join(texts) if texts else None
