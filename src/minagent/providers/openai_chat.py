@@ -21,6 +21,13 @@
   ``tool_use``, ``length`` -> ``max_tokens``, ``content_filter`` -> ``refusal``; others kept).
   Usage counters get neutral names; ``input_tokens`` counts uncached input as on Anthropic
   (``prompt_tokens`` minus ``cached_tokens``), and ``prompt_tokens`` is rebuilt on the way back.
+- For gateways (docs/gateway.md): ``max_completion_tokens`` wins over ``max_tokens``; ``""``
+  beside tool calls is no empty text block; another provider's stop reason is written inside
+  the OpenAI enum (`finish_reason`), its thinking tokens as ``reasoning_tokens``; ``created``
+  defaults to the response's time, else now. ``extensions=True`` (``encode_response``,
+  ``encode_request``) writes thinking, citations and server-tool blocks the way LiteLLM does
+  (``reasoning_content``, ``thinking_blocks``, ``provider_specific_fields``); the decoders
+  read them back into the same blocks (`minagent.providers._chat_ext`).
 """
 
 from __future__ import annotations
@@ -43,7 +50,9 @@ from ._base import Reasoning, Request, ResponseFormat, Tool, Unsupported
 from ._toolkit import SettingsReader
 
 __all__ = [
+    "FINISH_ENUM",
     "FINISH_REASONS",
+    "FOREIGN_FINISH",
     "NAME",
     "PART",
     "REASONING_KEYS",
@@ -54,6 +63,7 @@ __all__ = [
     "decode_response",
     "encode_request",
     "encode_response",
+    "finish_reason",
 ]
 
 NAME = "openai_chat"
@@ -432,7 +442,7 @@ def _extension_message(obj: dict[str, Any], path: str) -> Message | None:
     blocks = [*lead, *blocks]
     extra = kit.extra_dict(base)
     extra.pop(kit.SOURCE, None)
-    if extra.get("content_absent") == EMPTY and any(type(b) is wb.TextBlock for b in blocks):
+    if extra.get("content_absent") == _EMPTY and any(type(b) is wb.TextBlock for b in blocks):
         del extra["content_absent"]  # the "" is the text block the extension's order placed
     if psf is not UNSET and left:
         extra[_chat_ext.PSF] = left  # what the extension does not read (LiteLLM's other keys)
@@ -463,7 +473,7 @@ def _neutral(extra: dict[str, Any], blocks: list[Any]) -> bool:
     the Anthropic, shape: every encoder writes them as the blocks they are)."""
     return (
         all(k in kit.HINTS for k in extra)
-        and extra.get("content_absent") is not EMPTY
+        and extra.get("content_absent", True) is True  # ("" and null: this adapter's hints)
         and all(getattr(b, "extra", UNSET) is UNSET for b in blocks)
     )
 
@@ -523,7 +533,7 @@ def _plain_message(obj: dict[str, Any], path: str) -> Message:
     )
 
 
-EMPTY = ""
+_EMPTY = ""
 """The value of the ``content_absent`` hint on an assistant message whose ``content`` was the
 empty string beside tool calls: the neutral message holds only the tool calls (an empty text
 block is one other APIs refuse, Anthropic's among them), and this adapter writes ``""`` back.
@@ -537,7 +547,7 @@ def _text_beside_calls(text: str, extra: dict[str, Any]) -> list[wb.ContentBlock
     none for ``""`` (remembered in ``extra`` as the hint ``content_absent: ""``)."""
     if text:
         return [wb.TextBlock(text)]
-    extra["content_absent"] = EMPTY
+    extra["content_absent"] = _EMPTY
     return []
 
 
@@ -1059,7 +1069,7 @@ def _assistant(
     if fields:  # the extension's: the text as one string (the order is in its keys)
         texts = [b.text for b in content if type(b) is wb.TextBlock]
         value = "".join(texts) if texts else None
-    if value is None and own and extra.get("content_absent") == EMPTY:
+    if value is None and own and extra.get("content_absent") == _EMPTY:
         value = ""  # the empty string it was beside the tool calls
     if not absent:
         out["content"] = value
