@@ -813,3 +813,53 @@ def test_reasoning_beside_empty_or_null_content_round_trips(content: Any) -> Non
         ThinkingBlock("think", extra={"openai_reasoning": "reasoning_content"})
     ]
     assert json.loads(openai_chat.encode_response(resp)) == body
+
+
+def test_stream_thinking_blocks_by_index_and_without() -> None:
+    """Two thinking blocks and a redacted one, streamed by index and interleaved, come out whole
+    in index order of arrival; pieces without an index continue the last unsigned thinking
+    block."""
+    stream = [
+        _chunk(
+            {
+                "role": "assistant",
+                "thinking_blocks": [{"type": "thinking", "thinking": "A", "index": 0}],
+            }
+        ),
+        _chunk({"thinking_blocks": [{"type": "redacted_thinking", "data": "R", "index": 1}]}),
+        _chunk({"thinking_blocks": [{"type": "thinking", "thinking": "B", "index": 2}]}),
+        _chunk({"thinking_blocks": [{"type": "thinking", "thinking": "a", "index": 0}]}),
+        _chunk(
+            {
+                "thinking_blocks": [
+                    {"type": "thinking", "thinking": "", "signature": "s0", "index": 0}
+                ]
+            }
+        ),
+        _chunk(
+            {
+                "thinking_blocks": [
+                    {"type": "thinking", "thinking": "", "signature": "s2", "index": 2}
+                ]
+            }
+        ),
+        _chunk({"reasoning_content": "AaB", "content": "ok"}, "stop"),
+        b"data: [DONE]\n\n",
+    ]
+    assert accumulate(stream).message.content == [
+        ThinkingBlock("Aa", signature="s0"),
+        RedactedThinkingBlock("R"),
+        ThinkingBlock("B", signature="s2"),
+        TextBlock("ok"),
+    ]
+    plain = [
+        _chunk({"role": "assistant", "thinking_blocks": [{"type": "thinking", "thinking": "x"}]}),
+        _chunk({"thinking_blocks": [{"type": "thinking", "thinking": "y"}]}),
+        _chunk({"thinking_blocks": [{"type": "thinking", "signature": "sx"}]}),
+        _chunk({"reasoning_content": "xy", "content": "ok"}, "stop"),
+        b"data: [DONE]\n\n",
+    ]
+    assert accumulate(plain).message.content == [
+        ThinkingBlock("xy", signature="sx"),
+        TextBlock("ok"),
+    ]
