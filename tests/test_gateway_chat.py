@@ -863,3 +863,32 @@ def test_stream_thinking_blocks_by_index_and_without() -> None:
         ThinkingBlock("xy", signature="sx"),
         TextBlock("ok"),
     ]
+
+
+def test_thinking_entries_with_litellms_stream_index_are_read() -> None:
+    """A thinking entry with other keys (LiteLLM's streamed "index") is still signed thinking:
+    the key stays on the block (back to Chat as it came; listed as metadata for Anthropic)."""
+    entry = {"type": "thinking", "thinking": "hm", "signature": "s1", "index": 0}
+    message = {
+        "role": "assistant",
+        "content": "ok",
+        "reasoning_content": "hm",
+        "thinking_blocks": [entry],
+    }
+    data = _body([USER, message])
+    request = openai_chat.decode_request(data)
+    assert request.messages[1].content == [
+        ThinkingBlock("hm", signature="s1", extra={"index": 0}),
+        TextBlock("ok"),
+    ]
+    assert json.loads(openai_chat.encode_request(request)) == json.loads(data)
+    dropped: list[Dropped] = []
+    out = json.loads(anthropic.encode_request(request, max_tokens=8, dropped=dropped))
+    assert out["messages"][1]["content"][0] == {
+        "type": "thinking",
+        "thinking": "hm",
+        "signature": "s1",
+    }
+    assert dropped == [
+        Dropped("$.messages[1].content[0].index", "the key 'index' on a thinking block", "metadata")
+    ]

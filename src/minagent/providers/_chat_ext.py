@@ -112,11 +112,14 @@ def split(
     policy: Unsupported,
     blocks_ok: bool,
     skip: Any,
+    own: bool = False,
 ) -> tuple[list[Any], dict[str, Any]]:
     """The blocks Chat writes itself (text without citations, tool calls, what it refuses), and
     the extension keys for the rest: ``reasoning_content``, ``thinking_blocks``,
     ``provider_specific_fields``. ``blocks_ok``: the message's unknown and server blocks are
-    Anthropic's (written whole); ``skip(block)``: a block the caller writes itself."""
+    Anthropic's (written whole); ``skip(block)``: a block the caller writes itself; ``own``: the
+    message came from this extension (a thinking entry's other keys, such as LiteLLM's stream
+    ``index``, are written back; another provider's are listed as metadata)."""
     plain: list[Any] = []
     thinking: list[dict[str, Any]] = []
     cites: list[list[Any]] = []
@@ -132,12 +135,11 @@ def split(
             entry = {"type": "thinking", "thinking": block.thinking}
             if block.signature is not UNSET:
                 entry["signature"] = block.signature
-            _report(block, where, policy)
-            thinking.append(entry)
+            thinking.append(_with_keys(entry, block, where, policy, own))
             order.append("thinking")
         elif cls is wb.RedactedThinkingBlock:
-            _report(block, where, policy)
-            thinking.append({"type": "redacted_thinking", "data": block.data})
+            entry = {"type": "redacted_thinking", "data": block.data}
+            thinking.append(_with_keys(entry, block, where, policy, own))
             order.append("thinking")
         elif cls is wb.TextBlock and type(block.citations) is list:
             cites.append([{**c, "supported_text": block.text} for c in block.citations])
@@ -182,12 +184,20 @@ def split(
     return plain, fields
 
 
-def _report(block: Any, path: str, policy: Unsupported) -> None:
-    """List a thinking block's keys beyond the extension's (hints aside) as metadata."""
+def _with_keys(
+    entry: dict[str, Any], block: Any, path: str, policy: Unsupported, own: bool
+) -> dict[str, Any]:
+    """A thinking entry with its block's other keys: written back when they came with it
+    (``own``), else listed as metadata (hints aside)."""
     for key, value in kit.block_keys(block).items():
-        if not kit.block_hint(key, block):
+        if kit.block_hint(key, block):
+            continue
+        if own and key not in entry:
+            entry[key] = value
+        else:
             what = f"the key {key!r} on a {block.type} block"
             policy.report_key(f"{path}.{key}", what, value, metadata=True)
+    return entry
 
 
 def put_stop_reason(message: dict[str, Any], reason: Any) -> None:
@@ -267,13 +277,11 @@ def _thinking_in(entries: Any) -> list[dict[str, Any]]:
     for e in entries:
         if type(e) is not dict:
             raise _Fail
-        if e.get("type") == "thinking":
-            ok = kit.has_keys(e, {"type", "thinking"}, {"signature"}) and all(
-                type(e[k]) is str for k in e
-            )
+        kind = e.get("type")
+        if kind == "thinking":  # other keys (LiteLLM's stream "index") go to the block's extra
+            ok = type(e.get("thinking")) is str and type(e.get("signature", "")) is str
         else:
-            ok = kit.has_keys(e, {"type", "data"}) and all(type(v) is str for v in e.values())
-            ok = ok and e["type"] == "redacted_thinking"
+            ok = kind == "redacted_thinking" and type(e.get("data")) is str
         if not ok:
             raise _Fail
     return entries

@@ -1018,7 +1018,7 @@ def _assistant(
         source = kit.source_of(msg.extra)
         blocks_ok = source in (None, "anthropic") or (own and _chat_ext.PSF in extra)
         content, fields = _chat_ext.split(
-            content, path, policy, blocks_ok, lambda b: own and _own_block(b)
+            content, path, policy, blocks_ok, lambda b: own and _own_block(b), own
         )
     if own and "tool_calls" in extra and extra["tool_calls"] is None:
         out["tool_calls"] = None  # null, as it came (Mistral)
