@@ -892,3 +892,17 @@ def test_thinking_entries_with_litellms_stream_index_are_read() -> None:
     assert dropped == [
         Dropped("$.messages[1].content[0].index", "the key 'index' on a thinking block", "metadata")
     ]
+
+
+def test_tools_without_type_are_function_tools() -> None:
+    """Tools without "type" (Mistral's clients) are typed Tools, so Anthropic gets them; the
+    Chat round trip keeps them as spelled."""
+    tool = {"function": {"name": "get_image", "parameters": {"type": "object"}}}
+    data = _body([USER], tools=[tool])
+    request = openai_chat.decode_request(data)
+    assert request.tools is not None
+    assert [t.name for t in request.tools] == ["get_image"]
+    assert request.options == {}
+    assert json.loads(openai_chat.encode_request(request)) == json.loads(data)
+    out = json.loads(anthropic.encode_request(request, max_tokens=8))
+    assert out["tools"] == [{"name": "get_image", "input_schema": {"type": "object"}}]

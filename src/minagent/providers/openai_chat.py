@@ -212,9 +212,11 @@ def _decode_request(data: Any, limits: Limits) -> Request:
 
 
 def _tool_ok(tool: Any) -> bool:
+    """A function tool (``type`` absent, as Mistral's clients send it, is one too: the request
+    keeps how it was spelled while its tools are unchanged)."""
     return (
-        kit.has_keys(tool, {"type", "function"})
-        and tool["type"] == "function"
+        kit.has_keys(tool, {"function"}, {"type"})
+        and tool.get("type", "function") == "function"
         and kit.tool_ok(tool["function"], {"name"}, "parameters")
     )
 
