@@ -906,3 +906,35 @@ def test_tools_without_type_are_function_tools() -> None:
     assert json.loads(openai_chat.encode_request(request)) == json.loads(data)
     out = json.loads(anthropic.encode_request(request, max_tokens=8))
     assert out["tools"] == [{"name": "get_image", "input_schema": {"type": "object"}}]
+
+
+def test_a_litellm_proxy_response_reads_as_signed_thinking() -> None:
+    """A Chat response carrying the extension (what a LiteLLM proxy returns for Claude) decodes
+    to signed thinking, goes to an Anthropic client as a thinking block, and is written back to
+    Chat exactly."""
+    thinking = {"type": "thinking", "thinking": "hm", "signature": "s1"}
+    body = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 7,
+        "model": "claude",
+        "choices": [
+            {
+                "index": 0,
+                "message": {
+                    "role": "assistant",
+                    "content": "ok",
+                    "reasoning_content": "hm",
+                    "thinking_blocks": [thinking],
+                },
+                "logprobs": None,
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7},
+    }
+    resp = openai_chat.decode_response(json.dumps(body))
+    assert resp.message.content == [ThinkingBlock("hm", signature="s1"), TextBlock("ok")]
+    assert json.loads(openai_chat.encode_response(resp)) == body
+    out = json.loads(anthropic.encode_response(resp))
+    assert out["content"] == [thinking, {"type": "text", "text": "ok"}]
