@@ -49,6 +49,20 @@ def _body(messages: list[dict[str, Any]], **settings: Any) -> bytes:
 
 USER = {"role": "user", "content": "hi"}
 
+
+def _completion(message: dict[str, Any], finish: str, **top: Any) -> dict[str, Any]:
+    """A chat.completion body with one choice holding ``message``."""
+    choice = {"index": 0, "message": message, "logprobs": None, "finish_reason": finish}
+    return {
+        "id": "r",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "m",
+        **top,
+        "choices": [choice],
+    }
+
+
 # --- decode side: Chat request -> neutral ---------------------------------------------------------
 
 
@@ -95,20 +109,7 @@ def test_empty_content_beside_tool_calls_is_no_text_block() -> None:
 
 def test_empty_content_beside_tool_calls_in_a_response() -> None:
     """The same in a response: no empty text block, and "" written back."""
-    body = {
-        "id": "r",
-        "object": "chat.completion",
-        "created": 1,
-        "model": "m",
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": "", "tool_calls": [CALL]},
-                "logprobs": None,
-                "finish_reason": "tool_calls",
-            }
-        ],
-    }
+    body = _completion({"role": "assistant", "content": "", "tool_calls": [CALL]}, "tool_calls")
     resp = openai_chat.decode_response(json.dumps(body))
     assert resp.message.content == [ToolUseBlock(id="c1", name="f", input={})]
     assert json.loads(openai_chat.encode_response(resp)) == body
@@ -654,28 +655,14 @@ def test_stream_thinking_blocks_deltas_accumulate_into_signed_thinking() -> None
         ThinkingBlock("Let me look.", signature="sig-1"),
         TextBlock("Done."),
     ]
-    body = {
-        "id": "c",
-        "object": "chat.completion",
-        "created": 1,
-        "model": "m",
-        "choices": [
-            {
-                "index": 0,
-                "message": {
-                    "role": "assistant",
-                    "content": "Done.",
-                    "refusal": None,
-                    "reasoning_content": "Let me look.",
-                    "thinking_blocks": [
-                        {"type": "thinking", "thinking": "Let me look.", "signature": "sig-1"}
-                    ],
-                },
-                "logprobs": None,
-                "finish_reason": "stop",
-            }
-        ],
+    message = {
+        "role": "assistant",
+        "content": "Done.",
+        "refusal": None,
+        "reasoning_content": "Let me look.",
+        "thinking_blocks": [{"type": "thinking", "thinking": "Let me look.", "signature": "sig-1"}],
     }
+    body = _completion(message, "stop", id="c")
     assert resp == openai_chat.decode_response(json.dumps(body))
 
 
@@ -801,13 +788,7 @@ def test_reasoning_beside_empty_or_null_content_round_trips(content: Any) -> Non
     assert json.loads(openai_chat.encode_request(openai_chat.decode_request(data))) == json.loads(
         data
     )
-    body = {
-        "id": "r",
-        "object": "chat.completion",
-        "created": 1,
-        "model": "m",
-        "choices": [{"index": 0, "message": message, "logprobs": None, "finish_reason": "stop"}],
-    }
+    body = _completion(message, "stop")
     resp = openai_chat.decode_response(json.dumps(body))
     assert resp.message.content == [
         ThinkingBlock("think", extra={"openai_reasoning": "reasoning_content"})
@@ -913,26 +894,14 @@ def test_a_litellm_proxy_response_reads_as_signed_thinking() -> None:
     to signed thinking, goes to an Anthropic client as a thinking block, and is written back to
     Chat exactly."""
     thinking = {"type": "thinking", "thinking": "hm", "signature": "s1"}
-    body = {
-        "id": "chatcmpl-1",
-        "object": "chat.completion",
-        "created": 7,
-        "model": "claude",
-        "choices": [
-            {
-                "index": 0,
-                "message": {
-                    "role": "assistant",
-                    "content": "ok",
-                    "reasoning_content": "hm",
-                    "thinking_blocks": [thinking],
-                },
-                "logprobs": None,
-                "finish_reason": "stop",
-            }
-        ],
-        "usage": {"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7},
+    message = {
+        "role": "assistant",
+        "content": "ok",
+        "reasoning_content": "hm",
+        "thinking_blocks": [thinking],
     }
+    usage = {"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7}
+    body = _completion(message, "stop", id="chatcmpl-1", model="claude", usage=usage)
     resp = openai_chat.decode_response(json.dumps(body))
     assert resp.message.content == [ThinkingBlock("hm", signature="s1"), TextBlock("ok")]
     assert json.loads(openai_chat.encode_response(resp)) == body
