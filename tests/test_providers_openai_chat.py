@@ -410,7 +410,8 @@ def conversations(draw: st.DrawFn) -> list[Message]:
         calls = draw(st.lists(st.builds(ToolUseBlock, id=ids, name=ids, input=inputs), max_size=2))
         text = draw(st.one_of(st.none(), texts))
         if calls:
-            content: Any = ([TextBlock(text)] if text is not None else []) + calls
+            # an empty text beside tool calls is no block (the content_absent "" hint)
+            content: Any = ([TextBlock(text)] if text else []) + calls
         else:
             content = text if text is not None else []
         out.append(Message(role="assistant", content=content))

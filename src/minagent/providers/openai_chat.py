@@ -21,10 +21,18 @@
   ``tool_use``, ``length`` -> ``max_tokens``, ``content_filter`` -> ``refusal``; others kept).
   Usage counters get neutral names; ``input_tokens`` counts uncached input as on Anthropic
   (``prompt_tokens`` minus ``cached_tokens``), and ``prompt_tokens`` is rebuilt on the way back.
+- For gateways (docs/gateway.md): ``max_completion_tokens`` wins over ``max_tokens``; ``""``
+  beside tool calls is no empty text block; another provider's stop reason is written inside
+  the OpenAI enum (`finish_reason`), its thinking tokens as ``reasoning_tokens``; ``created``
+  defaults to the response's time, else now. ``extensions=True`` (``encode_response``,
+  ``encode_request``) writes thinking, citations and server-tool blocks the way LiteLLM does
+  (``reasoning_content``, ``thinking_blocks``, ``provider_specific_fields``); the decoders
+  read them back into the same blocks (`minagent.providers._chat_ext`).
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any, Literal
 
 import msgspec
@@ -32,16 +40,19 @@ from msgspec import UNSET
 
 from ..wire import _values
 from ..wire import blocks as wb
-from ..wire.errors import EncodeError, ValidationError
+from ..wire.errors import EncodeError, ValidationError, WireError
 from ..wire.extra import Extra
 from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
+from . import _chat_ext
 from . import _toolkit as kit
 from ._base import Reasoning, Request, ResponseFormat, Tool, Unsupported
 from ._toolkit import SettingsReader
 
 __all__ = [
+    "FINISH_ENUM",
     "FINISH_REASONS",
+    "FOREIGN_FINISH",
     "NAME",
     "PART",
     "REASONING_KEYS",
@@ -52,6 +63,7 @@ __all__ = [
     "decode_response",
     "encode_request",
     "encode_response",
+    "finish_reason",
 ]
 
 NAME = "openai_chat"
@@ -97,6 +109,49 @@ STOP_REASONS = {
     "refusal": "content_filter",
 }
 """Neutral ``stop_reason`` -> ``finish_reason`` (``stop_sequence`` has no own value here)."""
+
+FINISH_ENUM = frozenset({"stop", "length", "tool_calls", "content_filter", "function_call"})
+"""The ``finish_reason`` values the OpenAI SDK's ``ChatCompletion`` accepts."""
+
+FOREIGN_FINISH = {
+    "stop_sequence": "stop",
+    "pause_turn": "length",
+    "model_context_window_exceeded": "length",
+    "compaction": "length",
+    "MALFORMED_FUNCTION_CALL": "stop",
+    "UNEXPECTED_TOOL_CALL": "stop",
+    "TOO_MANY_TOOL_CALLS": "stop",
+    "FINISH_REASON_UNSPECIFIED": "stop",
+    "OTHER": "content_filter",
+    "LANGUAGE": "content_filter",
+    "NO_IMAGE": "content_filter",
+    "IMAGE_PROHIBITED_CONTENT": "content_filter",
+    "IMAGE_RECITATION": "content_filter",
+    "IMAGE_OTHER": "content_filter",
+    "incomplete": "length",
+    "failed": "stop",
+    "cancelled": "stop",
+}
+"""Another provider's stop reasons (neutral: Anthropic's names, Gemini's ``finishReason`` and
+OpenAI Responses' statuses as their adapters keep them) -> the ``finish_reason`` inside
+`FINISH_ENUM` that means the same to a client, as LiteLLM maps them (`finish_reason`); the
+original is listed as metadata, or kept in ``provider_specific_fields.stop_reason`` with
+``extensions=True``."""
+
+
+def finish_reason(stop_reason: Any, tool_calls: bool) -> str:
+    """The ``finish_reason`` inside `FINISH_ENUM` for another provider's neutral ``stop_reason``
+    (``tool_calls``: the message calls tools): `STOP_REASONS`, `FOREIGN_FINISH`, a Responses
+    ``incomplete:<reason>`` as ``length``, anything else ``stop`` (``tool_calls`` with calls)."""
+    mapped = STOP_REASONS.get(stop_reason)
+    if mapped is None:
+        mapped = FOREIGN_FINISH.get(stop_reason)
+    if mapped is None and type(stop_reason) is str and stop_reason.startswith("incomplete:"):
+        mapped = "length"
+    if mapped is None:
+        mapped = "tool_calls" if tool_calls else "stop"
+    return mapped
+
 
 USAGE_NAMES = {
     "prompt_tokens": "input_tokens",
@@ -157,9 +212,11 @@ def _decode_request(data: Any, limits: Limits) -> Request:
 
 
 def _tool_ok(tool: Any) -> bool:
+    """A function tool (``type`` absent, as Mistral's clients send it, is one too: the request
+    keeps how it was spelled while its tools are unchanged)."""
     return (
-        kit.has_keys(tool, {"type", "function"})
-        and tool["type"] == "function"
+        kit.has_keys(tool, {"function"}, {"type"})
+        and tool.get("type", "function") == "function"
         and kit.tool_ok(tool["function"], {"name"}, "parameters")
     )
 
@@ -207,8 +264,10 @@ def read_settings(options: dict[str, Any]) -> SettingsReader:
     reader = SettingsReader(options)
     take = reader.take
     kit.take_same(reader, ("model", "temperature", "top_p", "user", "metadata", "stream"))
-    if not ("max_tokens" in options and "max_completion_tokens" in options):
-        take("max_completion_tokens", "max_tokens", kit.is_int)
+    if take("max_completion_tokens", "max_tokens", kit.is_int):
+        if kit.is_int(options.get("max_tokens")):  # the deprecated spelling beside it: kept
+            reader.spelling["max_tokens"] = options.pop("max_tokens")
+    else:
         take("max_tokens", "max_tokens", kit.is_int)
     take(
         "stop",
@@ -318,7 +377,7 @@ def _fast_message(m: _MessageIn) -> Message:
     content = m.content
     blocks: Any
     if isinstance(content, str):
-        blocks = content if calls is UNSET else [wb.TextBlock(content)]
+        blocks = content if calls is UNSET else _text_beside_calls(content, extra)
     elif content is None or content is UNSET:
         blocks = "" if content is UNSET and calls is UNSET else []
     else:
@@ -352,6 +411,76 @@ def _fast_part(part: _TextPart | _ImagePart) -> wb.ContentBlock:
 
 
 def _message(obj: dict[str, Any], path: str) -> Message:
+    """A message object of any shape; an assistant message carrying the LiteLLM extension
+    (`_chat_ext`) gets its thinking, citations and server blocks as neutral blocks."""
+    if (
+        obj.get("role") == "assistant"
+        and (_chat_ext.THINKING in obj or _chat_ext.PSF in obj or _call_fields_in(obj))
+        and (obj.get("content") is None or type(obj.get("content")) is str)
+    ):
+        msg = _extension_message(obj, path)
+        if msg is not None:
+            return msg
+    return _plain_message(obj, path)
+
+
+def _extension_message(obj: dict[str, Any], path: str) -> Message | None:
+    """An assistant message with the extension read into blocks, or None when it would not be
+    written back exactly (then its keys stay the message's own)."""
+    rest = dict(obj)
+    reasoning = rest.pop(_chat_ext.REASONING, UNSET) if _chat_ext.THINKING in rest else UNSET
+    thinking = rest.pop(_chat_ext.THINKING, UNSET)
+    psf = rest.pop(_chat_ext.PSF, UNSET)
+    base = _plain_message(rest, path)
+    content = base.content if type(base.content) is list else []
+    calls = [
+        _chat_ext.lift_call(b) for b in content if type(b) in (wb.ToolUseBlock, wb.UnknownBlock)
+    ]
+    lead = [b for b in content if type(b) is wb.ThinkingBlock]  # from reasoning_content alone
+    got = _chat_ext.blocks_of(reasoning, thinking, psf, obj.get("content"), calls, path)
+    if got is None:
+        return None
+    blocks, left = got
+    blocks = [*lead, *blocks]
+    extra = kit.extra_dict(base)
+    extra.pop(kit.SOURCE, None)
+    if extra.get("content_absent") == _EMPTY and any(type(b) is wb.TextBlock for b in blocks):
+        del extra["content_absent"]  # the "" is the text block the extension's order placed
+    if psf is not UNSET and left:
+        extra[_chat_ext.PSF] = left  # what the extension does not read (LiteLLM's other keys)
+    if not _neutral(extra, blocks):
+        extra[kit.SOURCE] = NAME  # (untagged, its blocks are Anthropic's as they are)
+        if psf is not UNSET:
+            extra.setdefault(_chat_ext.PSF, {})  # marks where the blocks came from
+    msg = Message(role="assistant", content=blocks, extra=Extra._own(extra) if extra else UNSET)
+    try:
+        back = _encode_message(msg, path, Unsupported(), ext=True)
+        same = back is not None and _JSON.decode(kit.encode_json(back)) == obj
+    except WireError:
+        return None
+    return msg if same else None
+
+
+_JSON = msgspec.json.Decoder()
+
+
+def _call_fields_in(obj: dict[str, Any]) -> bool:
+    calls = obj.get("tool_calls")
+    return type(calls) is list and any(type(c) is dict and _chat_ext.PSF in c for c in calls)
+
+
+def _neutral(extra: dict[str, Any], blocks: list[Any]) -> bool:
+    """Whether a message read with the extension can be neutral (untagged): only hints other
+    encoders ignore, no block with keys of this API (its blocks are then the neutral, which is
+    the Anthropic, shape: every encoder writes them as the blocks they are)."""
+    return (
+        all(k in kit.HINTS for k in extra)
+        and extra.get("content_absent", True) is True  # ("" and null: this adapter's hints)
+        and all(getattr(b, "extra", UNSET) is UNSET for b in blocks)
+    )
+
+
+def _plain_message(obj: dict[str, Any], path: str) -> Message:
     obj = dict(obj)
     role = obj.pop("role", None)
     extra: dict[str, Any] = {}
@@ -372,11 +501,13 @@ def _message(obj: dict[str, Any], path: str) -> Message:
     tool_calls = obj.pop("tool_calls", None) if role == "assistant" else None
     blocks: Any
     if isinstance(content, str):
-        blocks = content if tool_calls is None else [wb.TextBlock(content)]
+        blocks = content if tool_calls is None else _text_beside_calls(content, extra)
     elif content is None:
         blocks = "" if absent and tool_calls is None else []
     elif type(content) is list:
         blocks = [_part(p, f"{path}.content[{j}]") for j, p in enumerate(content)]
+        if any(type(b) is wb.ImageBlock and b.cache_control is not UNSET for b in blocks):
+            extra[kit.SOURCE] = NAME  # a part-level cache_control: this API's spelling
     else:
         raise ValidationError("'content' must be a string, an array or null", path=path)
     if absent:
@@ -391,6 +522,8 @@ def _message(obj: dict[str, Any], path: str) -> Message:
         ]
     if role == "assistant":
         blocks = _reasoning(obj, blocks, type(content) is list)
+        if content is None and not absent and tool_calls is None and blocks:
+            extra["content_absent"] = None  # null beside reasoning, where "" is the default
         if type(content) is list and _needs_list_hint(content, tool_calls):
             extra[_CONTENT_LIST] = True
     extra.update(obj)
@@ -400,6 +533,24 @@ def _message(obj: dict[str, Any], path: str) -> Message:
         tool_call_id=tool_call_id,
         extra=kit.tagged(extra, blocks, NAME),
     )
+
+
+_EMPTY = ""
+"""The value of the ``content_absent`` hint on an assistant message whose ``content`` was the
+empty string beside tool calls: the neutral message holds only the tool calls (an empty text
+block is one other APIs refuse, Anthropic's among them), and this adapter writes ``""`` back.
+The hint records how ``content`` was spelled where the blocks cannot say: ``True`` absent,
+``""`` the empty string beside tool calls, ``None`` null beside a reasoning text (whose
+default is ``""``)."""
+
+
+def _text_beside_calls(text: str, extra: dict[str, Any]) -> list[wb.ContentBlock]:
+    """The blocks of an assistant message's string content beside tool calls: one text block, or
+    none for ``""`` (remembered in ``extra`` as the hint ``content_absent: ""``)."""
+    if text:
+        return [wb.TextBlock(text)]
+    extra["content_absent"] = _EMPTY
+    return []
 
 
 def _needs_list_hint(content: list[Any], tool_calls: Any) -> bool:
@@ -443,10 +594,18 @@ def _part(part: Any, path: str) -> wb.ContentBlock:
         return wb.TextBlock(text, extra=Extra._own(rest))
     if kind == "image_url":
         image = part.get("image_url")
-        if type(image) is dict and type(image.get("url")) is str and len(part) == 2:
+        cache = part.get("cache_control", UNSET)
+        if (
+            type(image) is dict
+            and type(image.get("url")) is str
+            and len(part) == (2 if cache is UNSET else 3)
+            and (cache is UNSET or (type(cache) is dict and "cache_control" not in image))
+        ):  # a part-level cache_control (OpenRouter, LiteLLM) is the block's typed one
             rest = {k: v for k, v in image.items() if k != "url"}
             return wb.ImageBlock(
-                source=_source(image["url"]), extra=Extra._own(rest) if rest else UNSET
+                source=_source(image["url"]),
+                cache_control=cache,
+                extra=Extra._own(rest) if rest else UNSET,
             )
     if kind == "file" and len(part) == 2:
         file = part.get("file")
@@ -617,7 +776,7 @@ def _fast_response(fast: _Response) -> ModelResponse:
     if calls is UNSET:
         content = [] if msg.content is None else msg.content
     else:
-        content = [] if msg.content is None else [wb.TextBlock(msg.content)]
+        content = [] if msg.content is None else _text_beside_calls(msg.content, extra)
         if not calls:
             extra["tool_calls"] = []
         for call in calls:
@@ -773,6 +932,12 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
     ``dropped`` (metadata always; content with ``unsupported="drop"``). The input is never
     changed.
     """
+    ext = False
+    if "extensions" in req.options:
+        ext = _extensions(req.options["extensions"])
+        options = {k: v for k, v in req.options.items() if k != "extensions"}
+        req = msgspec.structs.replace(req, options=options)
+    ext = ext or req.provider == NAME  # a request of this adapter: in the dialect it came in
     body = kit.encode_settings(req, NAME, read_settings, write_settings, policy)
     messages: list[Any] = []
     for i, msg in enumerate(req.messages):
@@ -785,15 +950,24 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
         ):
             messages.append(msg)  # the neutral struct is this API's shape: msgspec writes it
             continue
-        out = _encode_message(msg, f"$.messages[{i}]", policy)
+        out = _encode_message(msg, f"$.messages[{i}]", policy, ext=ext)
         if out is not None:
             messages.append(out)
     body["messages"] = messages
     return kit.encode_json(body)
 
 
+def _extensions(value: Any) -> bool:
+    """The ``extensions=`` keyword: True writes what Chat has no place for (thinking,
+    citations, server blocks) the way LiteLLM does (`_chat_ext`); False (the default) keeps to
+    the API's schema."""
+    if type(value) is not bool:
+        raise TypeError(f"extensions= must be True or False, not {value!r}")
+    return value
+
+
 def _encode_message(
-    msg: Message, path: str, policy: Unsupported, response: bool = False
+    msg: Message, path: str, policy: Unsupported, response: bool = False, ext: bool = False
 ) -> dict[str, Any] | None:
     role = msg.role
     extra = msg.extra if msg.extra is not UNSET else {}
@@ -809,13 +983,17 @@ def _encode_message(
         out["content"] = _parts(msg.content, path, policy, "tool", own)
         out["tool_call_id"] = msg.tool_call_id
     elif role == "assistant":
-        _assistant(msg, path, policy, out, absent, own, response)
+        _assistant(msg, path, policy, out, absent, own, response, ext)
     else:
         content = _parts(msg.content, path, policy, role, own)
         if not absent:
             out["content"] = content
     keys = {k: v for k, v in extra.items() if k != "tool_calls"}
+    psf = out.pop(_chat_ext.PSF, None)  # the extension's, merged with the message's own
     out.update(kit.kept_keys(keys, MESSAGE_KEYS[role], own, policy, path))
+    if psf is not None:
+        mine = out.get(_chat_ext.PSF)
+        out[_chat_ext.PSF] = {**mine, **psf} if type(mine) is dict else psf
     return out
 
 
@@ -827,12 +1005,23 @@ def _assistant(
     absent: bool,
     own: bool,
     response: bool = False,
+    ext: bool = False,
 ) -> None:
     """Fill ``out`` for an assistant message: ``content`` (a string, parts or null),
     ``tool_calls`` and a reasoning key. In a response (``response=True``) content is always a
-    string or null."""
+    string or null. With the extension (``ext``, or a message of this adapter that carried it),
+    thinking, citations and server blocks go to its keys (`_chat_ext`) and the text is one
+    string."""
     content = msg.content
     extra = msg.extra if msg.extra is not UNSET else {}
+    fields: dict[str, Any] = {}
+    ext = type(content) is list and (ext or own) and _carried(content, extra, own)
+    if ext:
+        source = kit.source_of(msg.extra)
+        blocks_ok = source in (None, "anthropic") or (own and _chat_ext.PSF in extra)
+        content, fields = _chat_ext.split(
+            content, path, policy, blocks_ok, lambda b: own and _own_block(b), own
+        )
     if own and "tool_calls" in extra and extra["tool_calls"] is None:
         out["tool_calls"] = None  # null, as it came (Mistral)
     if isinstance(content, str):
@@ -846,7 +1035,7 @@ def _assistant(
         where = f"{path}.content[{j}]"
         cls = type(block)
         if cls is wb.ToolUseBlock:
-            calls.append(_encode_call(block, where, policy, own))  # type: ignore[arg-type]
+            calls.append(_encode_call(block, where, policy, own, ext))  # type: ignore[arg-type]
         elif cls is wb.UnknownBlock and own and block.type == TOOL_CALL:  # type: ignore[union-attr]
             calls.append(block.data["call"])  # type: ignore[union-attr]
         elif cls is wb.UnknownBlock and own and "custom" in block.data:  # type: ignore[union-attr]
@@ -872,15 +1061,59 @@ def _assistant(
             else:
                 policy.report(f"{path}.content[{j}]", f"a {part['type']!r} part in a response")
         value = "".join(texts) if texts else None
+        if value is None and own and _reasoning_key_in(content) and not has_calls:
+            value = None if extra.get("content_absent", "") is None else ""  # (see below)
     elif (has_calls or _reasoning_key_in(content)) and not as_list and len(parts) == 1:
         if parts[0]["type"] == "text" and len(parts[0]) == 2:
             value = parts[0]["text"]
     elif _reasoning_key_in(content) and not as_list and not parts and not has_calls:
-        value = ""
+        value = None if own and extra.get("content_absent", "") is None else ""
+    if fields:  # the extension's: the text as one string (the order is in its keys)
+        texts = [b.text for b in content if type(b) is wb.TextBlock]
+        value = "".join(texts) if texts else None
+    if value is None and own and extra.get("content_absent") == _EMPTY:
+        value = ""  # the empty string it was beside the tool calls
     if not absent:
         out["content"] = value
     if has_calls:
         out["tool_calls"] = calls
+    out.update(fields)
+
+
+def _own_block(block: Any) -> bool:
+    """A block of this adapter's message that the extension leaves to the plain rules: a
+    reasoning text's thinking block, a whole tool call."""
+    cls = type(block)
+    if cls is wb.ThinkingBlock:
+        return _reasoning_key(block) is not None
+    return cls is wb.UnknownBlock and (block.type == TOOL_CALL or "custom" in block.data)
+
+
+def _carried(content: list[Any], extra: Any, own: bool) -> bool:
+    """Whether a message needs the extension: it holds a block only the extension writes, or
+    (``own``: a message of this adapter) its decoder read the extension."""
+    if own and _chat_ext.PSF in extra:
+        return True
+    for block in content:
+        cls = type(block)
+        if cls is wb.ToolUseBlock:
+            found = bool(_chat_ext.call_fields(block))
+        elif cls is wb.TextBlock:
+            found = type(block.citations) is list
+        elif cls is wb.ThinkingBlock:
+            found = not own or _reasoning_key(block) is None
+        elif cls is wb.UnknownBlock:
+            found = not own  # (own: a Chat part, unless the extension was read: above)
+        else:  # redacted thinking, server-tool and other catalog blocks: only the extension's
+            found = cls not in _CHAT_BLOCKS
+        if found:
+            return True
+    return False
+
+
+_CHAT_BLOCKS = frozenset(
+    {wb.TextBlock, wb.UnknownBlock, wb.ImageBlock, wb.DocumentBlock, wb.ThinkingBlock}
+)
 
 
 def _reasoning_key(block: Any) -> str | None:
@@ -901,7 +1134,7 @@ _OWN_CALL_HINTS = frozenset({kit.RAW_ARGUMENTS, _TYPE_ABSENT, _FUNCTION_KEYS})
 
 
 def _encode_call(
-    block: wb.ToolUseBlock, path: str, policy: Unsupported, own: bool
+    block: wb.ToolUseBlock, path: str, policy: Unsupported, own: bool, ext: bool = False
 ) -> dict[str, Any]:
     extra = block.extra if block.extra is not UNSET else {}
     arguments = kit.tool_arguments(block, path)
@@ -909,8 +1142,9 @@ def _encode_call(
     if not (own and extra.get(_TYPE_ABSENT) is True):
         call["type"] = "function"
     function: dict[str, Any] = {"name": block.name, "arguments": arguments}
+    typed = _chat_ext.call_fields(block) if ext else {}
     for key, value in kit.block_keys(block).items():
-        if key in (kit.RAW_ARGUMENTS, _TYPE_ABSENT):
+        if key in (kit.RAW_ARGUMENTS, _TYPE_ABSENT) or key in typed:
             continue
         if own and key == _FUNCTION_KEYS and type(value) is dict:
             function.update(value)
@@ -920,6 +1154,8 @@ def _encode_call(
             what = f"the key {key!r} on a tool_use block"
             kit.foreign_key(policy, f"{path}.{key}", what, key, value)
     call["function"] = function
+    if typed:  # the extension: typed keys in the call's provider_specific_fields
+        call[_chat_ext.PSF] = typed
     return call
 
 
@@ -963,6 +1199,9 @@ def _encode_part(
             return None
         image: dict[str, Any] = {"url": url}
         image.update(kit.block_extra(block, _IMAGE_KEYS, own, policy, path))
+        if own and block.cache_control is not UNSET:  # type: ignore[union-attr]
+            cache = image.pop("cache_control")  # the part's, not the image_url's (see `_part`)
+            return {"type": "image_url", "image_url": image, "cache_control": cache}
         return {"type": "image_url", "image_url": image}
     if cls is wb.DocumentBlock and role == "user":
         source = block.source  # type: ignore[union-attr]
@@ -1003,15 +1242,22 @@ def _checked_data(data: dict[str, Any], path: str) -> dict[str, Any]:
 def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[str, Any]) -> bytes:
     """Write a Chat Completions response body for ``response`` (what a gateway returns).
 
-    ``fields`` supply top-level keys the response lacks (``id=``, ``model=``, ``created=``;
-    ``created`` is 0 when neither the response nor ``fields`` give one). A
+    ``fields`` supply top-level keys the response lacks (``id=``, ``model=``, ``created=``).
+    ``created`` is the response's own time (`ModelResponse.created`: Chat's ``created``,
+    Responses' ``created_at``), else ``created=``, else the time of this call (Anthropic and
+    Gemini responses carry none). Another provider's ``stop_reason`` is written inside the
+    OpenAI enum (`finish_reason`), the original listed as metadata. With ``extensions=True``,
+    thinking, citations and server-tool blocks are written the way LiteLLM writes them
+    (`minagent.providers._chat_ext`) instead of refused. A
     response decoded by `decode_response` is written back as it came. Another provider's keys
     are never copied: content this API cannot hold raises `UnsupportedError`, or is dropped and
     listed with ``unsupported="drop"``; metadata is always listed in ``dropped``.
     """
+    ext = _extensions(fields.pop("extensions", False))
     extra = dict(response.extra.items()) if response.extra is not UNSET else {}
     source = extra.pop(kit.SOURCE, None)
     own = source == NAME
+    ext = ext or own  # a response of this adapter: written in the dialect it came in
     usage_other = extra.pop(kit.USAGE_EXTRA, None) or {}
     if type(usage_other) is not dict:
         policy.metadata("$.usage_extra", "a usage that is not an object")
@@ -1041,17 +1287,29 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
             top[key] = value
     for key, value in fields.items():
         top.setdefault(key, value)
-    top.setdefault("created", 0)  # required here; Anthropic and Gemini responses have none
+    if "created" not in top:  # required here; Anthropic and Gemini responses have none
+        top["created"] = int(time.time())
     for key in ("id", "model"):
         if key not in top:
             raise EncodeError(f"a Chat Completions response needs {key!r}; pass {key}=...")
     top.setdefault("object", "chat.completion")
-    message = _encode_message(response.message, "$.message", policy, response=True)
+    message = _encode_message(response.message, "$.message", policy, response=True, ext=ext)
+    reason = response.stop_reason
+    if own:  # as it came, a vendor's own value included
+        finish = STOP_REASONS.get(reason, reason)
+    else:
+        finish = finish_reason(reason, bool(message and message.get("tool_calls")))
+        if FINISH_REASONS.get(finish) != reason:
+            what = f"the stop reason {reason!r} (written as finish_reason {finish!r})"
+            if ext and message is not None:
+                _chat_ext.put_stop_reason(message, reason)
+            else:
+                policy.metadata("$.stop_reason", what)
     choice = {
         "index": 0,
         "message": message,
         "logprobs": logprobs,
-        "finish_reason": STOP_REASONS.get(response.stop_reason, response.stop_reason),
+        "finish_reason": finish,
     }
     if logprobs is _ABSENT:  # the response had none (Mistral, Perplexity, ...)
         del choice["logprobs"]
@@ -1065,7 +1323,7 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
         "choices": [choice, *(more if type(more) is list else [])],
     }
     if not usage_absent:
-        body["usage"] = _usage_out(response.usage, usage_other, policy, own)
+        body["usage"] = _usage_out(response.usage, usage_other, policy, own, source)
     body.update(top)
     return kit.encode_json(body)
 
@@ -1079,14 +1337,25 @@ _USAGE_GROUPS = ("prompt_tokens_details.", "completion_tokens_details.")
 _USAGE_OTHER_GROUPS = frozenset({"prompt_tokens_details", "completion_tokens_details"})
 
 
+_FOREIGN_USAGE = {
+    "output_tokens_details.thinking_tokens": "completion_tokens_details.reasoning_tokens",
+}
+"""Another provider's counters (neutral names) that have a Chat name: Anthropic's thinking
+tokens are Chat's reasoning tokens."""
+
+
 def _usage_out(
-    counters: dict[str, int], other: dict[str, Any], policy: Unsupported, own: bool
+    counters: dict[str, int],
+    other: dict[str, Any],
+    policy: Unsupported,
+    own: bool,
+    source: Any = None,
 ) -> Any:
     if "" in other:
         return other[""]
     kept: dict[str, int] = {}
     for name, value in counters.items():
-        back = _USAGE_BACK.get(name, name)
+        back = _USAGE_BACK.get(name) or (name if own else _FOREIGN_USAGE.get(name, name))
         if (
             own
             or back in ("prompt_tokens", "completion_tokens", "total_tokens")
@@ -1101,6 +1370,8 @@ def _usage_out(
         kept.pop("cache_creation_input_tokens", None)
     kept["prompt_tokens"] = prompt
     kept.setdefault("completion_tokens", 0)
+    if source == "gemini" and "reasoning_tokens" in counters:  # Gemini counts thoughts apart
+        kept["completion_tokens"] += counters["reasoning_tokens"]
     kept.setdefault("total_tokens", prompt + kept["completion_tokens"])
     rest = {}
     for name, value in other.items():

@@ -11,7 +11,9 @@ Keys the chunk shape does not name (a vendor's ``reasoning_content`` delta, ``x_
 call's ``extra_content``, ...) are not dropped: a chunk carrying any keeps them in
 ``ChatChunk.unknown``, and the accumulator merges them the way the SDK's ``accumulate_delta``
 does (delta strings joined, objects merged, the rest replaced) into the message, the choice, the
-tool call or the response they came with.
+tool call or the response they came with. ``thinking_blocks`` deltas (LiteLLM's extension,
+`minagent.providers._chat_ext`) are joined per block ``index`` into whole blocks, so the
+accumulated message reads back as signed thinking like the non-streamed one.
 
 Built on the shared stream core (`minagent.providers._stream`). An error object in the stream
 (``{"error": {...}}``), bad JSON, a chunk of the wrong shape, data after ``[DONE]``, or a stream
@@ -213,6 +215,7 @@ class _Choice:
         "parts",
         "refusal",
         "role",
+        "thinking_at",
     )
 
     def __init__(self) -> None:
@@ -225,6 +228,7 @@ class _Choice:
         self.logprobs: Any = None
         self.extra: dict[str, Any] = {}  # unknown choice keys
         self.message: dict[str, Any] = {}  # unknown delta keys, merged
+        self.thinking_at: dict[Any, int] = {}  # thinking block index -> its place in the list
 
 
 class StreamAccumulator(Accumulator):
@@ -287,6 +291,9 @@ class StreamAccumulator(Accumulator):
         for i, extra, delta, calls in unknown.choices:
             state = self._choices[i]
             _merge(state.extra, extra, join=False)
+            if type(delta.get(_THINKING)) is list:
+                delta = dict(delta)
+                _add_thinking(state, delta.pop(_THINKING))
             _merge(state.message, delta, join=True)
             for j, more in calls:
                 target = state.calls.get(j if type(j) is int else max(state.calls, default=-1))
@@ -361,6 +368,51 @@ def _merge(into: dict[str, Any], more: dict[str, Any], *, join: bool) -> None:
             into[key] = current + value
         else:
             into[key] = value
+
+
+_THINKING = "thinking_blocks"
+
+
+def _add_thinking(state: _Choice, entries: list[Any]) -> None:
+    """Join ``thinking_blocks`` deltas (LiteLLM's stream shape: pieces of thinking text, then
+    the signature, each tagged with its block's ``index``) into whole blocks: thinking text
+    joined, the signature set, redacted ``data`` set; the stream-only ``index`` left out. A
+    piece without an index continues the last block of its type while that one is unsigned."""
+    blocks = state.message.setdefault(_THINKING, [])
+    if type(blocks) is not list:
+        return
+    for entry in entries:
+        if type(entry) is not dict:
+            blocks.append(entry)
+            continue
+        index = entry.get("index")
+        kind = entry.get("type")
+        at = state.thinking_at.get(index) if index is not None else None
+        if at is None and index is None and blocks:
+            last = blocks[-1]
+            if (
+                type(last) is dict
+                and last.get("type") == kind == "thinking"
+                and ("signature" not in last)
+            ):
+                at = len(blocks) - 1
+        if at is None:
+            at = len(blocks)
+            blocks.append({"type": kind})
+            if index is not None:
+                state.thinking_at[index] = at
+        block = blocks[at]
+        for key, value in entry.items():
+            if key == "index" or key == "type" or value is None:
+                continue
+            if key == "thinking" and type(value) is str:
+                block["thinking"] = block.get("thinking", "") + value
+            elif key == "signature" and value == "":
+                continue
+            else:
+                block[key] = value
+        if kind == "thinking":
+            block.setdefault("thinking", "")
 
 
 def _add_call(calls: dict[int, dict[str, Any]], delta: ToolCallDelta) -> None:
