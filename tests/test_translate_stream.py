@@ -453,3 +453,67 @@ def test_replay_covers_every_format() -> None:
     formats = {_provider(p) for p in RESPONSES}
     assert formats == set(TARGETS)
     assert (len(RESPONSES), len(REPLAY_GAPS)) == (73, 9)
+
+
+# --- a Chat source with thinking first ------------------------------------------------------------
+
+
+def chat_events(*deltas: dict[str, Any], finish: str = "stop") -> list[bytes]:
+    """A Chat stream, one event per delta, then the finish chunk and [DONE]."""
+    head = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 7, "model": "m"}
+    out = [
+        b"data: "
+        + json.dumps(dict(head, choices=[{"index": 0, "delta": d, "finish_reason": None}])).encode()
+        + b"\n\n"
+        for d in deltas
+    ]
+    last = dict(head, choices=[{"index": 0, "delta": {}, "finish_reason": finish}])
+    return [*out, b"data: " + json.dumps(last).encode() + b"\n\n", b"data: [DONE]\n\n"]
+
+
+def test_chat_thinking_goes_before_the_live_text() -> None:
+    """DeepSeek-style reasoning_content first: the thinking is sent whole when the text starts
+    (a Gemini thought part), then the text piece by piece, and the whole equals the
+    non-streamed translation."""
+    events = chat_events(
+        {"role": "assistant", "reasoning_content": "Let me"},
+        {"reasoning_content": " think."},
+        {"content": "Hi"},
+        {"content": " there"},
+    )
+    translator = StreamTranslator("openai_chat", "gemini")
+    outs = [translator.feed(e) for e in events]
+    assert b"thought" not in b"".join(outs[:2])
+    assert outs[2].count(b"data: ") == 2  # the thought part, then the first text piece
+    assert b'"thought":true' in outs[2].split(b"\r\n\r\n")[0]
+    assert b'"text":" there"' in outs[3]
+    out = b"".join(outs) + translator.close()
+    resp = providers.get("openai_chat").accumulate(events)
+    want, _ = expected(resp, "gemini", "error")
+    assert providers.get("gemini").accumulate([out]) == want
+    assert [type(b).__name__ for b in want.message.content] == ["ThinkingBlock", "TextBlock"]  # type: ignore[union-attr]
+
+
+def test_chat_thinking_dropped_for_anthropic_text_still_live() -> None:
+    """Into Anthropic (which takes back only thinking it signed) with unsupported='drop', the
+    unsigned thinking is dropped and listed, and the text still goes out as it arrives."""
+    events = chat_events({"reasoning_content": "hmm"}, {"content": "Hi"}, {"content": "!"})
+    dropped: list[Any] = []
+    translator = StreamTranslator("openai_chat", "anthropic", unsupported="drop", dropped=dropped)
+    outs = [translator.feed(e) for e in events]
+    assert b'"text":"!"' in outs[2]
+    out = b"".join(outs) + translator.close()
+    content = providers.get("anthropic").accumulate([out]).message.content
+    assert content == [TextBlock(text="Hi!")]
+    assert [(d.path, d.kind) for d in dropped if d.kind == "content"] == [
+        ("$.message.content[0]", "content")
+    ]
+
+
+def test_chat_thinking_after_the_text_is_refused() -> None:
+    """Thinking that arrives after the text started belongs before it, where nothing can be
+    added any more: StreamError naming that chunk, never a silently reordered message."""
+    events = chat_events({"content": "Hi"}, {"reasoning_content": "late"})
+    with pytest.raises(StreamError, match="after the text started") as failure:
+        translated(b"".join(events), "openai_chat", "gemini")
+    assert failure.value.frame == 1

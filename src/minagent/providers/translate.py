@@ -303,29 +303,37 @@ _REASONING = frozenset({"reasoning_content", "reasoning"})
 
 
 def _read_chat(t: StreamTranslator, chunk: Any) -> None:
-    state = t._state
+    """Chat: the message's blocks are [thinking, content parts, text, tool calls] whatever the
+    order of the chunks; text goes live, what comes before it is sent when the text starts,
+    the tool calls at the end."""
     if not t._started:
         t._begin()
-    if state.get("hold"):
-        return
+    ahead = type(chunk.unknown) is not type(None) and any(
+        at == 0 and any(type(delta.get(k)) is str and delta[k] for k in _REASONING)
+        for at, _, delta, _ in chunk.unknown.choices
+    )
     for part in chunk.choices:
         if part.index != 0:
             continue
         content = part.delta.content
-        if type(content) is str:
-            if content:
-                if not t._live:
-                    t._open_text()
-                assert t._writer is not None
-                t._writer.text(content)
-        elif type(content) is list and not t._live:
-            state["hold"] = True  # content parts (Mistral): sent whole at the end
-            return
-    if not t._live and type(chunk.unknown) is not type(None):
-        for _, _, delta, _ in chunk.unknown.choices:
-            if delta.keys() & _REASONING:
-                state["hold"] = True  # thinking comes first: the text goes after it, at the end
-                return
+        ahead = ahead or (type(content) is list and bool(content))
+        if ahead and t._live:
+            raise fail(
+                "thinking or content parts after the text started: they come before the text"
+                " in the message, and the text was already translated",
+                t._acc.events - 1,
+            )
+        if type(content) is str and content:
+            if not t._live:
+                if ahead or t._state.get("ahead"):
+                    blocks = _content(t._acc.response())  # the text is the last text block
+                    at = max(i for i, b in enumerate(blocks) if type(b) is TextBlock)
+                    t._flush(upto=at)  # everything before the text
+                t._open_text()
+            assert t._writer is not None
+            t._writer.text(content)
+    if ahead:
+        t._state["ahead"] = True
 
 
 def _read_responses(t: StreamTranslator, event: Any) -> None:
