@@ -517,3 +517,25 @@ def test_chat_thinking_after_the_text_is_refused() -> None:
     with pytest.raises(StreamError, match="after the text started") as failure:
         translated(b"".join(events), "openai_chat", "gemini")
     assert failure.value.frame == 1
+
+
+def test_thinking_goes_out_as_it_arrives_where_the_target_has_a_place() -> None:
+    """Anthropic thinking into Gemini (thought parts) and Responses (a reasoning item's
+    reasoning_text) is sent piece by piece, each piece from the feed of its own event; into
+    Chat (no place for it) it is left out whole, listed."""
+    data = _wire_bytes(STREAMS_BY["provider-streams/anthropic/thinking_signature.sse"], "anthropic")
+    events = [e + b"\n\n" for e in data.split(b"\n\n") if e.strip()]
+    at = next(i for i, e in enumerate(events) if b'"thinking":"Simple educ"' in e)
+    for target, piece in [
+        ("gemini", b'{"text":"Simple educ","thought":true}'),
+        ("openai_responses", b'"type":"response.reasoning_text.delta"'),
+    ]:
+        translator = StreamTranslator("anthropic", target, unsupported="drop")
+        outs = [translator.feed(e) for e in events]
+        assert piece in outs[at], target
+        assert all(piece not in o for o in outs[:at]), target
+        if target == "openai_responses":
+            assert b'"delta":"Simple educ"' in outs[at]
+    out, dropped = translated(data, "anthropic", "openai_chat", unsupported="drop")
+    assert b"Simple educ" not in out
+    assert [d.path for d in dropped if d.kind == "content"] == ["$.message.content[0]"]

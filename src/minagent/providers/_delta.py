@@ -14,6 +14,10 @@ The deltas, in the order a stream gives them:
   (its id, model, creation time), as the target adapter encodes it;
 - ``open_text()``, ``text(piece)``, ``close_text()``: a text block grows piece by piece (the only
   content sent piece by piece: its pieces are the same in every format);
+- ``open_thinking()``, ``thinking(piece)``, ``close_thinking()``: the same for a thinking block,
+  for a target whose writer says it renders thinking piece by piece exactly as its adapter
+  writes a whole one (`Writer.can_think`, asked once with the adapter's rendering of a thinking
+  block): Gemini thought parts, Responses reasoning items. Elsewhere thinking is a block;
 - ``blocks(body)``: neutral content blocks that are complete, given as the target's body for a
   response holding just them (the target adapter's own rendering: tool calls, thinking, server
   blocks, anything else). Every policy decision (refuse, drop and list) is the adapter's;
@@ -70,6 +74,24 @@ class Writer:
 
     def close_text(self) -> None:
         """The open text block is complete."""
+        raise NotImplementedError
+
+    def can_think(self, body: dict[str, Any]) -> bool:
+        """Whether thinking can go piece by piece: ``body`` is the target adapter's body of a
+        response holding one thinking block of text ``"x"``; True only when the writer's
+        pieces accumulate to exactly that rendering (the default: never)."""
+        return False
+
+    def open_thinking(self) -> None:
+        """A thinking block starts (only after `can_think` said yes)."""
+        raise NotImplementedError
+
+    def thinking(self, piece: str) -> None:
+        """More thinking for the open thinking block."""
+        raise NotImplementedError
+
+    def close_thinking(self) -> None:
+        """The open thinking block is complete."""
         raise NotImplementedError
 
     def blocks(self, body: dict[str, Any]) -> None:

@@ -1,12 +1,13 @@
 """Neutral deltas to Gemini ``streamGenerateContent?alt=sse`` chunks (see `_delta`).
 
 Each chunk is a ``GenerateContentResponse`` (``data: {...}``) for candidate 0, repeating the
-``modelVersion`` and ``responseId`` of the header as Gemini does. Text goes out as one text part
-per piece; complete blocks as the parts the target adapter writes for them, in one chunk. The
-last chunk carries the candidate's other keys (``finishReason``, ``citationMetadata``, ...),
-further candidates, ``usageMetadata`` and every other top-level key of the final body. A Gemini
-stream ends at a ``finishReason``: when the final body leaves it out (the adapter does for
-``end_turn`` and ``tool_use``, which ``STOP`` stands for), the last chunk says ``STOP``.
+``modelVersion`` and ``responseId`` of the header as Gemini does. Text goes out as one text part per
+piece, thinking as one ``thought`` text part per piece; complete blocks as the parts the target
+adapter writes for them, in one chunk. The last chunk carries the candidate's other keys
+(``finishReason``, ``citationMetadata``, ...), further candidates, ``usageMetadata`` and every other
+top-level key of the final body. A Gemini stream ends at a ``finishReason``: when the final body
+leaves it out (the adapter does for ``end_turn`` and ``tool_use``, which ``STOP`` stands for), the
+last chunk says ``STOP``.
 """
 
 from __future__ import annotations
@@ -37,6 +38,20 @@ class GeminiWriter(Writer):
         self._head = b'data: {"candidates":[{"content":{"role":"model","parts":[{"text":'
         top = dumps(self._top)
         self._tail = b'}]},"index":0}]' + (b"," + top[1:] if len(top) > 2 else b"}") + b"\r\n\r\n"
+
+    def can_think(self, body: dict[str, Any]) -> bool:
+        candidates = body.get("candidates") or [{}]
+        parts = (candidates[0].get("content") or {}).get("parts")
+        return bool(parts == [{"text": "x", "thought": True}])
+
+    def open_thinking(self) -> None:
+        pass
+
+    def thinking(self, piece: str) -> None:
+        self.out.append(self._head + dumps(piece) + b',"thought":true' + self._tail)
+
+    def close_thinking(self) -> None:
+        pass
 
     def open_text(self) -> None:
         pass

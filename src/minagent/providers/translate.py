@@ -31,7 +31,7 @@ from typing import Any
 import msgspec
 from msgspec import UNSET
 
-from ..wire.blocks import TextBlock
+from ..wire.blocks import TextBlock, ThinkingBlock
 from ..wire.extra import Extra
 from ..wire.limits import DEFAULT, Limits
 from ..wire.messages import Message, ModelResponse
@@ -74,12 +74,16 @@ class StreamTranslator:
         "_adapter",
         "_done",
         "_each",
+        "_end",
         "_fields",
         "_live",
         "_policy",
         "_read",
+        "_send",
         "_started",
         "_state",
+        "_tag",
+        "_thinks",
         "_writer",
         "dropped",
         "source",
@@ -115,7 +119,11 @@ class StreamTranslator:
         self._read: Callable[[StreamTranslator, Any], None] = _READERS[source]
         self._each = None if self._writer is None else self._event
         self._started = False
-        self._live = False  # a text block is being sent piece by piece
+        self._live = False  # a text or thinking block is being sent piece by piece
+        self._send: Callable[[str], None] = _nothing  # the writer's text or thinking
+        self._end: Callable[[], None] = _nothing_more  # and its close_text or close_thinking
+        self._thinks: bool | None = None  # the writer sends thinking piece by piece (asked once)
+        self._tag: Any = UNSET  # the source's provenance tag
         self._done = 0  # neutral content blocks sent so far
         self._state: dict[str, Any] = {}  # the reader's own state
 
@@ -154,6 +162,7 @@ class StreamTranslator:
         self._started = True
         assert self._writer is not None
         so_far = self._acc.response()
+        self._tag = _tag(so_far.message)
         shell = msgspec.structs.replace(so_far, message=Message(role="assistant", content=[]))
         header = self._encode(shell, [], self._fields)
         for key in ("created", "created_at"):
@@ -166,14 +175,41 @@ class StreamTranslator:
         if not self._started:
             self._begin()
         self._live = True
+        self._send, self._end = self._writer.text, self._writer.close_text
         self._writer.open_text()
 
+    def _open_thinking(self) -> bool:
+        """Start sending a thinking block piece by piece if the target can (else False: the
+        block goes whole when complete)."""
+        assert self._writer is not None
+        if not self._started:
+            self._begin()
+        if self._thinks is None:
+            probe = ModelResponse(
+                message=Message(
+                    role="assistant", content=[ThinkingBlock(thinking="x")], extra=self._tag
+                ),
+                id="x",
+                model="x",
+                created=0,
+            )
+            try:
+                self._thinks = self._writer.can_think(self._encode(probe, [], {}))
+            except UnsupportedError:
+                self._thinks = False
+        if not self._thinks:
+            return False
+        self._live = True
+        self._send, self._end = self._writer.thinking, self._writer.close_thinking
+        self._writer.open_thinking()
+        return True
+
     def _close_text(self) -> None:
+        """Close the block being sent piece by piece, if any."""
         if self._live:
-            assert self._writer is not None
             self._live = False
             self._done += 1
-            self._writer.close_text()
+            self._end()
 
     def _flush(self, response: ModelResponse | None = None, upto: int | None = None) -> None:
         """Send neutral blocks ``[sent, upto)`` of the response so far whole (``upto``: all)."""
@@ -255,6 +291,14 @@ def stream_body(target: str, body: dict[str, Any]) -> dict[str, Any]:
     return dict(body)
 
 
+def _nothing(piece: str) -> None:
+    raise AssertionError("no block is open")
+
+
+def _nothing_more() -> None:
+    raise AssertionError("no block is open")
+
+
 def _tag(owner: Any) -> Any:
     """Only the provenance tag of ``owner.extra`` (`SOURCE`): whose blocks these are."""
     extra = owner.extra
@@ -278,17 +322,24 @@ def _read_anthropic(t: StreamTranslator, event: Any) -> None:
 
     cls = type(event)
     if cls is s.ContentBlockDelta:
-        if t._live and type(event.delta) is s.TextDelta:
-            assert t._writer is not None
-            t._writer.text(event.delta.text)
+        if t._live:
+            delta = event.delta
+            if type(delta) is s.TextDelta:
+                t._send(delta.text)
+            elif type(delta) is s.ThinkingDelta:
+                t._send(delta.thinking)
     elif cls is s.ContentBlockStart:
         block = event.content_block
-        if block.get("type") == "text" and block.keys() <= {"type", "text"}:
+        kind = block.get("type")
+        if kind == "text" and block.keys() <= {"type", "text"}:
             t._flush(upto=event.index)
             t._open_text()
             if block.get("text"):
-                assert t._writer is not None
-                t._writer.text(block["text"])
+                t._send(block["text"])
+        elif kind == "thinking" and block.keys() <= {"type", "thinking", "signature"}:
+            t._flush(upto=event.index)
+            if t._open_thinking() and block.get("thinking"):
+                t._send(block["thinking"])
     elif cls is s.ContentBlockStop:
         if t._live:
             t._close_text()
@@ -330,8 +381,7 @@ def _read_chat(t: StreamTranslator, chunk: Any) -> None:
                     at = max(i for i, b in enumerate(blocks) if type(b) is TextBlock)
                     t._flush(upto=at)  # everything before the text
                 t._open_text()
-            assert t._writer is not None
-            t._writer.text(content)
+            t._send(content)
     if ahead:
         t._state["ahead"] = True
 
@@ -341,8 +391,7 @@ def _read_responses(t: StreamTranslator, event: Any) -> None:
     state = t._state
     if kind == "response.output_text.delta":
         if t._live and state.get("at") == (data.get("output_index"), data.get("content_index")):
-            assert t._writer is not None
-            t._writer.text(data["delta"])
+            t._send(data["delta"])
             state["sent"].append(data["delta"])
     elif kind == "response.output_text.done":
         if t._live and state.get("at") == (data.get("output_index"), data.get("content_index")):
@@ -386,8 +435,7 @@ def _catch_up(t: StreamTranslator, sent: str, whole: str, frame: int) -> None:
             " already translated",
             frame,
         )
-    assert t._writer is not None
-    t._writer.text(whole[len(sent) :])
+    t._send(whole[len(sent) :])
 
 
 def _read_gemini(t: StreamTranslator, chunk: Any) -> None:
@@ -415,15 +463,13 @@ def _read_gemini(t: StreamTranslator, chunk: Any) -> None:
         signature = part.get("thoughtSignature")
         if last is not None and not last[1] and last[0] is part.get("thought"):
             if t._live:
-                assert t._writer is not None
-                t._writer.text(text)
+                t._send(text)
             if signature is not None:
                 state["last"] = (last[0], True)
         elif text or signature is not None:
             _gemini_part(t, state, (part.get("thought"), signature is not None))
             if t._live:
-                assert t._writer is not None
-                t._writer.text(text)
+                t._send(text)
 
 
 _TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature"})
@@ -435,8 +481,12 @@ def _gemini_part(t: StreamTranslator, state: dict[str, Any], kind: Any) -> None:
     t._flush(upto=count)
     state["parts"] = count + 1
     state["last"] = kind
-    if kind == (None, False):
+    if kind is None:
+        return
+    if kind[0] is None:
         t._open_text()
+    elif kind[0] is True:
+        t._open_thinking()
 
 
 _READERS: dict[str, Callable[[StreamTranslator, Any], None]] = {
