@@ -539,3 +539,22 @@ def test_thinking_goes_out_as_it_arrives_where_the_target_has_a_place() -> None:
     out, dropped = translated(data, "anthropic", "openai_chat", unsupported="drop")
     assert b"Simple educ" not in out
     assert [d.path for d in dropped if d.kind == "content"] == ["$.message.content[0]"]
+
+
+def test_gemini_array_framing_source() -> None:
+    """A Gemini stream in the JSON-array framing (sse=False) translates to what its alt=sse
+    form gives (into Gemini it passes through as it came); sse=False for another source is
+    refused."""
+    path = STREAMS_BY["provider-real/gemini/stream_thought_signature.sse"]
+    data = _wire_bytes(path, "gemini")
+    chunks = [
+        line[6:] for line in data.replace(b"\r\n", b"\n").split(b"\n") if line[:6] == b"data: "
+    ]
+    array = b"[" + b",\r\n".join(chunks) + b"]"
+    for target in TARGETS:
+        want, _ = translated(data, "gemini", target, unsupported="drop")
+        pieces = [array[i : i + 50] for i in range(0, len(array), 50)]
+        got, _ = translated(pieces, "gemini", target, unsupported="drop", sse=False)
+        assert got == (array if target == "gemini" else want)  # same format: passed through
+    with pytest.raises(ValueError, match="Gemini source only"):
+        StreamTranslator("anthropic", "gemini", sse=False)

@@ -26,6 +26,7 @@ and passed through byte for byte.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -63,7 +64,10 @@ class StreamTranslator:
 
     ``unsupported`` and ``dropped`` work as for ``encode_response``: after `close`, ``dropped``
     lists exactly what the non-streamed translation lists. ``fields`` (``id=``, ``model=``,
-    ``created=``) fill in what the source response lacks, as for ``encode_response``. Errors:
+    ``created=``) fill in what the source response lacks, as for ``encode_response``. ``sse``
+    (Gemini source only): ``False`` for Gemini's default JSON-array framing (``[{...},{...}]``
+    without ``alt=sse``); the Gemini target writes ``alt=sse`` events (a same-format stream passes
+    through as it came). Errors:
     `StreamError` (``.frame``: the source event index) for a bad or cut source stream,
     `UnsupportedError` for content the target cannot hold (under ``unsupported="error"``), as
     soon as the block holding it is complete.
@@ -78,7 +82,6 @@ class StreamTranslator:
         "_fields",
         "_live",
         "_policy",
-        "_read",
         "_send",
         "_started",
         "_state",
@@ -98,6 +101,7 @@ class StreamTranslator:
         unsupported: UnsupportedPolicy = "error",
         dropped: list[Dropped] | None = None,
         limits: Limits = DEFAULT,
+        sse: bool = True,
         **fields: Any,
     ) -> None:
         for role, name in (("source", source), ("target", target)):
@@ -114,10 +118,14 @@ class StreamTranslator:
         self._policy: UnsupportedPolicy = unsupported
         self._fields = fields
         self._adapter = get(target)
-        self._acc: Any = get(source).StreamAccumulator(limits=limits)
+        if source == "gemini":
+            self._acc: Any = get(source).StreamAccumulator(sse=sse, limits=limits)
+        elif not sse:
+            raise ValueError(f"sse=False is for a Gemini source only, not {source!r}")
+        else:
+            self._acc = get(source).StreamAccumulator(limits=limits)
         self._writer: Writer | None = None if source == target else WRITERS[target]()
-        self._read: Callable[[StreamTranslator, Any], None] = _READERS[source]
-        self._each = None if self._writer is None else self._event
+        self._each = None if self._writer is None else _READERS[source](self)
         self._started = False
         self._live = False  # a text or thinking block is being sent piece by piece
         self._send: Callable[[str], None] = _nothing  # the writer's text or thinking
@@ -153,9 +161,6 @@ class StreamTranslator:
         return self._writer.take()
 
     # --- what readers call ----------------------------------------------------------------------
-
-    def _event(self, event: Any) -> None:
-        self._read(self, event)
 
     def _begin(self) -> None:
         """The response starts: the header is the target body of the response so far."""
@@ -317,36 +322,48 @@ def _content(response: ModelResponse) -> list[Any]:
 # --- readers: source events -> neutral deltas ----------------------------------------------------
 
 
-def _read_anthropic(t: StreamTranslator, event: Any) -> None:
+def _anthropic(t: StreamTranslator) -> Callable[[Any], None]:
+    """The Anthropic reader for ``t`` (the event classes bound once)."""
     from . import anthropic_stream as s
 
-    cls = type(event)
-    if cls is s.ContentBlockDelta:
-        if t._live:
-            delta = event.delta
-            if type(delta) is s.TextDelta:
-                t._send(delta.text)
-            elif type(delta) is s.ThinkingDelta:
-                t._send(delta.thinking)
-    elif cls is s.ContentBlockStart:
-        block = event.content_block
-        kind = block.get("type")
-        if kind == "text" and block.keys() <= {"type", "text"}:
-            t._flush(upto=event.index)
-            t._open_text()
-            if block.get("text"):
-                t._send(block["text"])
-        elif kind == "thinking" and block.keys() <= {"type", "thinking", "signature"}:
-            t._flush(upto=event.index)
-            if t._open_thinking() and block.get("thinking"):
-                t._send(block["thinking"])
-    elif cls is s.ContentBlockStop:
-        if t._live:
-            t._close_text()
-        else:
-            t._flush(upto=event.index + 1)
-    elif cls is s.MessageStart:
-        t._begin()
+    delta_cls, start_cls, stop_cls, begin_cls = (
+        s.ContentBlockDelta,
+        s.ContentBlockStart,
+        s.ContentBlockStop,
+        s.MessageStart,
+    )
+    text_cls, thinking_cls = s.TextDelta, s.ThinkingDelta
+
+    def read(event: Any) -> None:
+        cls = type(event)
+        if cls is delta_cls:
+            if t._live:
+                delta = event.delta
+                if type(delta) is text_cls:
+                    t._send(delta.text)
+                elif type(delta) is thinking_cls:
+                    t._send(delta.thinking)
+        elif cls is start_cls:
+            block = event.content_block
+            kind = block.get("type")
+            if kind == "text" and block.keys() <= {"type", "text"}:
+                t._flush(upto=event.index)
+                t._open_text()
+                if block.get("text"):
+                    t._send(block["text"])
+            elif kind == "thinking" and block.keys() <= {"type", "thinking", "signature"}:
+                t._flush(upto=event.index)
+                if t._open_thinking() and block.get("thinking"):
+                    t._send(block["thinking"])
+        elif cls is stop_cls:
+            if t._live:
+                t._close_text()
+            else:
+                t._flush(upto=event.index + 1)
+        elif cls is begin_cls:
+            t._begin()
+
+    return read
 
 
 _REASONING = frozenset({"reasoning_content", "reasoning"})
@@ -489,12 +506,13 @@ def _gemini_part(t: StreamTranslator, state: dict[str, Any], kind: Any) -> None:
         t._open_thinking()
 
 
-_READERS: dict[str, Callable[[StreamTranslator, Any], None]] = {
-    "anthropic": _read_anthropic,
-    "openai_chat": _read_chat,
-    "openai_responses": _read_responses,
-    "gemini": _read_gemini,
+_READERS: dict[str, Callable[[StreamTranslator], Callable[[Any], None]]] = {
+    "anthropic": _anthropic,
+    "openai_chat": lambda t: partial(_read_chat, t),
+    "openai_responses": lambda t: partial(_read_responses, t),
+    "gemini": lambda t: partial(_read_gemini, t),
 }
+"""Per source: the reader of a translator (called with each source event once applied)."""
 
 
 def translate_stream(
@@ -504,7 +522,8 @@ def translate_stream(
     provider's stream, yielding the target's bytes as the source's arrive (no empty chunks).
 
     ``options``: ``unsupported`` (``"error"`` or ``"drop"``), ``dropped`` (a list to fill),
-    ``limits``, and the fields ``id`` / ``model`` / ``created``; see `StreamTranslator`.
+    ``limits``, ``sse`` (``False``: a Gemini source in the JSON-array framing), and the fields
+    ``id`` / ``model`` / ``created``; see `StreamTranslator`.
     """
     translator = StreamTranslator(source, target, **options)
     for chunk in chunks:
