@@ -558,3 +558,42 @@ def test_gemini_array_framing_source() -> None:
         assert got == (array if target == "gemini" else want)  # same format: passed through
     with pytest.raises(ValueError, match="Gemini source only"):
         StreamTranslator("anthropic", "gemini", sse=False)
+
+
+def test_events_before_a_failure_are_yielded_first() -> None:
+    """translate_stream yields the target bytes of the source events before a bad one, then
+    raises; StreamTranslator keeps them for pending()."""
+    data = _wire_bytes(STREAMS_BY["provider-streams/anthropic/text.sse"], "anthropic")
+    events = data.split(b"\n\n")
+    at = next(i for i, e in enumerate(events) if b'"text":"!"' in e)
+    bad = b"\n\n".join([*events[:at], b"event: content_block_delta\ndata: {oops", *events[at:]])
+    got: list[bytes] = []
+    with pytest.raises(StreamError) as failure:
+        got.extend(translate_stream([bad], "anthropic", "openai_chat"))
+    assert failure.value.frame == at
+    assert b"".join(got).count(b"data: ") == 3  # role, "Hello", " there"
+    assert b'"content":" there"' in got[-1]
+    translator = StreamTranslator("anthropic", "openai_chat")
+    with pytest.raises(StreamError):
+        translator.feed(bad)
+    assert translator.pending() == b"".join(got)
+    assert translator.pending() == b""
+
+
+def test_a_late_response_created_starts_nothing_twice() -> None:
+    """A Responses source whose response.created comes after its text started (as after a
+    response.queued) gives one start in the target, not two."""
+    data = _wire_bytes(
+        STREAMS_BY["provider-examples-responses/stream_text.sse"], "openai_responses"
+    )
+    events = [e for e in data.split(b"\n\n") if e.strip()]
+    created = next(e for e in events if b"event: response.created" in e)
+    events.remove(created)
+    part = next(i for i, e in enumerate(events) if b"response.output_text.delta" in e)
+    events.insert(part + 1, created)
+    late = b"\n\n".join(events) + b"\n\n"
+    for target, start in (("anthropic", b"event: message_start"), ("openai_chat", b'"role"')):
+        out, _ = translated(late, "openai_responses", target, unsupported="drop")
+        assert out.count(start) == 1
+        want, _ = translated(data, "openai_responses", target, unsupported="drop")
+        assert out == want

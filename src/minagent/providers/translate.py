@@ -33,6 +33,7 @@ import msgspec
 from msgspec import UNSET
 
 from ..wire.blocks import TextBlock, ThinkingBlock
+from ..wire.errors import WireError
 from ..wire.extra import Extra
 from ..wire.limits import DEFAULT, Limits
 from ..wire.messages import Message, ModelResponse
@@ -138,7 +139,8 @@ class StreamTranslator:
     # --- public ---------------------------------------------------------------------------------
 
     def feed(self, chunk: bytes | bytearray | memoryview) -> bytes:
-        """Add source bytes; return the target bytes they complete."""
+        """Add source bytes; return the target bytes they complete. On an error, the bytes the
+        events before it produced are kept for `pending`."""
         self._acc.feed(chunk, self._each)
         if self._writer is None:
             return bytes(chunk)
@@ -160,10 +162,17 @@ class StreamTranslator:
         self._writer.finish(body)
         return self._writer.take()
 
+    def pending(self) -> bytes:
+        """After `feed` or `close` raised: the target bytes that the source events before the
+        failure produced (all valid events; a gateway sends them, then reports the error)."""
+        return b"" if self._writer is None else self._writer.take()
+
     # --- what readers call ----------------------------------------------------------------------
 
     def _begin(self) -> None:
-        """The response starts: the header is the target body of the response so far."""
+        """The response starts (once): the header is the target body of the response so far."""
+        if self._started:
+            return
         self._started = True
         assert self._writer is not None
         so_far = self._acc.response()
@@ -520,16 +529,24 @@ def translate_stream(
 ) -> Iterator[bytes]:
     """Translate a ``source`` provider stream (byte chunks, split anywhere) into the ``target``
     provider's stream, yielding the target's bytes as the source's arrive (no empty chunks).
+    On a failure (`StreamError`, `UnsupportedError`, ...) the target bytes of the source events
+    before it are yielded first, then the error is raised.
 
     ``options``: ``unsupported`` (``"error"`` or ``"drop"``), ``dropped`` (a list to fill),
     ``limits``, ``sse`` (``False``: a Gemini source in the JSON-array framing), and the fields
     ``id`` / ``model`` / ``created``; see `StreamTranslator`.
     """
     translator = StreamTranslator(source, target, **options)
-    for chunk in chunks:
-        data = translator.feed(chunk)
+    try:
+        for chunk in chunks:
+            data = translator.feed(chunk)
+            if data:
+                yield data
+        data = translator.close()
+    except WireError:
+        data = translator.pending()  # what the events before the failure produced, then it
         if data:
             yield data
-    data = translator.close()
+        raise
     if data:
         yield data
