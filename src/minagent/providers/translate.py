@@ -65,7 +65,8 @@ class StreamTranslator:
 
     ``unsupported`` and ``dropped`` work as for ``encode_response``: after `close`, ``dropped``
     lists exactly what the non-streamed translation lists. ``fields`` (``id=``, ``model=``,
-    ``created=``) fill in what the source response lacks, as for ``encode_response``. ``sse``
+    ``created=``) fill in what the source response lacks, as for ``encode_response`` (a
+    same-format stream passes through unchanged: fields and policy have nothing to do). ``sse``
     (Gemini source only): ``False`` for Gemini's default JSON-array framing (``[{...},{...}]``
     without ``alt=sse``); the Gemini target writes ``alt=sse`` events (a same-format stream passes
     through as it came). Errors:
@@ -152,11 +153,12 @@ class StreamTranslator:
         response = self._acc.close(self._each)
         if self._writer is None:
             return b""
-        if not self._started:
-            self._begin()
+        self._begin()
         fields = dict(self._fields)
         if "created" not in fields and self._state.get("created") is not None:
-            fields["created"] = self._state["created"]  # the header's, should the adapter pick
+            # the creation time the header carried, should the adapter have chosen one (a
+            # source without any): the stream's start and end then agree
+            fields["created"] = self._state["created"]
         body = self._encode(response, self.dropped, fields)
         self._flush(response, len(_content(response)))
         self._writer.finish(body)
@@ -186,8 +188,7 @@ class StreamTranslator:
 
     def _open_text(self) -> None:
         assert self._writer is not None
-        if not self._started:
-            self._begin()
+        self._begin()
         self._live = True
         self._send, self._end = self._writer.text, self._writer.close_text
         self._writer.open_text()
@@ -196,8 +197,7 @@ class StreamTranslator:
         """Start sending a thinking block piece by piece if the target can (else False: the
         block goes whole when complete)."""
         assert self._writer is not None
-        if not self._started:
-            self._begin()
+        self._begin()
         if self._thinks is None:
             probe = ModelResponse(
                 message=Message(
@@ -218,7 +218,7 @@ class StreamTranslator:
         self._writer.open_thinking()
         return True
 
-    def _close_text(self) -> None:
+    def _close_live(self) -> None:
         """Close the block being sent piece by piece, if any."""
         if self._live:
             self._live = False
@@ -228,9 +228,8 @@ class StreamTranslator:
     def _flush(self, response: ModelResponse | None = None, upto: int | None = None) -> None:
         """Send neutral blocks ``[sent, upto)`` of the response so far whole (``upto``: all)."""
         assert self._writer is not None
-        self._close_text()
-        if not self._started:
-            self._begin()
+        self._close_live()
+        self._begin()
         if response is None:
             response = self._acc.response()
         content = _content(response)
@@ -366,7 +365,7 @@ def _anthropic(t: StreamTranslator) -> Callable[[Any], None]:
                     t._send(block["thinking"])
         elif cls is stop_cls:
             if t._live:
-                t._close_text()
+                t._close_live()
             else:
                 t._flush(upto=event.index + 1)
         elif cls is begin_cls:
@@ -383,8 +382,7 @@ def _read_chat(t: StreamTranslator, chunk: Any) -> None:
     """Chat: the message's blocks are [thinking, content parts, text, tool calls] whatever the
     order of the chunks; text goes live, what comes before it is sent when the text starts,
     the tool calls at the end."""
-    if not t._started:
-        t._begin()
+    t._begin()
     ahead = type(chunk.unknown) is not type(None) and any(
         at == 0 and any(type(delta.get(k)) is str and delta[k] for k in _REASONING)
         for at, _, delta, _ in chunk.unknown.choices
@@ -435,17 +433,17 @@ def _read_responses(t: StreamTranslator, event: Any) -> None:
             state["at"] = (data.get("output_index"), data.get("content_index"))
             state["sent"] = []
     elif kind == "response.content_part.done":
-        t._close_text()
+        t._close_live()
     elif kind == "response.output_item.added":
         item = data.get("item") or {}
         plain = item.get("type") == "message" and not item.get("content")
         state["message"] = data.get("output_index") if plain else None
     elif kind == "response.output_item.done":
-        t._close_text()
+        t._close_live()
         state["message"] = None
         t._flush()
     elif kind == "response.output_text.annotation.added":
-        t._close_text()
+        t._close_live()
     elif kind == "response.created":
         t._begin()
 
@@ -466,8 +464,7 @@ def _catch_up(t: StreamTranslator, sent: str, whole: str, frame: int) -> None:
 
 def _read_gemini(t: StreamTranslator, chunk: Any) -> None:
     state = t._state
-    if not t._started:
-        t._begin()
+    t._begin()
     candidates = chunk.data.get("candidates")
     if type(candidates) is not list or not candidates or type(candidates[0]) is not dict:
         return
