@@ -155,6 +155,7 @@ def test_anthropic_text_to_chat_exact() -> None:
     head = top + '{"index":0,"delta":'
     assert out.decode().split("\n\n") == [
         head + '{"role":"assistant"},"finish_reason":null}]}',
+        head + '{"content":""},"finish_reason":null}]}',
         head + '{"content":"Hello"},"finish_reason":null}]}',
         head + '{"content":" there"},"finish_reason":null}]}',
         head + '{"content":"!"},"finish_reason":null}]}',
@@ -424,7 +425,6 @@ REPLAY_GAPS = {
     "provider-dialects/response_mistral_text.json": "message keys a chunk delta joins",
     "provider-dialects/response_mistral_tool_call_no_type.json": "tool call without 'type'",
     "provider-dialects/response_nebius_reasoning_content.json": "'tool_calls': [] on the message",
-    "provider-dialects/response_xai_tool_call.json": "tool call 'index' key",
     "provider-examples-gemini/response_text.json": "candidate without 'index'",
     "provider-real/gemini/response_vertex_grounding.json": "candidate without 'index'",
     "provider-real/gemini/response_vertex_tool_combination.json": "candidate without 'index'",
@@ -460,7 +460,7 @@ def test_replay_covers_every_format() -> None:
     """The replayed bodies cover all four formats, most of them exactly."""
     formats = {_provider(p) for p in RESPONSES}
     assert formats == set(TARGETS)
-    assert (len(RESPONSES), len(REPLAY_GAPS)) == (73, 9)
+    assert (len(RESPONSES), len(REPLAY_GAPS)) == (73, 8)
 
 
 # --- a Chat source with thinking first ------------------------------------------------------------
@@ -579,7 +579,7 @@ def test_events_before_a_failure_are_yielded_first() -> None:
     with pytest.raises(StreamError) as failure:
         got.extend(translate_stream([bad], "anthropic", "openai_chat"))
     assert failure.value.frame == at
-    assert b"".join(got).count(b"data: ") == 3  # role, "Hello", " there"
+    assert b"".join(got).count(b"data: ") == 4  # role, "", "Hello", " there"
     assert b'"content":" there"' in got[-1]
     translator = StreamTranslator("anthropic", "openai_chat")
     with pytest.raises(StreamError):

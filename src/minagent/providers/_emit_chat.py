@@ -27,7 +27,7 @@ _OPEN = b',"finish_reason":null}]}\n\n'
 class ChatWriter(Writer):
     """Writes ``data: {chunk}`` events; see the module docstring."""
 
-    __slots__ = ("_calls", "_head", "_top")
+    __slots__ = ("_calls", "_head", "_text", "_top")
     target = "openai_chat"
 
     def __init__(self) -> None:
@@ -35,6 +35,7 @@ class ChatWriter(Writer):
         self._head = b""
         self._top: dict[str, Any] = {}
         self._calls = 0
+        self._text = False  # a content delta was sent
 
     def begin(self, header: dict[str, Any]) -> None:
         top = {
@@ -54,7 +55,9 @@ class ChatWriter(Writer):
         self.out.append(self._head + dumps(delta) + _OPEN)
 
     def open_text(self) -> None:
-        pass  # text needs no start in a chunk stream
+        if not self._text:  # the message has content from here on, even if this block is empty
+            self._text = True
+            self._delta({"content": ""})
 
     def text(self, piece: str) -> None:
         self.out.append(self._head + b'{"content":' + dumps(piece) + b"}" + _OPEN)
@@ -65,8 +68,10 @@ class ChatWriter(Writer):
     def blocks(self, body: dict[str, Any]) -> None:
         message = _message(body)
         content = message.get("content")
-        if type(content) is str and content:
-            self.text(content)
+        if type(content) is str:
+            self.open_text()
+            if content:
+                self.text(content)
         elif type(content) is list and content:
             self._delta({"content": content})
         for call in message.get("tool_calls") or ():
