@@ -215,3 +215,127 @@ def test_generated_chat_streams_agree(data: bytes, target: str) -> None:
     """Generated Chat streams (reasoning first, text, tool calls in pieces, any finish reason)
     translate to every format as the non-streamed translation says."""
     _agrees(data, "openai_chat", target)
+
+
+_gemini_part = st.one_of(
+    st.builds(lambda t: {"text": t}, _text),
+    st.builds(lambda t: {"text": t, "thought": True}, _text),
+    st.builds(lambda t, s: {"text": t, "thoughtSignature": s}, _text, st.just("c2lnbg==")),
+    st.builds(
+        lambda n, a: {"functionCall": {"name": n, "args": a}},
+        _names,
+        _inputs,
+    ),
+)
+
+
+@st.composite
+def gemini_streams(draw: Any) -> bytes:
+    """A Gemini alt=sse stream: chunks of text, thought, signed and functionCall parts; the
+    last chunk has the finish reason and usage."""
+    chunks = draw(st.lists(st.lists(_gemini_part, max_size=3), max_size=5))
+    top = {"modelVersion": "gemini-x", "responseId": "r1"}
+    out = [
+        _sse("", dict(top, candidates=[{"content": {"role": "model", "parts": parts}, "index": 0}]))
+        for parts in chunks
+    ]
+    finish = draw(st.sampled_from(["STOP", "MAX_TOKENS", "SAFETY"]))
+    last = {"content": {"role": "model", "parts": draw(st.lists(_gemini_part, max_size=1))}}
+    usage = {"promptTokenCount": 3, "candidatesTokenCount": 5, "totalTokenCount": 8}
+    out.append(
+        _sse(
+            "",
+            dict(top, candidates=[dict(last, finishReason=finish, index=0)], usageMetadata=usage),
+        )
+    )
+    return b"".join(out)
+
+
+@settings(max_examples=scaled(60), deadline=None)
+@given(gemini_streams(), st.sampled_from(TARGETS))
+def test_generated_gemini_streams_agree(data: bytes, target: str) -> None:
+    """Generated Gemini streams (text, thoughts, signed parts, function calls, in any chunking
+    of parts) translate to every format as the non-streamed translation says."""
+    _agrees(data, "gemini", target)
+
+
+_responses_item = st.one_of(
+    st.tuples(st.just("message"), st.lists(_pieces, min_size=1, max_size=2)),
+    st.tuples(st.just("function_call"), _names, _inputs, st.lists(st.integers(0, 99), max_size=3)),
+    st.tuples(st.just("reasoning"), _pieces),
+)
+
+
+@st.composite
+def responses_streams(draw: Any) -> bytes:
+    """A Responses stream: message items (output_text parts), function calls (arguments in
+    pieces) and reasoning items (summary text), each added, grown and done, then
+    response.completed carrying them."""
+    seq = iter(range(10_000))
+    out: list[bytes] = []
+
+    def event(kind: str, **data: Any) -> None:
+        out.append(_sse(kind, dict(data, type=kind, sequence_number=next(seq))))
+
+    base = {"id": "resp_1", "object": "response", "created_at": 3, "model": "gpt-x", "output": []}
+    base |= {"parallel_tool_calls": True, "tool_choice": "auto", "tools": []}
+    event("response.created", response=dict(base, status="in_progress"))
+    final = []
+    for at, item in enumerate(draw(st.lists(_responses_item, max_size=3))):
+        if item[0] == "message":
+            added = {"id": f"msg_{at}", "type": "message", "status": "in_progress"}
+            added |= {"role": "assistant", "content": []}
+            event("response.output_item.added", output_index=at, item=added)
+            parts = []
+            for c, pieces in enumerate(item[1]):
+                where = {"item_id": f"msg_{at}", "output_index": at, "content_index": c}
+                empty = {"type": "output_text", "text": "", "annotations": []}
+                event("response.content_part.added", **where, part=empty)
+                for p in pieces:
+                    event("response.output_text.delta", **where, delta=p, logprobs=[])
+                part = dict(empty, text="".join(pieces))
+                event("response.output_text.done", **where, text=part["text"], logprobs=[])
+                event("response.content_part.done", **where, part=part)
+                parts.append(part)
+            done = dict(added, status="completed", content=parts)
+        elif item[0] == "function_call":
+            added = {"id": f"fc_{at}", "type": "function_call", "status": "in_progress"}
+            added |= {"call_id": f"call_{at}", "name": item[1], "arguments": ""}
+            event("response.output_item.added", output_index=at, item=added)
+            text = json.dumps(item[2])
+            for p in _cut(text, item[3]):
+                event(
+                    "response.function_call_arguments.delta",
+                    item_id=f"fc_{at}",
+                    output_index=at,
+                    delta=p,
+                )
+            done = dict(added, status="completed", arguments=text)
+        else:
+            added = {"id": f"rs_{at}", "type": "reasoning", "summary": []}
+            event("response.output_item.added", output_index=at, item=added)
+            where = {"item_id": f"rs_{at}", "output_index": at, "summary_index": 0}
+            event(
+                "response.reasoning_summary_part.added",
+                **where,
+                part={"type": "summary_text", "text": ""},
+            )
+            for p in item[1]:
+                event("response.reasoning_summary_text.delta", **where, delta=p)
+            summary = {"type": "summary_text", "text": "".join(item[1])}
+            event("response.reasoning_summary_part.done", **where, part=summary)
+            done = dict(added, summary=[summary])
+        event("response.output_item.done", output_index=at, item=done)
+        final.append(done)
+    usage = {"input_tokens": 2, "output_tokens": 3, "total_tokens": 5}
+    event("response.completed", response=dict(base, status="completed", output=final, usage=usage))
+    return b"".join(out)
+
+
+@settings(max_examples=scaled(60), deadline=None)
+@given(responses_streams(), st.sampled_from(TARGETS))
+def test_generated_responses_streams_agree(data: bytes, target: str) -> None:
+    """Generated Responses streams (messages of one or two text parts, function calls in
+    pieces, reasoning summaries) translate to every format as the non-streamed translation
+    says."""
+    _agrees(data, "openai_responses", target)
