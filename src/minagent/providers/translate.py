@@ -230,6 +230,8 @@ class StreamTranslator:
         assert self._writer is not None
         self._close_live()
         self._begin()
+        if upto is not None and upto <= self._done:
+            return  # nothing new: no need to decode the response so far
         if response is None:
             response = self._acc.response()
         content = _content(response)
