@@ -160,7 +160,12 @@ class StreamTranslator:
             # source without any): the stream's start and end then agree
             fields["created"] = self._state["created"]
         body = self._encode(response, self.dropped, fields)
-        self._flush(response, len(_content(response)))
+        if self._done == 0 and not self._live and self._started:
+            # nothing sent yet: the blocks are the final body's own (no second encoding)
+            self._done = len(_content(response))
+            self._writer.blocks(body)
+        else:
+            self._flush(response, len(_content(response)))
         self._writer.finish(body)
         return self._writer.take()
 
@@ -197,6 +202,16 @@ class StreamTranslator:
         """Start sending a thinking block piece by piece if the target can (else False: the
         block goes whole when complete)."""
         assert self._writer is not None
+        if not self._can_think():
+            return False
+        self._live = True
+        self._send, self._end = self._writer.thinking, self._writer.close_thinking
+        self._writer.open_thinking()
+        return True
+
+    def _can_think(self) -> bool:
+        """Whether the writer sends thinking piece by piece (asked once, `Writer.can_think`)."""
+        assert self._writer is not None
         self._begin()
         if self._thinks is None:
             probe = ModelResponse(
@@ -211,12 +226,7 @@ class StreamTranslator:
                 self._thinks = self._writer.can_think(self._encode(probe, [], {}))
             except UnsupportedError:
                 self._thinks = False
-        if not self._thinks:
-            return False
-        self._live = True
-        self._send, self._end = self._writer.thinking, self._writer.close_thinking
-        self._writer.open_thinking()
-        return True
+        return self._thinks
 
     def _close_live(self) -> None:
         """Close the block being sent piece by piece, if any."""
@@ -501,16 +511,20 @@ _TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature"})
 
 
 def _gemini_part(t: StreamTranslator, state: dict[str, Any], kind: Any) -> None:
-    """A new part starts: the parts before it are complete; a plain text part goes live."""
+    """A new part starts: the part before it is complete. A text part (a thought too, where the
+    target can take thinking piece by piece) goes live, after the whole parts still waiting;
+    other parts wait for that or for the end (one decode of the response so far per live
+    part, not one per part: a stream of many small parts stays linear)."""
     count = state.get("parts", 0)
-    t._flush(upto=count)
     state["parts"] = count + 1
     state["last"] = kind
-    if kind is None:
+    t._close_live()
+    if kind is None or not (kind[0] is None or (kind[0] is True and t._can_think())):
         return
+    t._flush(upto=count)
     if kind[0] is None:
         t._open_text()
-    elif kind[0] is True:
+    else:
         t._open_thinking()
 
 
