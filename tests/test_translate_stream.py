@@ -408,11 +408,13 @@ def test_refused_content_is_refused_when_its_block_completes() -> None:
 
 
 def test_bad_arguments() -> None:
-    """Unknown formats and policies are refused by name."""
+    """Unknown formats and policies, and text instead of bytes, are refused by name."""
     with pytest.raises(ValueError, match="unknown target format 'openai'"):
         StreamTranslator("anthropic", "openai")
     with pytest.raises(ValueError, match="unknown source format 'claude'"):
         list(translate_stream([b""], "claude", "gemini"))
+    with pytest.raises(TypeError, match="a stream chunk must be bytes, not str"):
+        StreamTranslator("anthropic", "gemini").feed("data: {}")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unsupported must be"):
         StreamTranslator("anthropic", "gemini", unsupported="ignore")  # type: ignore[arg-type]
 

@@ -142,6 +142,8 @@ class StreamTranslator:
     def feed(self, chunk: bytes | bytearray | memoryview) -> bytes:
         """Add source bytes; return the target bytes they complete. On an error, the bytes the
         events before it produced are kept for `pending`."""
+        if not isinstance(chunk, (bytes, bytearray, memoryview)):
+            raise TypeError(f"a stream chunk must be bytes, not {type(chunk).__name__}")
         self._acc.feed(chunk, self._each)
         if self._writer is None:
             return bytes(chunk)
