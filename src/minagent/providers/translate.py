@@ -65,7 +65,8 @@ class StreamTranslator:
 
     ``unsupported`` and ``dropped`` work as for ``encode_response``: after `close`, ``dropped``
     lists exactly what the non-streamed translation lists. ``fields`` (``id=``, ``model=``,
-    ``created=``) fill in what the source response lacks, as for ``encode_response`` (a
+    ``created=``) fill in what the source response lacks, as for ``encode_response``; they (and
+    any other keyword) go to every ``encode_response`` call of the target adapter as they are (a
     same-format stream passes through unchanged: fields and policy have nothing to do). ``sse``
     (Gemini source only): ``False`` for Gemini's default JSON-array framing (``[{...},{...}]``
     without ``alt=sse``); the Gemini target writes ``alt=sse`` events (a same-format stream passes
