@@ -16,7 +16,8 @@ goes back to that provider exactly: data the neutral model does not name is kept
 provider it came from (`SOURCE`). Another provider's encoder maps it exactly, or refuses content
 with `UnsupportedError` naming it and its path (``unsupported="drop"``: dropped and listed in
 ``dropped``), and lists metadata it has no place for in ``dropped`` (`Dropped.kind`), never
-raising. Stream failures raise `StreamError` with the event index.
+raising. Stream failures raise `StreamError` with the event index. `translate_stream` (and
+`StreamTranslator`) turn one provider's stream into another's as it arrives (docs/streaming.md).
 
 For a gateway, encoders also satisfy the rules each target API enforces on the server
 (docs/providers.md, "Rules the target enforces"): ``encode_request(req, defaults={...})`` fills
@@ -41,6 +42,7 @@ from ._base import (
     UnsupportedPolicy,
 )
 from ._registry import ADAPTERS, Adapter, get
+from .translate import StreamTranslator, translate_stream
 
 __all__ = [
     "ADAPTERS",
@@ -52,9 +54,11 @@ __all__ = [
     "Request",
     "ResponseFormat",
     "StreamError",
+    "StreamTranslator",
     "Tool",
     "ToolChoice",
     "UnsupportedError",
     "UnsupportedPolicy",
     "get",
+    "translate_stream",
 ]

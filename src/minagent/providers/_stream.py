@@ -186,37 +186,54 @@ class Accumulator:
         """Events of types this module does not know, in order, kept whole (not applied)."""
 
     @runs_roomy_unsized
-    def feed(self, chunk: bytes | bytearray | memoryview) -> list[Any]:
+    def feed(
+        self,
+        chunk: bytes | bytearray | memoryview,
+        each: Callable[[Any], None] | None = None,
+    ) -> list[Any]:
         """Parse ``chunk`` and apply the events it completed; returns them. On a `StreamError`
-        the events before the bad one are applied first (see the module docstring)."""
+        the events before the bad one are applied first (see the module docstring).
+
+        ``each`` (optional) is called with every event right after it is applied, before the
+        next one is (a stream translator reads the state event by event)."""
         self._fed += len(chunk)
         if self._fed > self._limit:
             raise fail(
                 f"the stream is longer than the limit of {self._limit} bytes (Limits.max_size)",
                 self.events,
             )
-        return self._take(self._parser.feed, chunk)
+        return self._take(each, self._parser.feed, chunk)
 
     @runs_roomy_unsized
-    def close(self) -> ModelResponse:
-        """End the stream and return the final response; `StreamError` if it is incomplete."""
-        self._take(self._parser.close)
+    def close(self, each: Callable[[Any], None] | None = None) -> ModelResponse:
+        """End the stream and return the final response; `StreamError` if it is incomplete
+        (``each``: as for `feed`)."""
+        self._take(each, self._parser.close)
         missing = self._complete()
         if missing:
             raise fail(f"the stream ended {missing}", self.events)
         return self.response()
 
-    def _take(self, parse: Callable[..., list[Any]], *args: Any) -> list[Any]:
-        """Apply the events ``parse(*args)`` gives; when it fails, first the events it decoded
-        before the failure (error replay), then re-raise."""
+    def _take(
+        self, each: Callable[[Any], None] | None, parse: Callable[..., list[Any]], *args: Any
+    ) -> list[Any]:
+        """Apply the events ``parse(*args)`` gives (calling ``each`` after each one); when it
+        fails, first the events it decoded before the failure (error replay), then re-raise."""
         try:
             events = parse(*args)
         except StreamError as err:
             for event in err.received:
                 self.apply(event)
+                if each is not None:
+                    each(event)
             raise
-        for event in events:
-            self.apply(event)
+        if each is None:
+            for event in events:
+                self.apply(event)
+        else:
+            for event in events:
+                self.apply(event)
+                each(event)
         return events
 
     def apply(self, event: Any) -> None:
