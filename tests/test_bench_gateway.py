@@ -443,3 +443,35 @@ def test_litellm_beside_minagent() -> None:
     request = next(t for t in timings if t.operation == "request")
     assert request.ratio is not None and request.ratio > 0
     assert "ratio" in text and gateway.INSTALL_HINT not in text
+
+
+def test_carried_counts_what_reaches_the_chat_response() -> None:
+    """`carried` finds a thinking signature, a citation's cited text and a server block's id
+    anywhere in the output, and compares the id and model; what is absent counts as lost."""
+    source = {
+        "id": "msg_1",
+        "model": "claude-x-1",
+        "content": [
+            {"type": "thinking", "thinking": "hm", "signature": "sig-1"},
+            {"type": "redacted_thinking", "data": "opaque"},
+            {"type": "text", "text": "Paris", "citations": [{"cited_text": "Paris is big"}]},
+            {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}},
+            {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []},
+            {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}},
+        ],
+    }
+    output = {
+        "id": "chatcmpl-x",
+        "model": "claude-x-1",
+        "choices": [
+            {"message": {"thinking_blocks": [{"signature": "sig-1"}], "x": ["srvtoolu_1"]}}
+        ],
+    }
+    counts = gateway.carried(json.dumps(source).encode(), json.dumps(output).encode())
+    assert counts == {
+        "thinking": (1, 2),
+        "citations": (0, 1),
+        "server blocks": (2, 2),
+        "id": (0, 1),
+        "model": (1, 1),
+    }

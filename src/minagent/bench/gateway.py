@@ -56,6 +56,7 @@ from . import gateway_corpus, gateway_rules
 from .gateway_rules import Verdict
 
 __all__ = [
+    "CARRIED",
     "DEFAULT_MAX_TOKENS",
     "INSTALL_HINT",
     "OPERATIONS",
@@ -66,6 +67,8 @@ __all__ = [
     "Timing",
     "accept",
     "acceptance_table",
+    "carried",
+    "carried_table",
     "command",
     "corpus",
     "libraries",
@@ -265,7 +268,8 @@ def litellm_library() -> Library | None:
             raw_response=raw,
             model_response=litellm.ModelResponse(),
         )
-        return out.model_dump_json().encode()
+        text: str = out.model_dump_json()
+        return text.encode()
 
     def sse(chunks: Iterable[Any]) -> bytes:
         parts = [
@@ -303,7 +307,7 @@ def litellm_library() -> Library | None:
         )
 
     version = importlib.metadata.version("litellm")
-    judge = {"request": sent_request, "stream": wrapped_stream}
+    judge: dict[str, Translate] = {"request": sent_request, "stream": wrapped_stream}
     return Library("LiteLLM", version, request, response, stream, judge=judge)
 
 
@@ -472,6 +476,80 @@ def summary(results: list[Acceptance]) -> str:
     return "\n".join(out)
 
 
+# --- what the way back carries -------------------------------------------------------------------
+
+CARRIED = ("thinking", "citations", "server blocks", "id", "model")
+"""What `carried` counts in a response translation."""
+
+
+def _strings(value: Any) -> set[str]:
+    """Every string anywhere in a JSON value (keys left out)."""
+    out: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.add(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return out
+
+
+def carried(source: bytes, output: bytes) -> dict[str, tuple[int, int]]:
+    """What of an Anthropic response reaches the OpenAI Chat response, as (kept, there):
+
+    - ``thinking``: thinking blocks whose signature (redacted: whose data) is in the output;
+    - ``citations``: citations of text blocks whose ``cited_text`` (or, without one, the
+      citation's text span) is in the output;
+    - ``server blocks``: server tool blocks (``server_tool_use``, ``*_tool_result``, MCP,
+      ``compaction``, ...) whose id or ``tool_use_id`` (compaction: content) is in the output;
+    - ``id`` / ``model``: the response's ``id`` and served ``model`` written as the output's.
+
+    A string anywhere in the output counts (as LiteLLM's ``thinking_blocks`` or
+    ``provider_specific_fields`` hold it, or a future minagent extension)."""
+    src, out = json.loads(source), json.loads(output)
+    strings = _strings(out)
+    counts = dict.fromkeys(CARRIED, (0, 0))
+
+    def tally(key: str, kept: bool) -> None:
+        k, n = counts[key]
+        counts[key] = (k + kept, n + 1)
+
+    for block in src.get("content") or []:
+        kind = block.get("type")
+        if kind in ("thinking", "redacted_thinking"):
+            tally("thinking", block.get("signature", block.get("data")) in strings)
+        elif kind == "text":
+            for citation in block.get("citations") or []:
+                tally("citations", citation.get("cited_text", block.get("text")) in strings)
+        elif kind not in ("tool_use",):
+            mark = block.get("id") or block.get("tool_use_id") or block.get("content")
+            tally("server blocks", isinstance(mark, str) and mark in strings)
+    tally("id", out.get("id") == src.get("id"))
+    tally("model", out.get("model") == src.get("model"))
+    return counts
+
+
+def carried_table(libs: list[Library], inputs: list[tuple[str, bytes]]) -> str:
+    """Per library, what its response translations carry over the corpus (`carried`)."""
+    lines = [f"{'carried back':<12} " + " ".join(f"{key:>13}" for key in CARRIED)]
+    for lib in libs:
+        if lib.response is None:
+            continue
+        total = dict.fromkeys(CARRIED, (0, 0))
+        for _, body in inputs:
+            try:
+                counts = carried(body, lib.response(body))
+            except Exception:  # counted as carrying nothing
+                counts = {key: (0, n) for key, (_, n) in carried(body, b"{}").items()}
+            for key, (k, n) in counts.items():
+                total[key] = (total[key][0] + k, total[key][1] + n)
+        lines.append(f"{lib.name:<12} " + " ".join(f"{f'{k}/{n}':>13}" for k, n in total.values()))
+    return "\n".join(lines)
+
+
 # --- timing -------------------------------------------------------------------------------------
 
 
@@ -635,6 +713,8 @@ def report(
         for operation, why in lib.missing.items():
             text.append(f"{lib.name} {operation}: - ({why})")
     text += ["", acceptance_table(results), "", summary(results)]
+    if inputs.get("response"):
+        text += ["", carried_table(libs, inputs["response"])]
     if len(libs) == 1:
         text.append(INSTALL_HINT)
     return results, timings, "\n".join(text)

@@ -32,7 +32,7 @@ __all__ = [
     "streams",
 ]
 
-_WEATHER = {
+_WEATHER: dict[str, Any] = {
     "type": "function",
     "function": {
         "name": "get_weather",
@@ -44,7 +44,7 @@ _WEATHER = {
         },
     },
 }
-_TIME = {
+_TIME: dict[str, Any] = {
     "type": "function",
     "function": {
         "name": "get_time",

@@ -274,7 +274,8 @@ def no_trailing_whitespace_in_final_assistant(body: dict[str, Any]) -> list[Viol
     content = last.get("content")
     path = f"$.messages[{len(messages) - 1}].content"
     if isinstance(content, list) and content and isinstance(content[-1], dict):
-        content, path = content[-1].get("text"), f"{path}[{len(content) - 1}].text"
+        path = f"{path}[{len(content) - 1}].text"
+        content = content[-1].get("text")
     if isinstance(content, str) and content != content.rstrip():
         return [
             Violation(
