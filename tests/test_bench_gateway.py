@@ -422,6 +422,8 @@ def test_the_cli_registers_the_family(
     )
     assert request["inputs"] == len(gateway.corpus()["request"])
     assert f"accepted minagent {request['accepted']}/{request['inputs']}" in text
+    assert doc["carried"]["minagent"]["id"] == [1, 1]  # the response id is kept
+    assert "carried back" in text
 
 
 def test_litellm_beside_minagent() -> None:

@@ -69,6 +69,7 @@ __all__ = [
     "acceptance_table",
     "carried",
     "carried_table",
+    "carried_totals",
     "command",
     "corpus",
     "libraries",
@@ -536,18 +537,28 @@ def carried_table(libs: list[Library], inputs: list[tuple[str, bytes]]) -> str:
     """Per library, what its response translations carry over the corpus (`carried`)."""
     lines = [f"{'carried back':<12} " + " ".join(f"{key:>13}" for key in CARRIED)]
     for lib in libs:
-        if lib.response is None:
-            continue
-        total = dict.fromkeys(CARRIED, (0, 0))
-        for _, body in inputs:
-            try:
-                counts = carried(body, lib.response(body))
-            except Exception:  # counted as carrying nothing
-                counts = {key: (0, n) for key, (_, n) in carried(body, b"{}").items()}
-            for key, (k, n) in counts.items():
-                total[key] = (total[key][0] + k, total[key][1] + n)
-        lines.append(f"{lib.name:<12} " + " ".join(f"{f'{k}/{n}':>13}" for k, n in total.values()))
+        total = carried_totals(lib, inputs)
+        if total is not None:
+            cells = " ".join(f"{f'{k}/{n}':>13}" for k, n in total.values())
+            lines.append(f"{lib.name:<12} {cells}")
     return "\n".join(lines)
+
+
+def carried_totals(
+    lib: Library, inputs: list[tuple[str, bytes]]
+) -> dict[str, tuple[int, int]] | None:
+    """`carried` summed over ``inputs`` (None: the library has no response translation)."""
+    if lib.response is None:
+        return None
+    total = dict.fromkeys(CARRIED, (0, 0))
+    for _, body in inputs:
+        try:
+            counts = carried(body, lib.response(body))
+        except Exception:  # a translation that raises carries nothing
+            counts = {key: (0, n) for key, (_, n) in carried(body, b"{}").items()}
+        for key, (k, n) in counts.items():
+            total[key] = (total[key][0] + k, total[key][1] + n)
+    return total
 
 
 # --- timing -------------------------------------------------------------------------------------
@@ -716,12 +727,22 @@ def report(
     if inputs.get("response"):
         text += ["", carried_table(libs, inputs["response"])]
     if len(libs) == 1:
-        text.append(INSTALL_HINT)
+        text += ["", INSTALL_HINT]
     return results, timings, "\n".join(text)
 
 
-def _json(results: Iterable[Acceptance], timings: Iterable[Timing], libs: list[Library]) -> Any:
+def _json(
+    results: Iterable[Acceptance],
+    timings: Iterable[Timing],
+    libs: list[Library],
+    responses: list[tuple[str, bytes]],
+) -> Any:
     return {
+        "carried": {
+            lib.name: {k: list(v) for k, v in total.items()}
+            for lib in libs
+            if (total := carried_totals(lib, responses)) is not None
+        },
         "libraries": {lib.name: lib.version for lib in libs},
         "target_model": TARGET_MODEL,
         "timings": [
@@ -764,5 +785,7 @@ def command(args: Any) -> int:
     )
     print(text)
     if args.json is not None:
-        args.json.write_text(json.dumps(_json(results, timings, libs), indent=2) + "\n")
+        args.json.write_text(
+            json.dumps(_json(results, timings, libs, inputs["response"]), indent=2) + "\n"
+        )
     return 0
