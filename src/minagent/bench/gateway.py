@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import inspect
 import json
 import os
 import re
@@ -149,9 +150,13 @@ def minagent_library() -> Library:
     if translate is None:
         missing["stream"] = "minagent.providers.translate_stream does not exist yet"
     else:
+        params = inspect.signature(translate).parameters.values()
+        drops = any(p.name == "unsupported" or p.kind is p.VAR_KEYWORD for p in params)
 
         def stream(sse: bytes) -> bytes:
-            return b"".join(translate([sse], source="anthropic", target="openai_chat"))
+            options: dict[str, Any] = {"unsupported": "drop", "dropped": []} if drops else {}
+            chunks = translate([sse], source="anthropic", target="openai_chat", **options)
+            return b"".join(chunks)
 
     return Library("minagent", __version__, request, response, stream, missing=missing)
 
@@ -708,7 +713,7 @@ def report(
         a
         for operation in OPERATIONS
         for lib in libs
-        if (a := accept(lib, operation, inputs.get(operation, []))) is not None
+        if inputs.get(operation) and (a := accept(lib, operation, inputs[operation])) is not None
     ]
     skip = {(r.library, r.operation): set(r.raised) for r in results}
     timings = time_cases(libs, inputs, repeat, sample_seconds, skip, progress)
