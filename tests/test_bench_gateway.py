@@ -477,3 +477,21 @@ def test_carried_counts_what_reaches_the_chat_response() -> None:
         "id": (0, 1),
         "model": (1, 1),
     }
+
+
+def test_mapped_checks_each_option_on_the_written_request() -> None:
+    """`mapped` runs each MAPPED check on the Anthropic request a library writes: a body with
+    max_tokens 256 and stop_sequences ["END", "STOP"] maps those two options and no other."""
+    written = {
+        "model": "m",
+        "max_tokens": 256,
+        "stop_sequences": ["END", "STOP"],
+        "messages": [_USER],
+    }
+    lib = gateway.Library("fake", "0", lambda body: json.dumps(written).encode(), None, None)
+    result = gateway.mapped(lib, gateway_corpus.requests(None))
+    assert result is not None and set(result) == set(gateway_corpus.MAPPED)
+    assert {name for name, ok in result.items() if ok} == {"max_completion_tokens", "stop_list"}
+    assert gateway.mapped_table([lib], gateway_corpus.requests(None)).startswith(
+        f"options mapped fake: 2/{len(gateway_corpus.MAPPED)} (missed: "
+    )

@@ -75,6 +75,8 @@ __all__ = [
     "corpus",
     "libraries",
     "litellm_library",
+    "mapped",
+    "mapped_table",
     "minagent_library",
     "report",
     "time_cases",
@@ -566,6 +568,36 @@ def carried_totals(
     return total
 
 
+def mapped(lib: Library, inputs: list[tuple[str, bytes]]) -> dict[str, bool] | None:
+    """For each input with an entry in `gateway_corpus.MAPPED`, whether the library's request
+    translation carried its option (a raise counts as not); None without a request function."""
+    fn = lib.judge.get("request") or lib.request
+    if fn is None:
+        return None
+    out = {}
+    for name, body in inputs:
+        if name in gateway_corpus.MAPPED:
+            try:
+                out[name] = bool(gateway_corpus.MAPPED[name][1](json.loads(fn(body))))
+            except Exception:  # a translation that raises maps nothing
+                out[name] = False
+    return out
+
+
+def mapped_table(libs: list[Library], inputs: list[tuple[str, bytes]]) -> str:
+    """Per library: options mapped / options with a faithful mapping, and the ones missed."""
+    lines = []
+    for lib in libs:
+        result = mapped(lib, inputs)
+        if result:
+            missed = [gateway_corpus.MAPPED[n][0] for n, ok in result.items() if not ok]
+            lines.append(
+                f"options mapped {lib.name}: {sum(result.values())}/{len(result)}"
+                + (f" (missed: {'; '.join(missed)})" if missed else "")
+            )
+    return "\n".join(lines)
+
+
 # --- timing -------------------------------------------------------------------------------------
 
 
@@ -729,6 +761,8 @@ def report(
         for operation, why in lib.missing.items():
             text.append(f"{lib.name} {operation}: - ({why})")
     text += ["", acceptance_table(results), "", summary(results)]
+    if inputs.get("request"):
+        text += ["", mapped_table(libs, inputs["request"])]
     if inputs.get("response"):
         text += ["", carried_table(libs, inputs["response"])]
     if len(libs) == 1:
@@ -740,9 +774,15 @@ def _json(
     results: Iterable[Acceptance],
     timings: Iterable[Timing],
     libs: list[Library],
-    responses: list[tuple[str, bytes]],
+    inputs: dict[str, list[tuple[str, bytes]]],
 ) -> Any:
+    responses = inputs.get("response", [])
     return {
+        "mapped": {
+            lib.name: result
+            for lib in libs
+            if (result := mapped(lib, inputs.get("request", []))) is not None
+        },
         "carried": {
             lib.name: {k: list(v) for k, v in total.items()}
             for lib in libs
@@ -790,7 +830,5 @@ def command(args: Any) -> int:
     )
     print(text)
     if args.json is not None:
-        args.json.write_text(
-            json.dumps(_json(results, timings, libs, inputs["response"]), indent=2) + "\n"
-        )
+        args.json.write_text(json.dumps(_json(results, timings, libs, inputs), indent=2) + "\n")
     return 0

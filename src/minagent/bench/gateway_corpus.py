@@ -21,8 +21,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .gateway_rules import TOOL_ID
+
 __all__ = [
     "HAND_BUILT",
+    "MAPPED",
     "RECORDED_REQUESTS",
     "RECORDED_RESPONSES",
     "RECORDED_STREAMS",
@@ -339,3 +342,99 @@ def sse_bytes(path: Path) -> bytes:
 def streams(data: Path | None) -> list[tuple[str, bytes]]:
     """The recorded Anthropic streams under ``data``, as SSE bytes."""
     return [(name, sse_bytes(path)) for name, path in _recorded(data, RECORDED_STREAMS)]
+
+
+def _get(value: Any, *path: str | int) -> Any:
+    for key in path:
+        if isinstance(value, dict) and isinstance(key, str):
+            value = value.get(key)
+        elif isinstance(value, list) and isinstance(key, int) and -len(value) <= key < len(value):
+            value = value[key]
+        else:
+            return None
+    return value
+
+
+def _holds(value: Any, wanted: Any) -> bool:
+    """Whether ``wanted`` is ``value`` or a value anywhere inside it."""
+    if value == wanted:
+        return True
+    if isinstance(value, dict):
+        return any(_holds(v, wanted) for v in value.values())
+    if isinstance(value, list):
+        return any(_holds(v, wanted) for v in value)
+    return False
+
+
+def _same_valid_id(out: Any) -> bool:
+    ident = _get(out, "messages", 1, "content", -1, "id")
+    return (
+        isinstance(ident, str)
+        and TOOL_ID.fullmatch(ident) is not None
+        and _get(out, "messages", 2, "content", 0, "tool_use_id") == ident
+    )
+
+
+_SCHEMA = HAND_BUILT["response_format_json_schema"]["response_format"]["json_schema"]["schema"]
+
+MAPPED: dict[str, tuple[str, Any]] = {
+    "max_completion_tokens": (
+        "max_completion_tokens -> max_tokens",
+        lambda out: out.get("max_tokens") == 256,
+    ),
+    "max_tokens_and_max_completion_tokens": (
+        "max_completion_tokens over the deprecated max_tokens",
+        lambda out: out.get("max_tokens") == 300,
+    ),
+    "max_tokens_deprecated": ("max_tokens", lambda out: out.get("max_tokens") == 512),
+    "user": (
+        "user -> metadata.user_id",
+        lambda out: _get(out, "metadata", "user_id") == "user-1234",
+    ),
+    "metadata_user_id": (
+        "metadata.user_id kept",
+        lambda out: _get(out, "metadata") == {"user_id": "u-42"},
+    ),
+    "stop_string": (
+        "stop (string) -> stop_sequences",
+        lambda out: out.get("stop_sequences") == ["\n\n"],
+    ),
+    "stop_list": (
+        "stop (list) -> stop_sequences",
+        lambda out: out.get("stop_sequences") == ["END", "STOP"],
+    ),
+    "reasoning_effort": (
+        "reasoning_effort -> thinking or output_config.effort",
+        lambda out: (
+            _get(out, "thinking", "type") in ("enabled", "adaptive")
+            or _get(out, "output_config", "effort") is not None
+        ),
+    ),
+    "response_format_json_schema": (
+        "response_format json_schema -> structured output (native or tool)",
+        lambda out: _holds({k: v for k, v in out.items() if k != "messages"}, _SCHEMA),
+    ),
+    "parallel_tool_calls_false": (
+        "parallel_tool_calls false -> disable_parallel_tool_use",
+        lambda out: _get(out, "tool_choice", "disable_parallel_tool_use") is True,
+    ),
+    "tool_choice_required": (
+        "tool_choice required -> any",
+        lambda out: _get(out, "tool_choice", "type") == "any",
+    ),
+    "tool_choice_none": (
+        "tool_choice none -> none",
+        lambda out: _get(out, "tool_choice", "type") == "none",
+    ),
+    "tool_choice_named": (
+        "tool_choice function -> tool",
+        lambda out: _get(out, "tool_choice") == {"type": "tool", "name": "get_weather"},
+    ),
+    "strict_tool": ("tool strict kept", lambda out: _get(out, "tools", 0, "strict") is True),
+    "tool_id_functions_colon": (
+        "tool id rewritten to the pattern, the same in tool_use and tool_result",
+        lambda out: _same_valid_id(out),
+    ),
+}
+"""Hand-built requests whose option has a faithful Anthropic mapping: what it is, and a check
+of the Anthropic request written for it (plain JSON in, True when the option arrived)."""
