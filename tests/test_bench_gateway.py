@@ -429,7 +429,8 @@ def test_the_cli_registers_the_family(
 def test_litellm_beside_minagent() -> None:
     """With LiteLLM installed: its timed request translation writes the body its completion()
     sends, its outputs are judged, and the timing table has the ratio column."""
-    pytest.importorskip("litellm")
+    if not gateway.litellm_available():  # not importorskip: the import must follow OFFLINE_ENV
+        pytest.skip("litellm is not installed (the gateway-peers extra)")
     lib = gateway.litellm_library()
     assert lib is not None and lib.name == "LiteLLM"
     inputs = _tiny()
@@ -495,3 +496,20 @@ def test_mapped_checks_each_option_on_the_written_request() -> None:
     assert gateway.mapped_table([lib], gateway_corpus.requests(None)).startswith(
         f"options mapped fake: 2/{len(gateway_corpus.MAPPED)} (missed: "
     )
+
+
+def test_a_litellm_that_cannot_be_driven_is_reported_not_fatal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """When the installed LiteLLM lacks the functions the bench calls, `libraries` keeps
+    minagent and reports why (or raises PeerError to a caller that gives no list)."""
+
+    def moved() -> None:
+        raise gateway.PeerError("litellm 0.1 is installed but lacks the functions this bench calls")
+
+    monkeypatch.setattr(gateway, "litellm_library", moved)
+    problems: list[str] = []
+    assert [lib.name for lib in gateway.libraries(problems)] == ["minagent"]
+    assert problems == ["litellm 0.1 is installed but lacks the functions this bench calls"]
+    with pytest.raises(gateway.PeerError, match="lacks the functions"):
+        gateway.libraries()

@@ -65,6 +65,7 @@ __all__ = [
     "TARGET_MODEL",
     "Acceptance",
     "Library",
+    "PeerError",
     "Timing",
     "accept",
     "acceptance_table",
@@ -79,6 +80,7 @@ __all__ = [
     "mapped_table",
     "minagent_library",
     "report",
+    "section",
     "time_cases",
     "timing_table",
 ]
@@ -194,6 +196,21 @@ def litellm_library() -> Library | None:
         return None
     for key, value in OFFLINE_ENV.items():
         os.environ.setdefault(key, value)
+    try:
+        return _litellm_library()
+    except (ImportError, AttributeError) as error:  # another LiteLLM moved its functions
+        version = importlib.metadata.version("litellm")
+        raise PeerError(
+            f"litellm {version} is installed but lacks the functions this bench calls "
+            f"({type(error).__name__}: {error}); the bench is written for litellm>=1.110"
+        ) from error
+
+
+class PeerError(Exception):
+    """The installed peer library cannot be driven (its functions moved)."""
+
+
+def _litellm_library() -> Library:
     from datetime import datetime
 
     import httpx
@@ -319,10 +336,17 @@ def litellm_library() -> Library | None:
     return Library("LiteLLM", version, request, response, stream, judge=judge)
 
 
-def libraries() -> list[Library]:
-    """minagent, and LiteLLM when it is installed."""
+def libraries(problems: list[str] | None = None) -> list[Library]:
+    """minagent, and LiteLLM when it is installed and can be driven (otherwise the reason is
+    appended to ``problems``, when given, or raised as `PeerError`)."""
     out = [minagent_library()]
-    peer = litellm_library()
+    try:
+        peer = litellm_library()
+    except PeerError as error:
+        if problems is None:
+            raise
+        problems.append(str(error))
+        peer = None
     if peer is not None:
         out.append(peer)
     return out
@@ -819,11 +843,23 @@ def _json(
     }
 
 
+def section(repeat: int, progress: Callable[[str], None] | None = None) -> str:
+    """The family's text for the end of a plain ``minagent bench`` run (LiteLLM beside
+    minagent when it is installed and can be driven; otherwise why not)."""
+    problems: list[str] = []
+    libs = libraries(problems)
+    text = report(libs, corpus(), repeat, progress=progress)[2]
+    return "\n".join([text, *problems])
+
+
 def command(args: Any) -> int:
     """``minagent bench --family gateway``: the timing and acceptance tables (LiteLLM beside
     minagent when installed), ``--json FILE`` too; uses ``--repeat`` / ``--quick``."""
     repeat = 3 if args.quick else args.repeat
-    libs = libraries()
+    problems: list[str] = []
+    libs = libraries(problems)
+    for problem in problems:
+        print(f"minagent bench: {problem}", file=sys.stderr)
     inputs = corpus()
     results, timings, text = report(
         libs, inputs, repeat, progress=lambda s: print(s, file=sys.stderr, flush=True)

@@ -177,7 +177,7 @@ def _bench(args: argparse.Namespace) -> int:
     if not args.family:  # the default run ends with the gateway family (LiteLLM if installed)
         from ..bench import gateway
 
-        text = gateway.report(gateway.libraries(), gateway.corpus(), repeat, progress=progress)[2]
+        text = gateway.section(repeat, progress)
         if tty:
             print(file=sys.stderr)
         print()
