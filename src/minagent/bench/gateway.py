@@ -8,10 +8,11 @@ out, each done by both libraries on the same inputs (`minagent.bench.gateway_cor
   ``openai_chat.decode_request`` then ``anthropic.encode_request(req, unsupported="drop",
   model=...)``, with ``max_tokens=DEFAULT_MAX_TOKENS`` when the request's ``max_tokens`` is
   None (a gateway's own default: it never overrides the client's). LiteLLM: what
-  ``litellm.completion`` does before sending, without the network:
-  ``get_optional_params(..., custom_llm_provider="anthropic", drop_params=True)`` (its OpenAI
-  parameter mapping, ``AnthropicConfig.map_openai_params`` inside) then
-  ``AnthropicConfig().transform_request``, with ``json.loads`` / ``json.dumps`` around it.
+  ``litellm.completion`` does before sending, without the network: its checks of the messages
+  and parameters, ``get_optional_params(..., custom_llm_provider="anthropic",
+  drop_params=True)`` (its OpenAI parameter mapping, ``AnthropicConfig.map_openai_params``
+  inside) then ``AnthropicConfig().transform_request``, with ``json.loads`` / ``json.dumps``
+  around them.
 - ``response``: an Anthropic response to an OpenAI Chat response. minagent:
   ``anthropic.decode_response`` then ``openai_chat.encode_response(unsupported="drop")``.
   LiteLLM: ``AnthropicConfig().transform_parsed_response`` (the body of ``transform_response``
@@ -25,16 +26,21 @@ out, each done by both libraries on the same inputs (`minagent.bench.gateway_cor
   ``data: [DONE]``.
 
 Both libraries target the same model (`TARGET_MODEL`). Every output goes to the referee
-(`minagent.bench.gateway_rules`): the official SDK types and the documented server-side rules;
-the acceptance table counts what each library produced that the target accepts, and the keys
-outside the target's schema. Timing as in the rest of the suite: each case calibrated to samples
+(`minagent.bench.gateway_rules`): the official SDK types and the documented server-side rules; the
+acceptance table counts what each library produced that the target accepts, and the keys outside
+the target's schema. LiteLLM is judged on what its public entry point produces (`Library.judge`:
+``litellm.completion``'s request body as ``return_raw_request`` captures it, the stream
+``completion(stream=True)`` returns), and timed on the functions above, the least it does per call.
+Two more tables: the options each library maps (`gateway_corpus.MAPPED`) and what of the responses
+reaches the client (`carried`). Timing as in the rest of the suite: each case calibrated to samples
 of about ``sample_seconds`` of CPU time (``time.process_time``), the samples of every case
-interleaved over ``repeat`` rounds; per input, the median over rounds of LiteLLM / minagent
-(timed back to back in a round); per operation, the median of those ratios over the inputs
-both libraries translate.
+interleaved over ``repeat`` rounds; per input, the median over rounds of LiteLLM / minagent (timed
+back to back in a round); per operation, the median of those ratios over the inputs both libraries
+translate.
 
-LiteLLM is optional (``pip install 'minagent-wire[gateway-peers]'``); it is imported with
-``LITELLM_LOCAL_MODEL_COST_MAP=True`` and telemetry off, so it never goes to the network.
+LiteLLM is optional (``pip install 'minagent-wire[gateway-peers]'``); it is imported after
+`OFFLINE_ENV` is set (bundled model table and beta headers, offline mode, no telemetry), so it
+does not go to the network.
 """
 
 from __future__ import annotations
