@@ -33,7 +33,7 @@ the target's schema. LiteLLM is judged on what its public entry point produces (
 ``completion(stream=True)`` returns), and timed on the functions above, the least it does per call.
 Two more tables: the options each library maps (`gateway_corpus.MAPPED`) and what of the responses
 reaches the client (`carried`). Timing as in the rest of the suite: each case calibrated to samples
-of about ``sample_seconds`` of CPU time (``time.process_time``), the samples of every case
+of about ``sample_seconds`` of CPU time (`runner.CLOCK`), the samples of every case
 interleaved over ``repeat`` rounds; per input, the median over rounds of LiteLLM / minagent (timed
 back to back in a round); per operation, the median of those ratios over the inputs both libraries
 translate.
@@ -53,7 +53,6 @@ import os
 import re
 import statistics
 import sys
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +60,7 @@ from typing import Any
 
 from . import gateway_corpus, gateway_rules
 from .gateway_rules import Verdict
+from .runner import CLOCK
 
 __all__ = [
     "CARRIED",
@@ -650,10 +650,10 @@ class Timing:
 def _calibrate(fn: Callable[[], Any], seconds: float) -> int:
     loops = 1
     while True:
-        start = time.process_time()
+        start = CLOCK()
         for _ in range(loops):
             fn()
-        if time.process_time() - start >= seconds or loops >= 1 << 16:
+        if CLOCK() - start >= seconds or loops >= 1 << 16:
             return loops
         loops *= 2
 
@@ -685,10 +685,10 @@ def time_cases(
         shift = r % max(len(cases), 1)
         for i in [*range(shift, len(cases)), *range(shift)]:
             fn, n = cases[i][3], loops[i]
-            start = time.process_time()
+            start = CLOCK()
             for _ in range(n):
                 fn()
-            samples[i].append((time.process_time() - start) / n)
+            samples[i].append((CLOCK() - start) / n)
     per: dict[tuple[str, str, str], list[float]] = {
         case[:3]: s for case, s in zip(cases, samples, strict=True)
     }
