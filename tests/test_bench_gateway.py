@@ -450,10 +450,12 @@ def test_litellm_beside_minagent() -> None:
 
 def test_carried_counts_what_reaches_the_chat_response() -> None:
     """`carried` finds a thinking signature, a citation's cited text and a server block's id
-    anywhere in the output, and compares the id and model; what is absent counts as lost."""
+    anywhere in the output, compares thinking tokens with reasoning tokens, the id and the
+    model; what is absent counts as lost."""
     source = {
         "id": "msg_1",
         "model": "claude-x-1",
+        "usage": {"output_tokens": 9, "output_tokens_details": {"thinking_tokens": 7}},
         "content": [
             {"type": "thinking", "thinking": "hm", "signature": "sig-1"},
             {"type": "redacted_thinking", "data": "opaque"},
@@ -469,12 +471,14 @@ def test_carried_counts_what_reaches_the_chat_response() -> None:
         "choices": [
             {"message": {"thinking_blocks": [{"signature": "sig-1"}], "x": ["srvtoolu_1"]}}
         ],
+        "usage": {"completion_tokens_details": {"reasoning_tokens": 7}},
     }
     counts = gateway.carried(json.dumps(source).encode(), json.dumps(output).encode())
     assert counts == {
         "thinking": (1, 2),
         "citations": (0, 1),
         "server blocks": (2, 2),
+        "thinking tokens": (1, 1),
         "id": (0, 1),
         "model": (1, 1),
     }

@@ -516,7 +516,7 @@ def summary(results: list[Acceptance]) -> str:
 
 # --- what the way back carries -------------------------------------------------------------------
 
-CARRIED = ("thinking", "citations", "server blocks", "id", "model")
+CARRIED = ("thinking", "citations", "server blocks", "thinking tokens", "id", "model")
 """What `carried` counts in a response translation."""
 
 
@@ -535,6 +535,12 @@ def _strings(value: Any) -> set[str]:
     return out
 
 
+def _get_path(value: Any, *keys: str) -> Any:
+    for key in keys:
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
+
+
 def carried(source: bytes, output: bytes) -> dict[str, tuple[int, int]]:
     """What of an Anthropic response reaches the OpenAI Chat response, as (kept, there):
 
@@ -543,6 +549,8 @@ def carried(source: bytes, output: bytes) -> dict[str, tuple[int, int]]:
       citation's text span) is in the output;
     - ``server blocks``: server tool blocks (``server_tool_use``, ``*_tool_result``, MCP,
       ``compaction``, ...) whose id or ``tool_use_id`` (compaction: content) is in the output;
+    - ``thinking tokens``: ``usage.output_tokens_details.thinking_tokens`` written as
+      ``usage.completion_tokens_details.reasoning_tokens``;
     - ``id`` / ``model``: the response's ``id`` and served ``model`` written as the output's.
 
     A string anywhere in the output counts (as LiteLLM's ``thinking_blocks`` or
@@ -565,6 +573,10 @@ def carried(source: bytes, output: bytes) -> dict[str, tuple[int, int]]:
         elif kind not in ("tool_use",):
             mark = block.get("id") or block.get("tool_use_id") or block.get("content")
             tally("server blocks", isinstance(mark, str) and mark in strings)
+    thinking_tokens = _get_path(src, "usage", "output_tokens_details", "thinking_tokens")
+    if thinking_tokens is not None:
+        written = _get_path(out, "usage", "completion_tokens_details", "reasoning_tokens")
+        tally("thinking tokens", written == thinking_tokens)
     tally("id", out.get("id") == src.get("id"))
     tally("model", out.get("model") == src.get("model"))
     return counts
@@ -572,11 +584,11 @@ def carried(source: bytes, output: bytes) -> dict[str, tuple[int, int]]:
 
 def carried_table(libs: list[Library], inputs: list[tuple[str, bytes]]) -> str:
     """Per library, what its response translations carry over the corpus (`carried`)."""
-    lines = [f"{'carried back':<12} " + " ".join(f"{key:>13}" for key in CARRIED)]
+    lines = [f"{'carried back':<12} " + " ".join(f"{key:>15}" for key in CARRIED)]
     for lib in libs:
         total = carried_totals(lib, inputs)
         if total is not None:
-            cells = " ".join(f"{f'{k}/{n}':>13}" for k, n in total.values())
+            cells = " ".join(f"{f'{k}/{n}':>15}" for k, n in total.values())
             lines.append(f"{lib.name:<12} {cells}")
     return "\n".join(lines)
 
