@@ -2,7 +2,8 @@
 
 Examples: ``minagent bench`` (every family, 300 messages, JSON and MessagePack; then the import
 cost, fresh processes, median of 10); ``minagent bench --size all --plot throughput.png --json
-bench.json``; ``minagent bench --imports`` (the import cost alone).
+bench.json``; ``minagent bench --imports`` (the import cost alone); ``minagent bench --family
+gateway`` (OpenAI Chat <-> Anthropic translation beside LiteLLM: timings and acceptance).
 """
 
 from __future__ import annotations
@@ -57,10 +58,12 @@ def add_bench(sub: Subparsers) -> None:
     p.add_argument(
         "--family",
         action="append",
-        choices=[*FAMILIES, "providers"],
+        choices=[*FAMILIES, "providers", "gateway"],
         help="corpus family (repeatable; default: "
         + ", ".join(FAMILIES)
-        + "); 'providers', not in the default, times the provider adapters",
+        + "); 'providers', not in the default, times the provider adapters; 'gateway' alone "
+        "times and checks OpenAI Chat <-> Anthropic translation beside LiteLLM (the default "
+        "run ends with it)",
     )
     p.add_argument(
         "--size",
@@ -115,6 +118,10 @@ def _bench(args: argparse.Namespace) -> int:
         from ..bench.providers import command
 
         return command(args)
+    if args.family and "gateway" in args.family:
+        from ..bench.gateway import command as gateway_command
+
+        return gateway_command(args)
     if args.plot is not None:
         try:
             import matplotlib  # noqa: F401
@@ -167,6 +174,14 @@ def _bench(args: argparse.Namespace) -> int:
         print(file=sys.stderr)
     print()
     print(imports.table(costs, imports.self_times()))
+    if not args.family:  # the default run ends with the gateway family (LiteLLM if installed)
+        from ..bench import gateway
+
+        text = gateway.section(repeat, progress)
+        if tty:
+            print(file=sys.stderr)
+        print()
+        print(text)
     settings = {
         "families": families,
         "sizes": args.size,
