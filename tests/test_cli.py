@@ -720,13 +720,14 @@ def test_stats_tables_without_rich_exit_1_naming_the_extra(
 
 
 def test_every_provider_adapter_is_a_convert_format() -> None:
-    """Each adapter module in minagent.providers (not private, not a stream module) is listed in
-    the convert format table, so a new adapter cannot be forgotten there."""
+    """Each adapter module in minagent.providers (a public module whose functions come from
+    the adapter contract, ``kit.contract``) is listed in the convert format table, so a new
+    adapter cannot be forgotten there."""
     folder = Path(minagent.__file__).parent / "providers"
     modules = sorted(
         p.stem
         for p in folder.glob("*.py")
-        if not p.stem.startswith("_") and not p.stem.endswith("_stream")
+        if not p.stem.startswith("_") and "kit.contract(" in p.read_text(encoding="utf-8")
     )
     assert sorted(PROVIDER_ADAPTERS.values()) == modules
     for prefix in PROVIDER_ADAPTERS:

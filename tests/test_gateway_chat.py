@@ -575,10 +575,17 @@ def test_anthropic_blocks_survive_a_chat_client(path: Any) -> None:
     data = _body([USER, *_client_turn(chat["choices"][0]["message"])])
     request = openai_chat.decode_request(data)
     assert json.loads(openai_chat.encode_request(request)) == json.loads(data)
-    out = json.loads(anthropic.encode_request(request, max_tokens=8))
+    dropped: list[Dropped] = []
+    out = json.loads(anthropic.encode_request(request, max_tokens=8, dropped=dropped))
     content = out["messages"][1]["content"]
-    assert content == raw["content"]
-    signatures = [b.get("signature") or b.get("data") for b in raw["content"]]
+    # Anthropic refuses whitespace-only text blocks: those alone are left out, and listed
+    blank = [
+        i for i, b in enumerate(raw["content"]) if b["type"] == "text" and not b["text"].strip()
+    ]
+    kept = [b for i, b in enumerate(raw["content"]) if i not in blank]
+    assert content == kept
+    assert [d.path for d in dropped] == [f"$.messages[1].content[{i}]" for i in blank]
+    signatures = [b.get("signature") or b.get("data") for b in kept]
     assert [b.get("signature") or b.get("data") for b in content] == signatures
 
 

@@ -147,10 +147,12 @@ def test_same_format_passes_through() -> None:
 def test_anthropic_text_to_chat_exact() -> None:
     """A recorded Anthropic text stream becomes these exact Chat chunks."""
     data = _wire_bytes(STREAMS_BY["provider-streams/anthropic/text.sse"], "anthropic")
-    out, dropped = translated(data, "anthropic", "openai_chat", unsupported="drop")
+    out, dropped = translated(
+        data, "anthropic", "openai_chat", unsupported="drop", created=1_700_000_000
+    )
     top = (
         'data: {"id":"msg_4QpJur2dWWDjF6C758FbBw5vm12BaVipnK","object":"chat.completion.chunk",'
-        '"created":0,"model":"claude-3-opus-latest","choices":['
+        '"created":1700000000,"model":"claude-3-opus-latest","choices":['
     )
     head = top + '{"index":0,"delta":'
     assert out.decode().split("\n\n") == [
