@@ -721,13 +721,13 @@ def test_stats_tables_without_rich_exit_1_naming_the_extra(
 
 def test_every_provider_adapter_is_a_convert_format() -> None:
     """Each adapter module in minagent.providers (a public module whose functions come from
-    the adapter contract, ``kit.contract``) is listed in the convert format table, so a new
+    the adapter contract, ``kit.request_encoder``) is listed in the convert format table, so a new
     adapter cannot be forgotten there."""
     folder = Path(minagent.__file__).parent / "providers"
     modules = sorted(
         p.stem
         for p in folder.glob("*.py")
-        if not p.stem.startswith("_") and "kit.contract(" in p.read_text(encoding="utf-8")
+        if not p.stem.startswith("_") and "kit.request_encoder(" in p.read_text(encoding="utf-8")
     )
     assert sorted(PROVIDER_ADAPTERS.values()) == modules
     for prefix in PROVIDER_ADAPTERS:

@@ -86,7 +86,6 @@ __all__ = [
     "ResponseEncoder",
     "SettingsReader",
     "block_extra",
-    "contract",
     "decoder",
     "encode_settings",
     "foreign_block",
@@ -742,18 +741,6 @@ def response_decoder(read: Callable[[Any, Limits], ModelResponse]) -> ResponseDe
 
     _named(decode_response, read, "decode_response")
     return decode_response
-
-
-def contract(*functions: Any) -> tuple[Any, ...]:
-    """An adapter's public functions from its body functions: ``(decode_request,
-    decode_response, encode_request, encode_response)`` from the ``_``-prefixed ones."""
-    read_request, read_response, write_request, write_response = functions
-    return (
-        decoder(read_request, "decode_request"),
-        response_decoder(read_response),
-        request_encoder(write_request),
-        response_encoder(write_response),
-    )
 
 
 def tool_fields(tool: Tool, schema: str, empty: Any = None, strict: bool = True) -> dict[str, Any]:

@@ -1046,6 +1046,13 @@ _USAGE_OBJECTS = frozenset({"cache_creation", "server_tool_use", "output_tokens_
 
 # --- the adapter contract (signatures: _toolkit) ----------------------------------------------
 
-decode_request, decode_response, encode_request, encode_response = kit.contract(
-    _decode_request, _decode_response, _encode_request, _encode_response
-)
+decode_request = kit.decoder(_decode_request, "decode_request")
+"""`_decode_request` behind the contract's size check: ``decode_request(data, *, limits=)``."""
+decode_response = kit.response_decoder(_decode_response)
+"""`_decode_response` behind the contract: ``decode_response(data, *, limits=, renames=)``."""
+encode_request = kit.request_encoder(_encode_request)
+"""`_encode_request` behind the contract: ``encode_request(request_or_messages, *,
+unsupported="error", dropped=None, defaults=None, renames=None, **settings)``."""
+encode_response = kit.response_encoder(_encode_response)
+"""`_encode_response` behind the contract: ``encode_response(response, *, unsupported="error",
+dropped=None, **fields)``."""
