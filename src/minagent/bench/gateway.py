@@ -6,8 +6,8 @@ out, each done by both libraries on the same inputs (`minagent.bench.gateway_cor
 
 - ``request``: an OpenAI Chat request to an Anthropic request. minagent:
   ``openai_chat.decode_request`` then ``anthropic.encode_request(req, unsupported="drop",
-  model=...)``, with ``max_tokens=DEFAULT_MAX_TOKENS`` when the request's ``max_tokens`` is
-  None (a gateway's own default: it never overrides the client's). LiteLLM: what
+  model=..., defaults={"max_tokens": DEFAULT_MAX_TOKENS})`` (a gateway's own default: it
+  never overrides the client's). LiteLLM: what
   ``litellm.completion`` does before sending, without the network: its checks of the messages
   and parameters, ``get_optional_params(..., custom_llm_provider="anthropic",
   drop_params=True)`` (its OpenAI parameter mapping, ``AnthropicConfig.map_openai_params``
@@ -134,24 +134,27 @@ class Library:
 # --- the two libraries -------------------------------------------------------------------------
 
 
-def minagent_library() -> Library:
-    """minagent through its public adapter API (`minagent.providers`)."""
+def minagent_library(extensions: bool = False) -> Library:
+    """minagent through its public adapter API (`minagent.providers`); ``extensions``: the
+    OpenAI Chat extension that carries thinking, citations and server blocks (LiteLLM's keys;
+    off by default, which keeps the strict Chat schema)."""
     from .. import __version__, providers
 
     chat, anthropic = providers.get("openai_chat"), providers.get("anthropic")
+    ext: dict[str, Any] = {"extensions": True} if extensions else {}
+    defaults = {"max_tokens": DEFAULT_MAX_TOKENS}  # the gateway's, only where the client set none
 
     def request(body: bytes) -> bytes:
         dropped: list[providers.Dropped] = []
         req = chat.decode_request(body)
-        options: dict[str, Any] = {"model": TARGET_MODEL}
-        if req.max_tokens is None:  # the gateway's default, only where the client set none
-            options["max_tokens"] = DEFAULT_MAX_TOKENS
-        return anthropic.encode_request(req, unsupported="drop", dropped=dropped, **options)
+        return anthropic.encode_request(
+            req, unsupported="drop", dropped=dropped, defaults=defaults, model=TARGET_MODEL
+        )
 
     def response(body: bytes) -> bytes:
         dropped: list[providers.Dropped] = []
         return chat.encode_response(
-            anthropic.decode_response(body), unsupported="drop", dropped=dropped
+            anthropic.decode_response(body), unsupported="drop", dropped=dropped, **ext
         )
 
     translate = getattr(providers, "translate_stream", None)
@@ -164,11 +167,12 @@ def minagent_library() -> Library:
         drops = any(p.name == "unsupported" or p.kind is p.VAR_KEYWORD for p in params)
 
         def stream(sse: bytes) -> bytes:
-            options: dict[str, Any] = {"unsupported": "drop", "dropped": []} if drops else {}
+            options: dict[str, Any] = {"unsupported": "drop", "dropped": [], **ext} if drops else {}
             chunks = translate([sse], source="anthropic", target="openai_chat", **options)
             return b"".join(chunks)
 
-    return Library("minagent", __version__, request, response, stream, missing=missing)
+    name = "minagent ext" if extensions else "minagent"
+    return Library(name, __version__, request, response, stream, missing=missing)
 
 
 OFFLINE_ENV = {
@@ -806,7 +810,8 @@ def report(
     if inputs.get("request"):
         text += ["", mapped_table(libs, inputs["request"])]
     if inputs.get("response"):
-        text += ["", carried_table(libs, inputs["response"])]
+        with_ext = [libs[0], minagent_library(extensions=True), *libs[1:]]
+        text += ["", carried_table(with_ext, inputs["response"])]
     if len(libs) == 1:
         text += ["", INSTALL_HINT]
     return results, timings, "\n".join(text)
@@ -827,7 +832,7 @@ def _json(
         },
         "carried": {
             lib.name: {k: list(v) for k, v in total.items()}
-            for lib in libs
+            for lib in [libs[0], minagent_library(extensions=True), *libs[1:]]
             if (total := carried_totals(lib, responses)) is not None
         },
         "libraries": {lib.name: lib.version for lib in libs},
