@@ -120,13 +120,13 @@ class StreamTranslator:
         """What the target cannot hold, listed (filled by `close`)."""
         self._policy: UnsupportedPolicy = unsupported
         self._fields = fields
-        self._adapter = get(target)
+        self._adapter = _encoder(target)
         if source == "gemini":
-            self._acc: Any = get(source).StreamAccumulator(sse=sse, limits=limits)
+            self._acc: Any = _accumulator(source)(sse=sse, limits=limits)
         elif not sse:
             raise ValueError(f"sse=False is for a Gemini source only, not {source!r}")
         else:
-            self._acc = get(source).StreamAccumulator(limits=limits)
+            self._acc = _accumulator(source)(limits=limits)
         self._writer: Writer | None = None if source == target else WRITERS[target]()
         self._each = None if self._writer is None else _READERS[source](self)
         self._started = False
@@ -272,10 +272,7 @@ class StreamTranslator:
         self._writer.blocks(body)
 
     def _encode(self, response: ModelResponse, dropped: list[Dropped], fields: Any) -> Any:
-        data = self._adapter.encode_response(
-            response, unsupported=self._policy, dropped=dropped, **fields
-        )
-        return _json(data)
+        return _json(self._adapter(response, unsupported=self._policy, dropped=dropped, **fields))
 
 
 def stream_body(target: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -317,6 +314,27 @@ def stream_body(target: str, body: dict[str, Any]) -> dict[str, Any]:
         first.setdefault("finishReason", "STOP")
         return dict(body, candidates=[first, *candidates[1:]])
     return dict(body)
+
+
+_ENCODERS: dict[str, Callable[..., bytes]] = {}
+_ACCUMULATORS: dict[str, type] = {}
+
+
+def _encoder(target: str) -> Callable[..., bytes]:
+    """The ``target`` adapter module's own ``encode_response`` (looked up once: the registry's
+    `Adapter.encode_response` imports the module on every call)."""
+    encode = _ENCODERS.get(target)
+    if encode is None:
+        encode = _ENCODERS[target] = get(target).module.encode_response
+    return encode
+
+
+def _accumulator(source: str) -> type:
+    """The ``source`` stream module's `StreamAccumulator` class (looked up once)."""
+    cls = _ACCUMULATORS.get(source)
+    if cls is None:
+        cls = _ACCUMULATORS[source] = get(source).StreamAccumulator
+    return cls
 
 
 def _nothing(piece: str) -> None:
