@@ -1344,6 +1344,25 @@ _FOREIGN_USAGE = {
 tokens are Chat's reasoning tokens."""
 
 
+def _usage_plan(name: str, own: bool) -> str | tuple[str, ...]:
+    """What `_usage_out` does with the counter ``name``: the Chat name to keep it under, or the
+    (path, what) to list it as metadata with (``()``: folded into ``prompt_tokens``)."""
+    back = _USAGE_BACK.get(name) or (name if own else _FOREIGN_USAGE.get(name, name))
+    if (
+        own
+        or back in ("prompt_tokens", "completion_tokens", "total_tokens")
+        or back.startswith(_USAGE_GROUPS)
+    ):
+        return back
+    if name == "cache_creation_input_tokens":  # folded into prompt_tokens
+        return ()
+    return (f"$.usage.{name}", f"the usage counter {name!r}")
+
+
+_USAGE_PLANS: dict[bool, dict[str, str | tuple[str, ...]]] = {False: {}, True: {}}
+"""`_usage_plan` per (own, counter name), computed once (counter names repeat)."""
+
+
 def _usage_out(
     counters: dict[str, int],
     other: dict[str, Any],
@@ -1354,16 +1373,17 @@ def _usage_out(
     if "" in other:
         return other[""]
     kept: dict[str, int] = {}
+    plans = _USAGE_PLANS[own]
     for name, value in counters.items():
-        back = _USAGE_BACK.get(name) or (name if own else _FOREIGN_USAGE.get(name, name))
-        if (
-            own
-            or back in ("prompt_tokens", "completion_tokens", "total_tokens")
-            or back.startswith(_USAGE_GROUPS)
-        ):
-            kept[back] = value
-        elif name != "cache_creation_input_tokens":  # folded into prompt_tokens below
-            policy.metadata(f"$.usage.{name}", f"the usage counter {name!r}")
+        plan = plans.get(name)
+        if plan is None:
+            plan = _usage_plan(name, own)
+            if len(plans) < 256:
+                plans[name] = plan
+        if type(plan) is str:
+            kept[plan] = value
+        elif plan:  # (path, what) of a counter listed as metadata
+            policy.metadata(*plan)
     prompt = counters.get("input_tokens", 0) + counters.get("cache_read_input_tokens", 0)
     prompt += counters.get("cache_creation_input_tokens", 0)
     if not own:
