@@ -1399,6 +1399,8 @@ def _usage_out(
             rest[name] = value
         else:
             policy.metadata(f"$.usage_extra.{name}", f"the usage entry {name!r}")
+    if not rest and not any("." in name for name in kept):
+        return kept  # flat already: what usage_object would build, without the splitting
     return kit.usage_object(kept, rest)
 
 
