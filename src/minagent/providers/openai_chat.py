@@ -988,9 +988,10 @@ def _encode_message(
         content = _parts(msg.content, path, policy, role, own)
         if not absent:
             out["content"] = content
-    keys = {k: v for k, v in extra.items() if k != "tool_calls"}
     psf = out.pop(_chat_ext.PSF, None)  # the extension's, merged with the message's own
-    out.update(kit.kept_keys(keys, MESSAGE_KEYS[role], own, policy, path))
+    if extra:
+        keys = {k: v for k, v in extra.items() if k != "tool_calls"}
+        out.update(kit.kept_keys(keys, MESSAGE_KEYS[role], own, policy, path))
     if psf is not None:
         mine = out.get(_chat_ext.PSF)
         out[_chat_ext.PSF] = {**mine, **psf} if type(mine) is dict else psf
