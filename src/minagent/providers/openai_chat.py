@@ -1400,9 +1400,32 @@ def _usage_out(
             rest[name] = value
         else:
             policy.metadata(f"$.usage_extra.{name}", f"the usage entry {name!r}")
-    if not rest and not any("." in name for name in kept):
-        return kept  # flat already: what usage_object would build, without the splitting
+    if not rest:
+        out = _one_level(kept)
+        if out is not None:
+            return out
     return kit.usage_object(kept, rest)
+
+
+def _one_level(kept: dict[str, int]) -> dict[str, Any] | None:
+    """The usage object of ``kept`` when its names nest one level at most (``prompt_tokens``,
+    ``prompt_tokens_details.cached_tokens``: Chat's own) and never collide: what
+    `kit.usage_object` builds, without splitting every name. None otherwise (let it decide)."""
+    out: dict[str, Any] = {}
+    for name, value in kept.items():
+        head, dot, leaf = name.partition(".")
+        if not dot:
+            out[name] = value
+            continue
+        group = out.get(head)
+        if group is None:
+            if head in out:
+                return None
+            group = out[head] = {}
+        if type(group) is not dict or "." in leaf:
+            return None
+        group[leaf] = value
+    return out
 
 
 _REQUEST_FAST = msgspec.json.Decoder(list[_MessageIn])
