@@ -363,17 +363,30 @@ def _content(response: ModelResponse) -> list[Any]:
 # --- readers: source events -> neutral deltas ----------------------------------------------------
 
 
-def _anthropic(t: StreamTranslator) -> Callable[[Any], None]:
-    """The Anthropic reader for ``t`` (the event classes bound once)."""
+_ANTHROPIC_EVENTS: tuple[type, ...] = ()
+
+
+def _anthropic_events() -> tuple[type, ...]:
+    """The Anthropic event classes the reader tells apart (imported on first use, then kept)."""
+    global _ANTHROPIC_EVENTS
     from . import anthropic_stream as s
 
-    delta_cls, start_cls, stop_cls, begin_cls = (
+    _ANTHROPIC_EVENTS = (
         s.ContentBlockDelta,
         s.ContentBlockStart,
         s.ContentBlockStop,
         s.MessageStart,
+        s.TextDelta,
+        s.ThinkingDelta,
     )
-    text_cls, thinking_cls = s.TextDelta, s.ThinkingDelta
+    return _ANTHROPIC_EVENTS
+
+
+def _anthropic(t: StreamTranslator) -> Callable[[Any], None]:
+    """The Anthropic reader for ``t`` (the event classes bound once)."""
+    delta_cls, start_cls, stop_cls, begin_cls, text_cls, thinking_cls = (
+        _ANTHROPIC_EVENTS or _anthropic_events()
+    )
 
     def read(event: Any) -> None:
         cls = type(event)
