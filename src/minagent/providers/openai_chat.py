@@ -46,7 +46,7 @@ from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
 from . import _chat_ext
 from . import _toolkit as kit
-from ._base import Reasoning, Request, ResponseFormat, Tool, Unsupported
+from ._base import Dropped, Reasoning, Request, ResponseFormat, Tool, Unsupported
 from ._toolkit import SettingsReader
 
 __all__ = [
@@ -1345,9 +1345,10 @@ _FOREIGN_USAGE = {
 tokens are Chat's reasoning tokens."""
 
 
-def _usage_plan(name: str, own: bool) -> str | tuple[str, ...]:
+def _usage_plan(name: str, own: bool) -> str | Dropped | None:
     """What `_usage_out` does with the counter ``name``: the Chat name to keep it under, or the
-    (path, what) to list it as metadata with (``()``: folded into ``prompt_tokens``)."""
+    metadata entry to list it with (a frozen `Dropped`, shared), or ``None``: folded into
+    ``prompt_tokens``."""
     back = _USAGE_BACK.get(name) or (name if own else _FOREIGN_USAGE.get(name, name))
     if (
         own
@@ -1356,12 +1357,13 @@ def _usage_plan(name: str, own: bool) -> str | tuple[str, ...]:
     ):
         return back
     if name == "cache_creation_input_tokens":  # folded into prompt_tokens
-        return ()
-    return (f"$.usage.{name}", f"the usage counter {name!r}")
+        return None
+    return Dropped(f"$.usage.{name}", f"the usage counter {name!r}", "metadata")
 
 
-_USAGE_PLANS: dict[bool, dict[str, str | tuple[str, ...]]] = {False: {}, True: {}}
+_USAGE_PLANS: dict[bool, dict[str, str | Dropped | None]] = {False: {}, True: {}}
 """`_usage_plan` per (own, counter name), computed once (counter names repeat)."""
+_UNPLANNED: Any = object()
 
 
 def _usage_out(
@@ -1376,15 +1378,15 @@ def _usage_out(
     kept: dict[str, int] = {}
     plans = _USAGE_PLANS[own]
     for name, value in counters.items():
-        plan = plans.get(name)
-        if plan is None:
+        plan = plans.get(name, _UNPLANNED)
+        if plan is _UNPLANNED:
             plan = _usage_plan(name, own)
             if len(plans) < 256:
                 plans[name] = plan
         if type(plan) is str:
             kept[plan] = value
-        elif plan:  # (path, what) of a counter listed as metadata
-            policy.metadata(*plan)
+        elif plan is not None:  # a counter listed as metadata (one shared Dropped)
+            policy.dropped.append(plan)
     prompt = counters.get("input_tokens", 0) + counters.get("cache_read_input_tokens", 0)
     prompt += counters.get("cache_creation_input_tokens", 0)
     if not own:
