@@ -22,17 +22,19 @@ _MESSAGE = frozenset({"role", "content", "refusal", "tool_calls"})
 _FIRST = ("system_fingerprint", "service_tier")
 """Top-level keys the accumulator (and the SDK) read from the first chunk only."""
 _OPEN = b',"finish_reason":null}]}\n\n'
+_CLOSE_TEXT = b"}" + _OPEN
 
 
 class ChatWriter(Writer):
     """Writes ``data: {chunk}`` events; see the module docstring."""
 
-    __slots__ = ("_calls", "_head", "_text", "_top")
+    __slots__ = ("_calls", "_head", "_text", "_texts", "_top")
     target = "openai_chat"
 
     def __init__(self) -> None:
         super().__init__()
         self._head = b""
+        self._texts = b""  # _head and the start of a content delta: a text piece's prefix
         self._top: dict[str, Any] = {}
         self._calls = 0
         self._text = False  # a content delta was sent
@@ -49,6 +51,7 @@ class ChatWriter(Writer):
                 top[key] = header[key]
         self._top = top
         self._head = b"data: " + dumps(top)[:-1] + b',"choices":[{"index":0,"delta":'
+        self._texts = self._head + b'{"content":'
         self._delta({"role": "assistant"})
 
     def _delta(self, delta: dict[str, Any]) -> None:
@@ -60,7 +63,7 @@ class ChatWriter(Writer):
             self._delta({"content": ""})
 
     def text(self, piece: str) -> None:
-        self.out.append(self._head + b'{"content":' + dumps(piece) + b"}" + _OPEN)
+        self.out.append(self._texts + dumps(piece) + _CLOSE_TEXT)
 
     def close_text(self) -> None:
         pass

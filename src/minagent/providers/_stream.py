@@ -227,12 +227,13 @@ class Accumulator:
                 if each is not None:
                     each(event)
             raise
+        apply = self.apply
         if each is None:
             for event in events:
-                self.apply(event)
+                apply(event)
         else:
             for event in events:
-                self.apply(event)
+                apply(event)
                 each(event)
         return events
 

@@ -308,9 +308,16 @@ class StreamAccumulator(Accumulator):
         return block
 
     def _delta(self, event: ContentBlockDelta, index: int) -> None:
-        block = self._open(event.index, "content_block_delta", index)
         delta = event.delta
         dcls = type(delta)
+        blocks = self._blocks
+        at = event.index
+        if dcls is TextDelta and 0 <= at < len(blocks):  # the hot path: a text piece
+            block = blocks[at]
+            if block.kind == "text" and not block.stopped:
+                block.pieces.append(delta.text)
+                return
+        block = self._open(at, "content_block_delta", index)
         kinds, _key = _TARGETS[dcls]
         if block.kind not in kinds:
             raise fail(

@@ -46,7 +46,7 @@ from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
 from . import _chat_ext
 from . import _toolkit as kit
-from ._base import Reasoning, Request, ResponseFormat, Tool, Unsupported
+from ._base import Dropped, Reasoning, Request, ResponseFormat, Tool, Unsupported
 from ._toolkit import SettingsReader
 
 __all__ = [
@@ -988,9 +988,10 @@ def _encode_message(
         content = _parts(msg.content, path, policy, role, own)
         if not absent:
             out["content"] = content
-    keys = {k: v for k, v in extra.items() if k != "tool_calls"}
     psf = out.pop(_chat_ext.PSF, None)  # the extension's, merged with the message's own
-    out.update(kit.kept_keys(keys, MESSAGE_KEYS[role], own, policy, path))
+    if extra:
+        keys = {k: v for k, v in extra.items() if k != "tool_calls"}
+        out.update(kit.kept_keys(keys, MESSAGE_KEYS[role], own, policy, path))
     if psf is not None:
         mine = out.get(_chat_ext.PSF)
         out[_chat_ext.PSF] = {**mine, **psf} if type(mine) is dict else psf
@@ -1344,6 +1345,27 @@ _FOREIGN_USAGE = {
 tokens are Chat's reasoning tokens."""
 
 
+def _usage_plan(name: str, own: bool) -> str | Dropped | None:
+    """What `_usage_out` does with the counter ``name``: the Chat name to keep it under, or the
+    metadata entry to list it with (a frozen `Dropped`, shared), or ``None``: folded into
+    ``prompt_tokens``."""
+    back = _USAGE_BACK.get(name) or (name if own else _FOREIGN_USAGE.get(name, name))
+    if (
+        own
+        or back in ("prompt_tokens", "completion_tokens", "total_tokens")
+        or back.startswith(_USAGE_GROUPS)
+    ):
+        return back
+    if name == "cache_creation_input_tokens":  # folded into prompt_tokens
+        return None
+    return Dropped(f"$.usage.{name}", f"the usage counter {name!r}", "metadata")
+
+
+_USAGE_PLANS: dict[bool, dict[str, str | Dropped | None]] = {False: {}, True: {}}
+"""`_usage_plan` per (own, counter name), computed once (counter names repeat)."""
+_UNPLANNED: Any = object()
+
+
 def _usage_out(
     counters: dict[str, int],
     other: dict[str, Any],
@@ -1354,16 +1376,17 @@ def _usage_out(
     if "" in other:
         return other[""]
     kept: dict[str, int] = {}
+    plans = _USAGE_PLANS[own]
     for name, value in counters.items():
-        back = _USAGE_BACK.get(name) or (name if own else _FOREIGN_USAGE.get(name, name))
-        if (
-            own
-            or back in ("prompt_tokens", "completion_tokens", "total_tokens")
-            or back.startswith(_USAGE_GROUPS)
-        ):
-            kept[back] = value
-        elif name != "cache_creation_input_tokens":  # folded into prompt_tokens below
-            policy.metadata(f"$.usage.{name}", f"the usage counter {name!r}")
+        plan = plans.get(name, _UNPLANNED)
+        if plan is _UNPLANNED:
+            plan = _usage_plan(name, own)
+            if len(plans) < 256:
+                plans[name] = plan
+        if type(plan) is str:
+            kept[plan] = value
+        elif plan is not None:  # a counter listed as metadata (one shared Dropped)
+            policy.dropped.append(plan)
     prompt = counters.get("input_tokens", 0) + counters.get("cache_read_input_tokens", 0)
     prompt += counters.get("cache_creation_input_tokens", 0)
     if not own:
@@ -1379,7 +1402,32 @@ def _usage_out(
             rest[name] = value
         else:
             policy.metadata(f"$.usage_extra.{name}", f"the usage entry {name!r}")
+    if not rest:
+        out = _one_level(kept)
+        if out is not None:
+            return out
     return kit.usage_object(kept, rest)
+
+
+def _one_level(kept: dict[str, int]) -> dict[str, Any] | None:
+    """The usage object of ``kept`` when its names nest one level at most (``prompt_tokens``,
+    ``prompt_tokens_details.cached_tokens``: Chat's own) and never collide: what
+    `kit.usage_object` builds, without splitting every name. None otherwise (let it decide)."""
+    out: dict[str, Any] = {}
+    for name, value in kept.items():
+        head, dot, leaf = name.partition(".")
+        if not dot:
+            out[name] = value
+            continue
+        group = out.get(head)
+        if group is None:
+            if head in out:
+                return None
+            group = out[head] = {}
+        if type(group) is not dict or "." in leaf:
+            return None
+        group[leaf] = value
+    return out
 
 
 _REQUEST_FAST = msgspec.json.Decoder(list[_MessageIn])

@@ -120,13 +120,13 @@ class StreamTranslator:
         """What the target cannot hold, listed (filled by `close`)."""
         self._policy: UnsupportedPolicy = unsupported
         self._fields = fields
-        self._adapter = get(target)
+        self._adapter = _encoder(target)
         if source == "gemini":
-            self._acc: Any = get(source).StreamAccumulator(sse=sse, limits=limits)
+            self._acc: Any = _accumulator(source)(sse=sse, limits=limits)
         elif not sse:
             raise ValueError(f"sse=False is for a Gemini source only, not {source!r}")
         else:
-            self._acc = get(source).StreamAccumulator(limits=limits)
+            self._acc = _accumulator(source)(limits=limits)
         self._writer: Writer | None = None if source == target else WRITERS[target]()
         self._each = None if self._writer is None else _READERS[source](self)
         self._started = False
@@ -272,10 +272,7 @@ class StreamTranslator:
         self._writer.blocks(body)
 
     def _encode(self, response: ModelResponse, dropped: list[Dropped], fields: Any) -> Any:
-        data = self._adapter.encode_response(
-            response, unsupported=self._policy, dropped=dropped, **fields
-        )
-        return _json(data)
+        return _json(self._adapter(response, unsupported=self._policy, dropped=dropped, **fields))
 
 
 def stream_body(target: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -319,6 +316,27 @@ def stream_body(target: str, body: dict[str, Any]) -> dict[str, Any]:
     return dict(body)
 
 
+_ENCODERS: dict[str, Callable[..., bytes]] = {}
+_ACCUMULATORS: dict[str, type] = {}
+
+
+def _encoder(target: str) -> Callable[..., bytes]:
+    """The ``target`` adapter module's own ``encode_response`` (looked up once: the registry's
+    `Adapter.encode_response` imports the module on every call)."""
+    encode = _ENCODERS.get(target)
+    if encode is None:
+        encode = _ENCODERS[target] = get(target).module.encode_response
+    return encode
+
+
+def _accumulator(source: str) -> type:
+    """The ``source`` stream module's `StreamAccumulator` class (looked up once)."""
+    cls = _ACCUMULATORS.get(source)
+    if cls is None:
+        cls = _ACCUMULATORS[source] = get(source).StreamAccumulator
+    return cls
+
+
 def _nothing(piece: str) -> None:
     raise AssertionError("no block is open")
 
@@ -345,17 +363,30 @@ def _content(response: ModelResponse) -> list[Any]:
 # --- readers: source events -> neutral deltas ----------------------------------------------------
 
 
-def _anthropic(t: StreamTranslator) -> Callable[[Any], None]:
-    """The Anthropic reader for ``t`` (the event classes bound once)."""
+_ANTHROPIC_EVENTS: tuple[type, ...] = ()
+
+
+def _anthropic_events() -> tuple[type, ...]:
+    """The Anthropic event classes the reader tells apart (imported on first use, then kept)."""
+    global _ANTHROPIC_EVENTS
     from . import anthropic_stream as s
 
-    delta_cls, start_cls, stop_cls, begin_cls = (
+    _ANTHROPIC_EVENTS = (
         s.ContentBlockDelta,
         s.ContentBlockStart,
         s.ContentBlockStop,
         s.MessageStart,
+        s.TextDelta,
+        s.ThinkingDelta,
     )
-    text_cls, thinking_cls = s.TextDelta, s.ThinkingDelta
+    return _ANTHROPIC_EVENTS
+
+
+def _anthropic(t: StreamTranslator) -> Callable[[Any], None]:
+    """The Anthropic reader for ``t`` (the event classes bound once)."""
+    delta_cls, start_cls, stop_cls, begin_cls, text_cls, thinking_cls = (
+        _ANTHROPIC_EVENTS or _anthropic_events()
+    )
 
     def read(event: Any) -> None:
         cls = type(event)
