@@ -928,3 +928,183 @@ def test_msgpack_touched_after_one_pass_writes_the_others_as_their_bytes(touch: 
     expected = [m.content for m in msgs]
     expected[touch] = "changed"
     assert [m.content for m in out] == expected
+
+
+# --- pinned by mutation testing (docs/mutation.md) ----------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["json", "msgpack"])
+def test_decoders_tables_name_each_first_byte_of_a_content(fmt: str) -> None:
+    """The per-format decoders, built afresh: the eager decoder of the format, and the table
+    that maps a content's first byte to L(ist), S(tr), A(bsent) or O(ther) by the format's
+    spec (JSON: ``"`` and ``[``; MessagePack: fixstr, str 8/16/32, fixarray, array 16/32)."""
+    from minagent.wire._codec import JSON, MSGPACK
+    from minagent.wire.lazy import _Decoders
+
+    dec = _Decoders(JSON if fmt == "json" else MSGPACK)
+    assert dec.json is (fmt == "json")
+    assert dec.full is FORMATS[fmt].decode
+    if fmt == "json":
+        strings, lists = {0x22}, {0x5B}
+    else:
+        strings = {*range(0xA0, 0xC0), 0xD9, 0xDA, 0xDB}
+        lists = {*range(0x90, 0xA0), 0xDC, 0xDD}
+    expected = bytes(
+        ord("S")
+        if b in strings
+        else ord("L")
+        if b in lists
+        else ord("A")
+        if b == 0xC1
+        else ord("O")
+        for b in range(256)
+    )
+    assert dec.kinds == expected
+    data = FORMATS[fmt].encode([Message("user", "a"), Message("tool", "b", tool_call_id="c")])
+    assert [bytes(r) for r in dec.raws.decode(data)] == [
+        FORMATS[fmt].encode(Message("user", "a")),
+        FORMATS[fmt].encode(Message("tool", "b", tool_call_id="c")),
+    ]
+    one = dec.one.decode(FORMATS[fmt].encode(Message("user", "a")))
+    assert bytes(one) == FORMATS[fmt].encode(Message("user", "a"))
+    for short in (0, 1):
+        heads = dec.heads[short].decode(data)
+        assert [(h.role, h.tool_call_id) for h in heads] == [
+            ("user", msgspec.UNSET),
+            ("tool", "c"),
+        ]
+        head = dec.head[short].decode(FORMATS[fmt].encode(Message("tool", "b", tool_call_id="c")))
+        assert (head.role, head.tool_call_id, type(head).__name__) == (
+            "tool",
+            "c",
+            "_ShortHead" if short else "_Head",
+        )
+    blocks = [{"type": "tool_use", "id": "i", "name": "n", "input": {}}, {"type": "text"}]
+    encoded = (msgspec.json if fmt == "json" else msgspec.msgpack).encode(blocks)
+    assert [(b.type, b.id, b.name) for b in dec.blocks.decode(encoded)] == [
+        ("tool_use", "i", "n"),
+        ("text", msgspec.UNSET, msgspec.UNSET),
+    ]
+    nested = (msgspec.json if fmt == "json" else msgspec.msgpack).encode([blocks, []])
+    assert [len(b) for b in dec.block_lists.decode(nested)] == [2, 0]
+
+
+def test_lazy_message_equals_a_lazy_message_of_another_decode() -> None:
+    """Two lazy messages (of two decodes) compare by their decoded messages: equal for the same
+    message, unequal for another; a lazy message and a non-message are never equal."""
+    data = b'[{"role":"user","content":"a"},{"role":"user","content":"b"}]'
+    a, b = (
+        wire.json.decode_lazy(data),
+        wire.msgpack.decode_lazy(wire.msgpack.encode(wire.json.decode(data))),
+    )
+    assert a[0] == b[0]
+    assert a[1] == b[1]
+    assert a[0].__eq__(b[1]) is False  # type: ignore[union-attr]
+    assert a[0] != b[1]
+    assert a[0] != "a"
+    assert a[0].__eq__("a") is NotImplemented  # type: ignore[union-attr]
+
+
+def test_lazy_messages_compare_by_length_then_each_message() -> None:
+    """A `LazyMessages` equals a list (or another decode) of equal messages in order; another
+    length, one other message, or another order is unequal; other types are not compared."""
+    data = b'[{"role":"user","content":"a"},{"role":"user","content":"b"}]'
+    lazy = wire.json.decode_lazy(data)
+    eager = wire.json.decode(data)
+    assert lazy == eager
+    assert lazy == wire.json.decode_lazy(data)
+    assert lazy != eager[:1]
+    assert lazy != [*eager, eager[0]]
+    assert lazy != [eager[0], Message("user", "c")]
+    assert lazy != eager[::-1]
+    assert lazy.__eq__("ab") is NotImplemented
+    assert lazy.__eq__(tuple(eager)) is NotImplemented
+
+
+def test_lazy_messages_item_assignment_errors_say_what_is_accepted() -> None:
+    """``lazy[i] = x`` takes a Message or LazyMessage at one index; anything else is a
+    TypeError with this exact text, and the items stay as they were."""
+    lazy = wire.json.decode_lazy(b'[{"role":"user","content":"a"}]')
+    with pytest.raises(TypeError) as err:
+        lazy[0] = "a"  # type: ignore[assignment]
+    assert str(err.value) == "expected a Message or LazyMessage, got str"
+    with pytest.raises(TypeError) as err:
+        lazy[0:1] = Message("user", "b")  # type: ignore[index]
+    assert str(err.value) == "LazyMessages items are replaced one index at a time"
+    assert wire.json.encode(lazy) == b'[{"role":"user","content":"a"}]'
+
+
+@pytest.mark.parametrize("lines", [False, True])
+def test_nesting_too_deep_for_the_scan_is_one_decode_error(lines: bool) -> None:
+    """Nesting far past the interpreter's recursion limit (100,000 levels), with a small
+    ``max_depth``: one DecodeError with this exact text, at ``$`` (and on its line for JSON
+    Lines), never a RecursionError."""
+    deep = b"[" * 100_000 + b"]" * 100_000
+    data = b'{"role":"user"}\n' + deep + b"\n" if lines else b"[" + deep + b"]"
+    with pytest.raises(DecodeError) as err:
+        wire.json.decode_lazy(data, limits=Limits(max_depth=10), lines=lines)
+    assert err.value.message == (
+        "invalid JSON: nesting deeper than max_depth=10 or the interpreter's recursion limit"
+    )
+    assert (err.value.path, err.value.line) == ("$", 2 if lines else None)
+
+
+def test_lines_span_counts_only_json_whitespace_as_blank() -> None:
+    """A line holding a form feed is not blank (JSON's whitespace is space, tab, CR, LF): it
+    is the span's bad line, line 2, after one good message."""
+    from minagent.wire.lazy import lines_span
+
+    buf = b'{"role":"user"}\n\x0c\n'
+    items, used, lines, err = lines_span(buf, len(buf), 1, Limits())
+    assert ([m.role for m in items], used, lines) == (["user"], len(buf), 2)
+    assert isinstance(err, DecodeError) and (err.line, err.path) == (2, "$")
+
+
+def test_frames_span_of_no_frames_uses_no_bytes() -> None:
+    """An empty list of frames: no messages, 0 bytes used, no error."""
+    from minagent.wire.lazy import frames_span
+
+    assert frames_span(b"", [], 3, Limits()) == ([], 0, None)
+
+
+def test_holds_lazy_names_lazy_values_and_lists_holding_one() -> None:
+    """`holds_lazy`: a LazyMessages, a LazyMessage or a list holding one; not an empty list, a
+    list of eager messages, a tuple or a Message."""
+    from minagent.wire.lazy import holds_lazy
+
+    lazy = wire.json.decode_lazy(b'[{"role":"user"}]')
+    eager = Message("user", "a")
+    assert holds_lazy(lazy) is True
+    assert holds_lazy(lazy[0]) is True
+    assert holds_lazy([eager, lazy[0]]) is True
+    assert holds_lazy([]) is False
+    assert holds_lazy([eager]) is False
+    assert holds_lazy((lazy[0],)) is False
+    assert holds_lazy(eager) is False
+
+
+def test_reprs_name_the_format_index_and_size() -> None:
+    """The reprs: format, number of messages; format, index and bytes of one message."""
+    lazy = wire.msgpack.decode_lazy(wire.msgpack.encode([Message("user", "a")] * 2))
+    assert repr(lazy) == "LazyMessages(MessagePack, 2 messages)"
+    assert repr(lazy[1]) == "LazyMessage(MessagePack, index=1, 21 bytes)"
+
+
+def test_a_replacement_keeps_the_other_messages_spacing() -> None:
+    """With one item replaced, the untouched JSON messages are still written as their own
+    bytes, spaces and key order included; only the replacement is written compact."""
+    data = b'[ {"content": "a",  "role": "user"} , {"role":"tool", "tool_call_id":"x"} ]'
+    lazy = wire.json.decode_lazy(data)
+    lazy[0] = Message("user", "b")
+    assert wire.json.encode(lazy) == (
+        b'[{"role":"user","content":"b"},{"role":"tool", "tool_call_id":"x"}]'
+    )
+
+
+def test_registering_the_lazy_types_with_the_codec_names_both() -> None:
+    """`lazy._register` adds exactly the two lazy types to the codec's table (idempotent)."""
+    from minagent.wire import _codec, lazy
+
+    lazy._register()
+    registered = _codec._LAZY_TYPES
+    assert registered == {LazyMessage, LazyMessages}
