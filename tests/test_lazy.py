@@ -969,9 +969,9 @@ def test_decoders_tables_name_each_first_byte_of_a_content(fmt: str) -> None:
     assert bytes(one) == FORMATS[fmt].encode(Message("user", "a"))
     for short in (0, 1):
         heads = dec.heads[short].decode(data)
-        assert [(h.role, h.tool_call_id) for h in heads] == [
-            ("user", msgspec.UNSET),
-            ("tool", "c"),
+        assert [(h.role, h.tool_call_id, type(h).__name__) for h in heads] == [
+            ("user", msgspec.UNSET, "_ShortHead" if short else "_Head"),
+            ("tool", "c", "_ShortHead" if short else "_Head"),
         ]
         head = dec.head[short].decode(FORMATS[fmt].encode(Message("tool", "b", tool_call_id="c")))
         assert (head.role, head.tool_call_id, type(head).__name__) == (
@@ -1108,3 +1108,100 @@ def test_registering_the_lazy_types_with_the_codec_names_both() -> None:
     lazy._register()
     registered = _codec._LAZY_TYPES
     assert registered == {LazyMessage, LazyMessages}
+
+
+@pytest.mark.parametrize("n", [0, 15, 300, 65_836])
+def test_msgpack_one_pass_reads_each_shortest_array_header(n: int) -> None:
+    """A MessagePack array of ``n`` messages under its shortest header (fixarray up to 15,
+    array 16 up to 65,535, array 32 beyond) is read in one pass: routing splits no message,
+    and writing it back untouched returns the very input object."""
+    data = wire.msgpack.encode([Message("user", "")] * n)
+    assert data[:1] == (
+        b"\x90" if n == 0 else b"\x9f" if n == 15 else b"\xdc" if n == 300 else b"\xdd"
+    )
+    lazy = wire.msgpack.decode_lazy(data)
+    assert len(lazy) == n
+    if n:
+        assert (lazy[0].role, lazy[n - 1].role) == ("user", "user")  # type: ignore[union-attr]
+    assert lazy._src._raws is None
+    assert lazy._src.verbatim is True
+    assert wire.msgpack.encode(lazy) is data
+
+
+@pytest.mark.parametrize("header", [b"\xdc\x00\x02", b"\xdd\x00\x00\x00\x02"])
+def test_msgpack_one_pass_reads_a_longer_header_and_writes_the_shortest(header: bytes) -> None:
+    """Two messages under an array 16 or array 32 header: read in one pass too (routing
+    splits no message), not verbatim, and written back with the fixarray header and each
+    message's own bytes."""
+    shortest = wire.msgpack.encode([Message("user", "a"), Message("tool", "b", tool_call_id="c")])
+    lazy = wire.msgpack.decode_lazy(header + shortest[1:])
+    assert [m.tool_call_id for m in lazy] == [msgspec.UNSET, "c"]  # type: ignore[union-attr]
+    assert lazy._src._raws is None
+    assert lazy._src.verbatim is False
+    assert wire.msgpack.encode(lazy) == shortest
+
+
+def test_messages_are_the_decoded_messages_and_the_replacements() -> None:
+    """`LazyMessages.messages()` returns `Message` objects: each lazy item's decoded message
+    (the very object its ``.message`` hands out) and each replacement as it was set."""
+    lazy = wire.json.decode_lazy(b'[{"role":"user","content":"a"},{"role":"user","content":"b"}]')
+    new = Message("assistant", "c")
+    lazy[1] = new
+    out = lazy.messages()
+    assert [type(m) for m in out] == [Message, Message]
+    assert out[0] is lazy[0].message  # type: ignore[union-attr]
+    assert out[1] is new
+    assert out == [Message("user", "a"), new]
+
+
+@pytest.mark.parametrize(
+    ("size", "start", "stop", "expected"),
+    [
+        (1500, 128, 832, True),
+        (2049, 0, 512, True),
+        (2049, 128, 1088, True),
+        (2049, 320, 1344, False),
+        (2049, 0, 1024, False),
+        (2049, 0, 832, True),
+        (2049, 0, 64, True),
+        (2049, 0, 768, True),
+    ],
+)
+def test_text_decoding_is_judged_on_four_evenly_spread_windows(
+    size: int, start: int, stop: int, expected: bool
+) -> None:
+    """`_decodes_text` on one message of ``size`` bytes whose bytes ``start:stop`` are >= 0x80:
+    up to 2 KiB the whole input is judged, above it the four 512-byte windows at 0, step,
+    2 step and 3 step (step = (size - 512) // 3); text is decoded when more than half of the
+    judged bytes are ASCII. Each case puts the non-ASCII run where only those windows give
+    ``expected``."""
+    from minagent.wire.lazy import _decodes_text
+
+    data = b"x" * start + b"\x80" * (stop - start) + b"x" * (size - stop)
+    assert _decodes_text(data, 1) is expected
+
+
+def test_text_decoding_edges_no_messages_long_messages_and_half_ascii() -> None:
+    """`_decodes_text` at its edges: no messages (False), one short ASCII message (True), an
+    average of exactly 4 KiB per message (False; a byte less is True), exactly half the bytes
+    ASCII (False; one ASCII byte more is True)."""
+    from minagent.wire.lazy import LONG, _decodes_text
+
+    assert LONG == 4096
+    assert _decodes_text(b"[]", 0) is False
+    assert _decodes_text(b"x" * 10, 1) is True
+    assert _decodes_text(b"x" * (2 * LONG), 2) is False
+    assert _decodes_text(b"x" * (2 * LONG - 1), 2) is True
+    assert _decodes_text(b"\x80" * 1000 + b"x" * 1000, 1) is False
+    assert _decodes_text(b"\x80" * 1000 + b"x" * 1001, 1) is True
+
+
+def test_each_format_s_decoders_are_built_once() -> None:
+    """`_decoders` hands out one `_Decoders` per codec, the same object on every call."""
+    from minagent.wire._codec import JSON, MSGPACK
+    from minagent.wire.lazy import _decoders
+
+    assert _decoders(JSON) is _decoders(JSON)
+    assert _decoders(MSGPACK) is _decoders(MSGPACK)
+    assert _decoders(JSON) is not _decoders(MSGPACK)
+    assert (_decoders(JSON).json, _decoders(MSGPACK).json) == (True, False)
