@@ -1205,3 +1205,110 @@ def test_each_format_s_decoders_are_built_once() -> None:
     assert _decoders(MSGPACK) is _decoders(MSGPACK)
     assert _decoders(JSON) is not _decoders(MSGPACK)
     assert (_decoders(JSON).json, _decoders(MSGPACK).json) == (True, False)
+
+
+def test_decode_takes_bytes_bytearray_memoryview_and_names_anything_else() -> None:
+    """Bytes, a bytearray and a memoryview decode alike, and writing back untouched gives
+    `bytes` (never the caller's mutable buffer); a float is a TypeError with this text."""
+    data = wire.msgpack.encode([Message("user", "a")])
+    for buffer in (data, bytearray(data), memoryview(data)):
+        out = wire.msgpack.encode(wire.msgpack.decode_lazy(buffer))
+        assert (type(out), out) == (bytes, data)
+    with pytest.raises(TypeError) as err:
+        wire.json.decode_lazy(1.5)  # type: ignore[arg-type]
+    assert str(err.value) == (
+        "data must be bytes, bytearray or memoryview: cannot convert 'float' object to bytes"
+    )
+
+
+def test_an_input_of_exactly_max_size_bytes_is_accepted() -> None:
+    """``max_size`` is the largest accepted input: 31 bytes pass ``max_size=31``, not 30."""
+    data = b'[{"role":"user","content":"a"}]'
+    assert len(data) == 31
+    assert wire.json.decode_lazy(data, limits=Limits(max_size=31))[0].role == "user"  # type: ignore[union-attr]
+    with pytest.raises(DecodeError) as err:
+        wire.json.decode_lazy(data, limits=Limits(max_size=30))
+    assert err.value.message == "JSON input of 31 bytes is over the limit max_size=30"
+
+
+@pytest.mark.parametrize("touch", [False, True])
+def test_one_lazy_message_encodes_canonical_when_asked(touch: bool) -> None:
+    """``encode(lazy[i], canonical=True)`` sorts the keys, untouched or touched; without it an
+    untouched message is its bytes and a touched one is written from its objects."""
+    lazy = wire.json.decode_lazy(b'[{"role":"user",  "content":"a"}]')
+    item = lazy[0]
+    assert isinstance(item, LazyMessage)
+    if touch:
+        item.message  # noqa: B018
+    assert wire.json.encode(item, canonical=True) == b'{"content":"a","role":"user"}'
+    assert wire.json.encode(item) == (
+        b'{"role":"user","content":"a"}' if touch else b'{"role":"user",  "content":"a"}'
+    )
+    assert wire.msgpack.encode(item) == wire.msgpack.encode(Message("user", "a"))
+
+
+@pytest.mark.parametrize("bad", [0, 1, 2])
+def test_validate_true_on_lines_checks_every_line(bad: int) -> None:
+    """``validate=True`` on JSON Lines decodes every line up front: a bad role on line
+    ``bad + 1`` of three raises there."""
+    lines = [b'{"role":"user"}'] * 3
+    lines[bad] = b'{"role":"robot"}'
+    with pytest.raises(ValidationError) as err:
+        wire.json.decode_lazy(b"\n".join(lines) + b"\n", lines=True, validate=True)
+    assert (err.value.line, err.value.path) == (bad + 1, "$.role")
+
+
+def test_messages_after_a_read_keep_the_objects_handed_out() -> None:
+    """`messages()` after ``lazy[i].message`` was read returns that very object (no message
+    is decoded twice or replaced)."""
+    lazy = wire.json.decode_lazy(b'[{"role":"user","content":"a"},{"role":"user","content":"b"}]')
+    first = lazy[0].message  # type: ignore[union-attr]
+    second = lazy[1].message  # type: ignore[union-attr]
+    out = lazy.messages()
+    assert out[0] is first
+    assert out[1] is second
+
+
+@pytest.mark.parametrize("text", ["x", "x" * 20_000], ids=["short-heads", "raw-heads"])
+def test_routing_a_message_too_deep_for_its_head_reads_the_full_decode(text: str) -> None:
+    """A tool call whose input nests 1,500 deep (within ``max_depth``) is past what the head
+    decoder reads: routing then takes its ids and names from the full decode, exactly, in
+    either head mode (short text decoded with the heads, long text skipped)."""
+    inner = b"[" * 1500 + b"]" * 1500
+    data = (
+        b'[{"role":"user","content":"' + text.encode() + b'"},'
+        b'{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"b","input":{"x":'
+        + inner
+        + b'}},{"type":"tool_use","id":"c","name":"d","input":{}}]}]'
+    )
+    lazy = wire.json.decode_lazy(data, limits=Limits(max_depth=1510))
+    second = lazy[1]
+    assert isinstance(second, LazyMessage)
+    assert (second.role, second.tool_call_ids, second.tool_names) == (
+        "assistant",
+        ("a", "c"),
+        ("b", "d"),
+    )
+    assert (lazy[0].tool_call_ids, lazy[0].tool_names) == ((), ())  # type: ignore[union-attr]
+    assert second.tool_call_ids == ("a", "c")  # the second read: from the calls kept
+    assert lazy._src.short == (text == "x")
+
+
+@pytest.mark.parametrize("fmt", ["json", "msgpack"])
+def test_reading_out_of_order_gives_each_message_and_keeps_what_was_handed_out(fmt: str) -> None:
+    """On a small input, reading message 1 first, then 2, then 0 gives each its own content,
+    and a message handed out before is the same object after the others were decoded."""
+    codec = FORMATS[fmt]
+    lazy = codec.decode_lazy(codec.encode([Message("user", t) for t in ("a", "b", "c")]))
+    assert lazy[1].content == "b"  # type: ignore[union-attr]
+    second = lazy[1].message  # type: ignore[union-attr]
+    third = lazy[2].message  # type: ignore[union-attr]
+    assert (lazy[0].content, third.content) == ("a", "c")  # type: ignore[union-attr]
+    assert lazy[1].message is second  # type: ignore[union-attr]
+    assert lazy[2].message is third  # type: ignore[union-attr]
+    assert [m.content for m in lazy.messages()] == ["a", "b", "c"]
+    fresh = codec.decode_lazy(codec.encode([Message("user", t) for t in ("a", "b", "c")]))
+    kept = fresh[2].message  # type: ignore[union-attr]
+    assert fresh[0].content == "a"  # type: ignore[union-attr]
+    assert fresh[2].message is kept  # type: ignore[union-attr]
+    assert len(fresh._src.messages) == 3
