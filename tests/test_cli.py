@@ -917,3 +917,46 @@ def test_each_command_s_help_texts_exactly(name: str) -> None:
         if a.dest != "help"
     ]  # fmt: skip
     assert got == _OPTIONS[name]
+
+
+def test_a_request_with_options_to_a_transcript_names_the_keys_it_would_lose(
+    tmp_path: Path,
+) -> None:
+    """Without --messages-only, a request body with options going to a transcript exits 2 with
+    this one line, naming the request's other keys sorted, and writes nothing."""
+    path = (
+        Path(__file__).parent
+        / "data"
+        / "provider-examples"
+        / "anthropic"
+        / "request_tool_result.json"
+    )
+    out = tmp_path / "t.jsonl"
+    proc = run_cli("convert", "--from", "anthropic-request", str(path), str(out))
+    assert (proc.returncode, proc.stdout) == (2, b"")
+    assert proc.stderr == (
+        b"minagent convert: a jsonl file holds messages only; the request's other keys "
+        b"(max_tokens, model, tools) would be lost: pass --messages-only to drop them, or "
+        b"convert to a request format\n"
+    )
+    assert not out.exists()
+
+
+def test_the_progress_reader_hands_out_the_bytes_and_counts_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`progress_reader(..., show=True)` reads through to the file (sized reads and the rest)
+    and its bar, named after the file, ends at the bytes read of the file's size; with
+    ``show=False`` it is the file itself."""
+    from minagent.cli._convert import progress_reader
+
+    path = tmp_path / "in.json"
+    path.write_bytes(b"abcdef")
+    with path.open("rb") as raw, progress_reader(raw, str(path), True) as file:
+        assert file is not raw
+        assert (file.read(2), file.read(), file.read()) == (b"ab", b"cdef", b"")
+    err = capsys.readouterr().err
+    assert "in.json" in err
+    assert "6/6 bytes" in err
+    with path.open("rb") as raw, progress_reader(raw, str(path), False) as file:
+        assert file is raw
