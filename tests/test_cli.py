@@ -960,3 +960,42 @@ def test_the_progress_reader_hands_out_the_bytes_and_counts_them(
     assert "6/6 bytes" in err
     with path.open("rb") as raw, progress_reader(raw, str(path), False) as file:
         assert file is raw
+
+
+def test_the_top_level_parser_exactly() -> None:
+    """`minagent`'s parser: its name and description, ``--version`` printing
+    ``minagent VERSION`` (in-process), and the commands listed under "commands" as COMMAND,
+    each with its one-line help; ``parser(only)`` builds that command alone whole."""
+    import argparse
+
+    p = cli.parser()
+    assert (p.prog, p.description) == (
+        "minagent",
+        "One typed, lossless and fast message protocol for agents.",
+    )
+    version = next(a for a in p._actions if isinstance(a, argparse._VersionAction))
+    assert (version.option_strings, version.version) == (
+        ["--version"],
+        f"minagent {minagent.__version__}",
+    )
+    sub = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction))
+    assert sub.metavar == "COMMAND"
+    assert [g.title for g in p._action_groups if sub in g._group_actions] == ["commands"]
+    assert [(a.dest, a.help) for a in sub._choices_actions] == [
+        (name, help_line) for name, (_, help_line) in cli.COMMANDS.items()
+    ]
+    built = {name: [a.dest for a in c._actions] for name, c in sub.choices.items()}
+    assert built["schema"] == ["help", "output", "compact"]  # parser(): every command whole
+    for only, whole in (("", None), ("schema", "schema")):
+        subs = next(
+            a for a in cli.parser(only)._actions if isinstance(a, argparse._SubParsersAction)
+        )
+        assert {name: [a.dest for a in c._actions] for name, c in subs.choices.items()} == {
+            name: built[name] if name == whole else ["help"] for name in cli.COMMANDS
+        }  # the others listed by name only: their modules are not imported
+    proc = run_cli_text("--version")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        0,
+        f"minagent {minagent.__version__}\n",
+        "",
+    )
