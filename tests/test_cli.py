@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -772,4 +773,230 @@ def test_top_level_help_names_every_kind_of_convert_format(
     assert " ".join(line.split()) == (
         "convert convert between JSON, JSON Lines, framed MessagePack and provider bodies "
         "(Anthropic, OpenAI Chat and Responses, Gemini)"
+    )
+
+
+# --- help texts (pinned by mutation testing, docs/mutation.md) ---------------------------------
+
+_FORMAT_NAMES = [
+    "json", "jsonl", "msgpack", "anthropic-request", "anthropic-response",
+    "openai-chat-request", "openai-chat-response", "openai-responses-request",
+    "openai-responses-response", "gemini-request", "gemini-response",
+]  # fmt: skip
+_RECORD_TYPES = ["auto", "message", "response"]
+
+_OPTIONS: dict[str, list[tuple[Any, ...]]] = {
+    "convert": [
+        ("input", (), "input file ('-': stdin)", None, None, "IN", None),
+        ("output", (), "output file ('-': stdout)", None, None, "OUT", None),
+        ("source", ("--from",), "input format", None, _FORMAT_NAMES, None, None),
+        ("target", ("--to",), "output format", None, _FORMAT_NAMES, None, None),
+        (
+            "type", ("--type",),
+            "record type (default: auto, from the first record: an object with 'message' and "
+            "no 'role' is a ModelResponse)",
+            "auto", _RECORD_TYPES, None, None,
+        ),
+        (
+            "canonical", ("--canonical",),
+            "sort keys at every level (byte-identical output for equal input)",
+            False, None, None, 0,
+        ),
+        (
+            "messages_only", ("--messages-only",),
+            "from a provider request to a transcript: write the messages and drop the other "
+            "options (model, tools, ...), which a transcript cannot hold",
+            False, None, None, 0,
+        ),
+        (
+            "drop_unsupported", ("--drop-unsupported",),
+            "to a provider format: drop what it cannot hold, listing each drop on stderr "
+            "(default: stop with exit 1, naming it)",
+            False, None, None, 0,
+        ),
+        (
+            "no_progress", ("--no-progress",),
+            "no progress bar (there is none anyway unless stderr is a terminal and OUT a file)",
+            False, None, None, 0,
+        ),
+    ],
+    "validate": [
+        ("files", (), "files to check ('-': stdin)", None, None, "FILE", "+"),
+        ("source", ("--from",), "format of every FILE", None, _FORMAT_NAMES, None, None),
+        ("type", ("--type",), "record type", "auto", _RECORD_TYPES, None, None),
+        (
+            "report", ("--format",), "report format (json: one document on stdout)",
+            "text", ["text", "json"], None, None,
+        ),
+    ],
+    "stats": [
+        ("file", (), "file to read ('-': stdin)", None, None, "FILE", None),
+        ("source", ("--from",), "input format", None, _FORMAT_NAMES, None, None),
+        ("type", ("--type",), "record type", "auto", _RECORD_TYPES, None, None),
+        (
+            "report", ("--format",),
+            "text: tables (needs rich: pip install 'minagent-wire[cli]'); json: one document",
+            "text", ["text", "json"], None, None,
+        ),
+    ],
+    "schema": [
+        ("output", ("-o", "--output"), "write to FILE (default: stdout)", "-", None, "FILE", None),
+        ("compact", ("--compact",), "no indentation", False, None, None, 0),
+    ],
+}  # fmt: skip
+
+_DESCRIPTIONS = {
+    "convert": (
+        "Convert a file of messages between formats, streaming in constant memory.\n"
+        "Formats come from the file extensions or from --from / --to; '-' is stdin / stdout.\n"
+        "Nothing is dropped: a record the target cannot hold stops the conversion (exit 1)\n"
+        "and OUT is left as it was. Blank lines of a JSON Lines input are skipped and counted.\n"
+        "\n"
+        "OUT is never damaged: a file is written beside it and renamed into place at the end\n"
+        "(an existing file keeps its mode, a new one gets 0666 less the umask; a symlink is\n"
+        "written through to its target); FIFOs, devices, /dev/stdout and '-' are written\n"
+        "directly. IN and OUT may be the same file. JSON on stdout ends with a newline."
+    ),
+    "validate": (
+        "Decode every record of each FILE and report every one that is bad (file, line or "
+        "frame, JSON path, what was wrong), not only the first; a summary line comes last. "
+        "Blank lines of JSON Lines files are skipped and counted. Exit 0 if all are good, 1 if "
+        "any is bad."
+    ),
+    "stats": (
+        "Messages by role, content blocks by type (unknown types by name), tool calls by tool "
+        "name, the size as a JSON transcript and as framed MessagePack, and usage totals for "
+        "ModelResponses. Blank lines of a JSON Lines file are skipped and counted. Streams: "
+        "constant memory."
+    ),
+    "schema": (
+        "Print the JSON Schema (draft 2020-12) of the wire protocol, generated from the msgspec "
+        "Structs, with titles and descriptions from their docstrings. Its root accepts a "
+        "transcript, a Message, a ModelResponse or an array of ModelResponses."
+    ),
+}
+
+_CONVERT_EPILOG = """formats:
+  json                       .json            a JSON transcript: one array of Messages (or of ModelResponses)
+  jsonl                      .jsonl, .ndjson  JSON Lines: one Message (or ModelResponse) per line
+  msgpack                    .msgpack, .mpk   framed MessagePack: a 4-byte big-endian length, then one object, per record
+  anthropic-request          --from/--to      anthropic request body (minagent.providers.anthropic)
+  anthropic-response         --from/--to      anthropic response body (minagent.providers.anthropic)
+  openai-chat-request        --from/--to      openai-chat request body (minagent.providers.openai_chat)
+  openai-chat-response       --from/--to      openai-chat response body (minagent.providers.openai_chat)
+  openai-responses-request   --from/--to      openai-responses request body (minagent.providers.openai_responses)
+  openai-responses-response  --from/--to      openai-responses response body (minagent.providers.openai_responses)
+  gemini-request             --from/--to      gemini request body (minagent.providers.gemini)
+  gemini-response            --from/--to      gemini response body (minagent.providers.gemini)"""  # noqa: E501
+
+
+@pytest.mark.parametrize("name", list(_OPTIONS))
+def test_each_command_s_help_texts_exactly(name: str) -> None:
+    """Each data command's parser: its one-line help, description, epilog and every argument
+    (name, flags, help text, default, choices, metavar, arity) exactly; the description and
+    epilog print as written (raw) for convert. Read from the parser, not from ``--help``,
+    whose wrapping moves with the Python version."""
+    import argparse
+
+    top = cli.parser(name)
+    sub = next(a for a in top._actions if isinstance(a, argparse._SubParsersAction))
+    parser = sub.choices[name]
+    assert [(a.dest, a.help) for a in sub._choices_actions if a.dest == name] == [
+        (name, cli.COMMANDS[name][1])
+    ]
+    assert parser.prog == f"minagent {name}"
+    assert parser.description == _DESCRIPTIONS[name]
+    assert parser.epilog == (_CONVERT_EPILOG if name == "convert" else None)
+    raw = parser.formatter_class is argparse.RawDescriptionHelpFormatter
+    assert raw is (name == "convert")
+    got = [
+        (
+            a.dest, tuple(a.option_strings), a.help, a.default, a.choices, a.metavar,
+            0 if a.nargs == 0 else a.nargs,
+        )
+        for a in parser._actions
+        if a.dest != "help"
+    ]  # fmt: skip
+    assert got == _OPTIONS[name]
+
+
+def test_a_request_with_options_to_a_transcript_names_the_keys_it_would_lose(
+    tmp_path: Path,
+) -> None:
+    """Without --messages-only, a request body with options going to a transcript exits 2 with
+    this one line, naming the request's other keys sorted, and writes nothing."""
+    path = (
+        Path(__file__).parent
+        / "data"
+        / "provider-examples"
+        / "anthropic"
+        / "request_tool_result.json"
+    )
+    out = tmp_path / "t.jsonl"
+    proc = run_cli("convert", "--from", "anthropic-request", str(path), str(out))
+    assert (proc.returncode, proc.stdout) == (2, b"")
+    assert proc.stderr == (
+        b"minagent convert: a jsonl file holds messages only; the request's other keys "
+        b"(max_tokens, model, tools) would be lost: pass --messages-only to drop them, or "
+        b"convert to a request format\n"
+    )
+    assert not out.exists()
+
+
+def test_the_progress_reader_hands_out_the_bytes_and_counts_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`progress_reader(..., show=True)` reads through to the file (sized reads and the rest)
+    and its bar, named after the file, ends at the bytes read of the file's size; with
+    ``show=False`` it is the file itself."""
+    from minagent.cli._convert import progress_reader
+
+    path = tmp_path / "in.json"
+    path.write_bytes(b"abcdef")
+    with path.open("rb") as raw, progress_reader(raw, str(path), True) as file:
+        assert file is not raw
+        assert (file.read(2), file.read(), file.read()) == (b"ab", b"cdef", b"")
+    err = capsys.readouterr().err
+    assert "in.json" in err
+    assert "6/6 bytes" in err
+    with path.open("rb") as raw, progress_reader(raw, str(path), False) as file:
+        assert file is raw
+
+
+def test_the_top_level_parser_exactly() -> None:
+    """`minagent`'s parser: its name and description, ``--version`` printing
+    ``minagent VERSION`` (in-process), and the commands listed under "commands" as COMMAND,
+    each with its one-line help; ``parser(only)`` builds that command alone whole."""
+    import argparse
+
+    p = cli.parser()
+    assert (p.prog, p.description) == (
+        "minagent",
+        "One typed, lossless and fast message protocol for agents.",
+    )
+    version = next(a for a in p._actions if isinstance(a, argparse._VersionAction))
+    assert (version.option_strings, version.version) == (
+        ["--version"],
+        f"minagent {minagent.__version__}",
+    )
+    sub = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction))
+    assert sub.metavar == "COMMAND"
+    assert [g.title for g in p._action_groups if sub in g._group_actions] == ["commands"]
+    assert [(a.dest, a.help) for a in sub._choices_actions] == [
+        (name, help_line) for name, (_, help_line) in cli.COMMANDS.items()
+    ]
+    built = {name: [a.dest for a in c._actions] for name, c in sub.choices.items()}
+    assert built["schema"] == ["help", "output", "compact"]  # parser(): every command whole
+    for only, whole in (("", None), ("schema", "schema")):
+        subs = next(
+            a for a in cli.parser(only)._actions if isinstance(a, argparse._SubParsersAction)
+        )
+        assert {name: [a.dest for a in c._actions] for name, c in subs.choices.items()} == {
+            name: built[name] if name == whole else ["help"] for name in cli.COMMANDS
+        }  # the others listed by name only: their modules are not imported
+    proc = run_cli_text("--version")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        0,
+        f"minagent {minagent.__version__}\n",
+        "",
     )

@@ -928,3 +928,387 @@ def test_msgpack_touched_after_one_pass_writes_the_others_as_their_bytes(touch: 
     expected = [m.content for m in msgs]
     expected[touch] = "changed"
     assert [m.content for m in out] == expected
+
+
+# --- pinned by mutation testing (docs/mutation.md) ----------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["json", "msgpack"])
+def test_decoders_tables_name_each_first_byte_of_a_content(fmt: str) -> None:
+    """The per-format decoders, built afresh: the eager decoder of the format, and the table
+    that maps a content's first byte to L(ist), S(tr), A(bsent) or O(ther) by the format's
+    spec (JSON: ``"`` and ``[``; MessagePack: fixstr, str 8/16/32, fixarray, array 16/32)."""
+    from minagent.wire._codec import JSON, MSGPACK
+    from minagent.wire.lazy import _Decoders
+
+    dec = _Decoders(JSON if fmt == "json" else MSGPACK)
+    assert dec.json is (fmt == "json")
+    assert dec.full is FORMATS[fmt].decode
+    if fmt == "json":
+        strings, lists = {0x22}, {0x5B}
+    else:
+        strings = {*range(0xA0, 0xC0), 0xD9, 0xDA, 0xDB}
+        lists = {*range(0x90, 0xA0), 0xDC, 0xDD}
+    expected = bytes(
+        ord("S")
+        if b in strings
+        else ord("L")
+        if b in lists
+        else ord("A")
+        if b == 0xC1
+        else ord("O")
+        for b in range(256)
+    )
+    assert dec.kinds == expected
+    data = FORMATS[fmt].encode([Message("user", "a"), Message("tool", "b", tool_call_id="c")])
+    assert [bytes(r) for r in dec.raws.decode(data)] == [
+        FORMATS[fmt].encode(Message("user", "a")),
+        FORMATS[fmt].encode(Message("tool", "b", tool_call_id="c")),
+    ]
+    one = dec.one.decode(FORMATS[fmt].encode(Message("user", "a")))
+    assert bytes(one) == FORMATS[fmt].encode(Message("user", "a"))
+    for short in (0, 1):
+        heads = dec.heads[short].decode(data)
+        assert [(h.role, h.tool_call_id, type(h).__name__) for h in heads] == [
+            ("user", msgspec.UNSET, "_ShortHead" if short else "_Head"),
+            ("tool", "c", "_ShortHead" if short else "_Head"),
+        ]
+        head = dec.head[short].decode(FORMATS[fmt].encode(Message("tool", "b", tool_call_id="c")))
+        assert (head.role, head.tool_call_id, type(head).__name__) == (
+            "tool",
+            "c",
+            "_ShortHead" if short else "_Head",
+        )
+    blocks = [{"type": "tool_use", "id": "i", "name": "n", "input": {}}, {"type": "text"}]
+    encoded = (msgspec.json if fmt == "json" else msgspec.msgpack).encode(blocks)
+    assert [(b.type, b.id, b.name) for b in dec.blocks.decode(encoded)] == [
+        ("tool_use", "i", "n"),
+        ("text", msgspec.UNSET, msgspec.UNSET),
+    ]
+    nested = (msgspec.json if fmt == "json" else msgspec.msgpack).encode([blocks, []])
+    assert [len(b) for b in dec.block_lists.decode(nested)] == [2, 0]
+
+
+def test_lazy_message_equals_a_lazy_message_of_another_decode() -> None:
+    """Two lazy messages (of two decodes) compare by their decoded messages: equal for the same
+    message, unequal for another; a lazy message and a non-message are never equal."""
+    data = b'[{"role":"user","content":"a"},{"role":"user","content":"b"}]'
+    a, b = (
+        wire.json.decode_lazy(data),
+        wire.msgpack.decode_lazy(wire.msgpack.encode(wire.json.decode(data))),
+    )
+    assert a[0] == b[0]
+    assert a[1] == b[1]
+    assert a[0].__eq__(b[1]) is False  # type: ignore[union-attr]
+    assert a[0] != b[1]
+    assert a[0] != "a"
+    assert a[0].__eq__("a") is NotImplemented  # type: ignore[union-attr]
+
+
+def test_lazy_messages_compare_by_length_then_each_message() -> None:
+    """A `LazyMessages` equals a list (or another decode) of equal messages in order; another
+    length, one other message, or another order is unequal; other types are not compared."""
+    data = b'[{"role":"user","content":"a"},{"role":"user","content":"b"}]'
+    lazy = wire.json.decode_lazy(data)
+    eager = wire.json.decode(data)
+    assert lazy == eager
+    assert lazy == wire.json.decode_lazy(data)
+    assert lazy != eager[:1]
+    assert lazy != [*eager, eager[0]]
+    assert lazy != [eager[0], Message("user", "c")]
+    assert lazy != eager[::-1]
+    assert lazy.__eq__("ab") is NotImplemented
+    assert lazy.__eq__(tuple(eager)) is NotImplemented
+
+
+def test_lazy_messages_item_assignment_errors_say_what_is_accepted() -> None:
+    """``lazy[i] = x`` takes a Message or LazyMessage at one index; anything else is a
+    TypeError with this exact text, and the items stay as they were."""
+    lazy = wire.json.decode_lazy(b'[{"role":"user","content":"a"}]')
+    with pytest.raises(TypeError) as err:
+        lazy[0] = "a"  # type: ignore[assignment]
+    assert str(err.value) == "expected a Message or LazyMessage, got str"
+    with pytest.raises(TypeError) as err:
+        lazy[0:1] = Message("user", "b")  # type: ignore[index]
+    assert str(err.value) == "LazyMessages items are replaced one index at a time"
+    assert wire.json.encode(lazy) == b'[{"role":"user","content":"a"}]'
+
+
+@pytest.mark.parametrize("lines", [False, True])
+def test_nesting_too_deep_for_the_scan_is_one_decode_error(lines: bool) -> None:
+    """Nesting far past the interpreter's recursion limit (100,000 levels), with a small
+    ``max_depth``: one DecodeError with this exact text, at ``$`` (and on its line for JSON
+    Lines), never a RecursionError."""
+    deep = b"[" * 100_000 + b"]" * 100_000
+    data = b'{"role":"user"}\n' + deep + b"\n" if lines else b"[" + deep + b"]"
+    with pytest.raises(DecodeError) as err:
+        wire.json.decode_lazy(data, limits=Limits(max_depth=10), lines=lines)
+    assert err.value.message == (
+        "invalid JSON: nesting deeper than max_depth=10 or the interpreter's recursion limit"
+    )
+    assert (err.value.path, err.value.line) == ("$", 2 if lines else None)
+
+
+def test_lines_span_counts_only_json_whitespace_as_blank() -> None:
+    """A line holding a form feed is not blank (JSON's whitespace is space, tab, CR, LF): it
+    is the span's bad line, line 2, after one good message."""
+    from minagent.wire.lazy import lines_span
+
+    buf = b'{"role":"user"}\n\x0c\n'
+    items, used, lines, err = lines_span(buf, len(buf), 1, Limits())
+    assert ([m.role for m in items], used, lines) == (["user"], len(buf), 2)
+    assert isinstance(err, DecodeError) and (err.line, err.path) == (2, "$")
+
+
+def test_frames_span_of_no_frames_uses_no_bytes() -> None:
+    """An empty list of frames: no messages, 0 bytes used, no error."""
+    from minagent.wire.lazy import frames_span
+
+    assert frames_span(b"", [], 3, Limits()) == ([], 0, None)
+
+
+def test_holds_lazy_names_lazy_values_and_lists_holding_one() -> None:
+    """`holds_lazy`: a LazyMessages, a LazyMessage or a list holding one; not an empty list, a
+    list of eager messages, a tuple or a Message."""
+    from minagent.wire.lazy import holds_lazy
+
+    lazy = wire.json.decode_lazy(b'[{"role":"user"}]')
+    eager = Message("user", "a")
+    assert holds_lazy(lazy) is True
+    assert holds_lazy(lazy[0]) is True
+    assert holds_lazy([eager, lazy[0]]) is True
+    assert holds_lazy([]) is False
+    assert holds_lazy([eager]) is False
+    assert holds_lazy((lazy[0],)) is False
+    assert holds_lazy(eager) is False
+
+
+def test_reprs_name_the_format_index_and_size() -> None:
+    """The reprs: format, number of messages; format, index and bytes of one message."""
+    lazy = wire.msgpack.decode_lazy(wire.msgpack.encode([Message("user", "a")] * 2))
+    assert repr(lazy) == "LazyMessages(MessagePack, 2 messages)"
+    assert repr(lazy[1]) == "LazyMessage(MessagePack, index=1, 21 bytes)"
+
+
+def test_a_replacement_keeps_the_other_messages_spacing() -> None:
+    """With one item replaced, the untouched JSON messages are still written as their own
+    bytes, spaces and key order included; only the replacement is written compact."""
+    data = b'[ {"content": "a",  "role": "user"} , {"role":"tool", "tool_call_id":"x"} ]'
+    lazy = wire.json.decode_lazy(data)
+    lazy[0] = Message("user", "b")
+    assert wire.json.encode(lazy) == (
+        b'[{"role":"user","content":"b"},{"role":"tool", "tool_call_id":"x"}]'
+    )
+
+
+def test_registering_the_lazy_types_with_the_codec_names_both() -> None:
+    """`lazy._register` adds exactly the two lazy types to the codec's table (idempotent)."""
+    from minagent.wire import _codec, lazy
+
+    lazy._register()
+    registered = _codec._LAZY_TYPES
+    assert registered == {LazyMessage, LazyMessages}
+
+
+@pytest.mark.parametrize("n", [0, 15, 300, 65_836])
+def test_msgpack_one_pass_reads_each_shortest_array_header(n: int) -> None:
+    """A MessagePack array of ``n`` messages under its shortest header (fixarray up to 15,
+    array 16 up to 65,535, array 32 beyond) is read in one pass: routing splits no message,
+    and writing it back untouched returns the very input object."""
+    data = wire.msgpack.encode([Message("user", "")] * n)
+    assert data[:1] == (
+        b"\x90" if n == 0 else b"\x9f" if n == 15 else b"\xdc" if n == 300 else b"\xdd"
+    )
+    lazy = wire.msgpack.decode_lazy(data)
+    assert len(lazy) == n
+    if n:
+        assert (lazy[0].role, lazy[n - 1].role) == ("user", "user")  # type: ignore[union-attr]
+    assert lazy._src._raws is None
+    assert lazy._src.verbatim is True
+    assert wire.msgpack.encode(lazy) is data
+
+
+@pytest.mark.parametrize("header", [b"\xdc\x00\x02", b"\xdd\x00\x00\x00\x02"])
+def test_msgpack_one_pass_reads_a_longer_header_and_writes_the_shortest(header: bytes) -> None:
+    """Two messages under an array 16 or array 32 header: read in one pass too (routing
+    splits no message), not verbatim, and written back with the fixarray header and each
+    message's own bytes."""
+    shortest = wire.msgpack.encode([Message("user", "a"), Message("tool", "b", tool_call_id="c")])
+    lazy = wire.msgpack.decode_lazy(header + shortest[1:])
+    assert [m.tool_call_id for m in lazy] == [msgspec.UNSET, "c"]  # type: ignore[union-attr]
+    assert lazy._src._raws is None
+    assert lazy._src.verbatim is False
+    assert wire.msgpack.encode(lazy) == shortest
+
+
+def test_messages_are_the_decoded_messages_and_the_replacements() -> None:
+    """`LazyMessages.messages()` returns `Message` objects: each lazy item's decoded message
+    (the very object its ``.message`` hands out) and each replacement as it was set."""
+    lazy = wire.json.decode_lazy(b'[{"role":"user","content":"a"},{"role":"user","content":"b"}]')
+    new = Message("assistant", "c")
+    lazy[1] = new
+    out = lazy.messages()
+    assert [type(m) for m in out] == [Message, Message]
+    assert out[0] is lazy[0].message  # type: ignore[union-attr]
+    assert out[1] is new
+    assert out == [Message("user", "a"), new]
+
+
+@pytest.mark.parametrize(
+    ("size", "start", "stop", "expected"),
+    [
+        (1500, 128, 832, True),
+        (2049, 0, 512, True),
+        (2049, 128, 1088, True),
+        (2049, 320, 1344, False),
+        (2049, 0, 1024, False),
+        (2049, 0, 832, True),
+        (2049, 0, 64, True),
+        (2049, 0, 768, True),
+    ],
+)
+def test_text_decoding_is_judged_on_four_evenly_spread_windows(
+    size: int, start: int, stop: int, expected: bool
+) -> None:
+    """`_decodes_text` on one message of ``size`` bytes whose bytes ``start:stop`` are >= 0x80:
+    up to 2 KiB the whole input is judged, above it the four 512-byte windows at 0, step,
+    2 step and 3 step (step = (size - 512) // 3); text is decoded when more than half of the
+    judged bytes are ASCII. Each case puts the non-ASCII run where only those windows give
+    ``expected``."""
+    from minagent.wire.lazy import _decodes_text
+
+    data = b"x" * start + b"\x80" * (stop - start) + b"x" * (size - stop)
+    assert _decodes_text(data, 1) is expected
+
+
+def test_text_decoding_edges_no_messages_long_messages_and_half_ascii() -> None:
+    """`_decodes_text` at its edges: no messages (False), one short ASCII message (True), an
+    average of exactly 4 KiB per message (False; a byte less is True), exactly half the bytes
+    ASCII (False; one ASCII byte more is True)."""
+    from minagent.wire.lazy import LONG, _decodes_text
+
+    assert LONG == 4096
+    assert _decodes_text(b"[]", 0) is False
+    assert _decodes_text(b"x" * 10, 1) is True
+    assert _decodes_text(b"x" * (2 * LONG), 2) is False
+    assert _decodes_text(b"x" * (2 * LONG - 1), 2) is True
+    assert _decodes_text(b"\x80" * 1000 + b"x" * 1000, 1) is False
+    assert _decodes_text(b"\x80" * 1000 + b"x" * 1001, 1) is True
+
+
+def test_each_format_s_decoders_are_built_once() -> None:
+    """`_decoders` hands out one `_Decoders` per codec, the same object on every call."""
+    from minagent.wire._codec import JSON, MSGPACK
+    from minagent.wire.lazy import _decoders
+
+    assert _decoders(JSON) is _decoders(JSON)
+    assert _decoders(MSGPACK) is _decoders(MSGPACK)
+    assert _decoders(JSON) is not _decoders(MSGPACK)
+    assert (_decoders(JSON).json, _decoders(MSGPACK).json) == (True, False)
+
+
+def test_decode_takes_bytes_bytearray_memoryview_and_names_anything_else() -> None:
+    """Bytes, a bytearray and a memoryview decode alike, and writing back untouched gives
+    `bytes` (never the caller's mutable buffer); a float is a TypeError with this text."""
+    data = wire.msgpack.encode([Message("user", "a")])
+    for buffer in (data, bytearray(data), memoryview(data)):
+        out = wire.msgpack.encode(wire.msgpack.decode_lazy(buffer))
+        assert (type(out), out) == (bytes, data)
+    with pytest.raises(TypeError) as err:
+        wire.json.decode_lazy(1.5)  # type: ignore[arg-type]
+    assert str(err.value) == (
+        "data must be bytes, bytearray or memoryview: cannot convert 'float' object to bytes"
+    )
+
+
+def test_an_input_of_exactly_max_size_bytes_is_accepted() -> None:
+    """``max_size`` is the largest accepted input: 31 bytes pass ``max_size=31``, not 30."""
+    data = b'[{"role":"user","content":"a"}]'
+    assert len(data) == 31
+    assert wire.json.decode_lazy(data, limits=Limits(max_size=31))[0].role == "user"  # type: ignore[union-attr]
+    with pytest.raises(DecodeError) as err:
+        wire.json.decode_lazy(data, limits=Limits(max_size=30))
+    assert err.value.message == "JSON input of 31 bytes is over the limit max_size=30"
+
+
+@pytest.mark.parametrize("touch", [False, True])
+def test_one_lazy_message_encodes_canonical_when_asked(touch: bool) -> None:
+    """``encode(lazy[i], canonical=True)`` sorts the keys, untouched or touched; without it an
+    untouched message is its bytes and a touched one is written from its objects."""
+    lazy = wire.json.decode_lazy(b'[{"role":"user",  "content":"a"}]')
+    item = lazy[0]
+    assert isinstance(item, LazyMessage)
+    if touch:
+        item.message  # noqa: B018
+    assert wire.json.encode(item, canonical=True) == b'{"content":"a","role":"user"}'
+    assert wire.json.encode(item) == (
+        b'{"role":"user","content":"a"}' if touch else b'{"role":"user",  "content":"a"}'
+    )
+    assert wire.msgpack.encode(item) == wire.msgpack.encode(Message("user", "a"))
+
+
+@pytest.mark.parametrize("bad", [0, 1, 2])
+def test_validate_true_on_lines_checks_every_line(bad: int) -> None:
+    """``validate=True`` on JSON Lines decodes every line up front: a bad role on line
+    ``bad + 1`` of three raises there."""
+    lines = [b'{"role":"user"}'] * 3
+    lines[bad] = b'{"role":"robot"}'
+    with pytest.raises(ValidationError) as err:
+        wire.json.decode_lazy(b"\n".join(lines) + b"\n", lines=True, validate=True)
+    assert (err.value.line, err.value.path) == (bad + 1, "$.role")
+
+
+def test_messages_after_a_read_keep_the_objects_handed_out() -> None:
+    """`messages()` after ``lazy[i].message`` was read returns that very object (no message
+    is decoded twice or replaced)."""
+    lazy = wire.json.decode_lazy(b'[{"role":"user","content":"a"},{"role":"user","content":"b"}]')
+    first = lazy[0].message  # type: ignore[union-attr]
+    second = lazy[1].message  # type: ignore[union-attr]
+    out = lazy.messages()
+    assert out[0] is first
+    assert out[1] is second
+
+
+@pytest.mark.parametrize("text", ["x", "x" * 20_000], ids=["short-heads", "raw-heads"])
+def test_routing_a_message_too_deep_for_its_head_reads_the_full_decode(text: str) -> None:
+    """A tool call whose input nests 1,500 deep (within ``max_depth``) is past what the head
+    decoder reads: routing then takes its ids and names from the full decode, exactly, in
+    either head mode (short text decoded with the heads, long text skipped)."""
+    inner = b"[" * 1500 + b"]" * 1500
+    data = (
+        b'[{"role":"user","content":"' + text.encode() + b'"},'
+        b'{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"b","input":{"x":'
+        + inner
+        + b'}},{"type":"tool_use","id":"c","name":"d","input":{}}]}]'
+    )
+    lazy = wire.json.decode_lazy(data, limits=Limits(max_depth=1510))
+    second = lazy[1]
+    assert isinstance(second, LazyMessage)
+    assert (second.role, second.tool_call_ids, second.tool_names) == (
+        "assistant",
+        ("a", "c"),
+        ("b", "d"),
+    )
+    assert (lazy[0].tool_call_ids, lazy[0].tool_names) == ((), ())  # type: ignore[union-attr]
+    assert second.tool_call_ids == ("a", "c")  # the second read: from the calls kept
+    assert lazy._src.short == (text == "x")
+
+
+@pytest.mark.parametrize("fmt", ["json", "msgpack"])
+def test_reading_out_of_order_gives_each_message_and_keeps_what_was_handed_out(fmt: str) -> None:
+    """On a small input, reading message 1 first, then 2, then 0 gives each its own content,
+    and a message handed out before is the same object after the others were decoded."""
+    codec = FORMATS[fmt]
+    lazy = codec.decode_lazy(codec.encode([Message("user", t) for t in ("a", "b", "c")]))
+    assert lazy[1].content == "b"  # type: ignore[union-attr]
+    second = lazy[1].message  # type: ignore[union-attr]
+    third = lazy[2].message  # type: ignore[union-attr]
+    assert (lazy[0].content, third.content) == ("a", "c")  # type: ignore[union-attr]
+    assert lazy[1].message is second  # type: ignore[union-attr]
+    assert lazy[2].message is third  # type: ignore[union-attr]
+    assert [m.content for m in lazy.messages()] == ["a", "b", "c"]
+    fresh = codec.decode_lazy(codec.encode([Message("user", t) for t in ("a", "b", "c")]))
+    kept = fresh[2].message  # type: ignore[union-attr]
+    assert fresh[0].content == "a"  # type: ignore[union-attr]
+    assert fresh[2].message is kept  # type: ignore[union-attr]
+    assert len(fresh._src.messages) == 3
