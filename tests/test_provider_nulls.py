@@ -319,6 +319,7 @@ def test_anthropic_settings_into_responses() -> None:
                 "name": "w",
                 "description": "weather",
                 "parameters": {"type": "object"},
+                "strict": False,  # required here, and true when left out
             }
         ],
         "input": [{"role": "user", "content": "hi"}],

@@ -27,10 +27,26 @@ from typing import Any
 __all__ = [
     "ANTHROPIC_REQUEST_RULES",
     "FINISH_REASONS",
+    "FORMATS",
+    "GEMINI_BODY_KEYS",
+    "GEMINI_REQUEST_RULES",
+    "ITEM_ID_PREFIXES",
+    "OPENAI_CHAT_REQUEST_RULES",
     "OPENAI_RESPONSE_RULES",
+    "REQUEST_RULES",
+    "RESPONSES_REQUEST_RULES",
+    "RESPONSE_RULES",
+    "Verdict",
     "Violation",
     "anthropic_request",
+    "chat_messages_non_empty",
+    "chat_tool_calls_answered",
+    "chat_tool_message_answers_call",
     "foreign_keys",
+    "gemini_function_response_pairing",
+    "gemini_no_foreign_keys",
+    "gemini_non_empty_parts",
+    "gemini_roles",
     "max_tokens_required",
     "metadata_user_id_only",
     "no_empty_content",
@@ -38,10 +54,18 @@ __all__ = [
     "no_trailing_whitespace_in_final_assistant",
     "openai_chunks",
     "openai_finish_reason",
+    "openai_function_name_pattern",
     "openai_response",
+    "request_verdict",
+    "response_verdict",
+    "responses_call_output_answers_call",
+    "responses_item_id_prefix",
     "sdk_anthropic_request",
+    "sdk_gemini_request",
     "sdk_openai_chunks",
     "sdk_openai_response",
+    "sdk_request",
+    "sdk_response",
     "tool_history_needs_tools",
     "tool_id_pattern",
     "tool_name_pattern",
@@ -371,16 +395,29 @@ def _eager(schema: Any) -> Any:
     return schema
 
 
-def _validator(name: str) -> Any:
-    validator = _VALIDATORS.get(name)
+_PARAMS = {
+    "anthropic": "anthropic.types.message_create_params:MessageCreateParams",
+    "openai_chat": "openai.types.chat.completion_create_params:CompletionCreateParams",
+    "openai_responses": "openai.types.responses.response_create_params:ResponseCreateParams",
+}
+"""Per format, the SDK module and the prefix of its request TypedDicts (``...NonStreaming`` and
+``...Streaming`` follow)."""
+
+
+def _validator(name: str, fmt: str = "anthropic") -> Any:
+    validator = _VALIDATORS.get(f"{fmt}:{name}")
     if validator is None:
+        import importlib
+
         import pydantic
         import pydantic_core
-        from anthropic.types import message_create_params as mcp
 
-        params = getattr(mcp, name)
+        module = importlib.import_module(_PARAMS[fmt].split(":")[0])
+        params = getattr(module, name)
         adapter: pydantic.TypeAdapter[Any] = pydantic.TypeAdapter(params)
-        validator = _VALIDATORS[name] = pydantic_core.SchemaValidator(_eager(adapter.core_schema))
+        validator = _VALIDATORS[f"{fmt}:{name}"] = pydantic_core.SchemaValidator(
+            _eager(adapter.core_schema)
+        )
     return validator
 
 
@@ -425,21 +462,74 @@ def foreign_keys(value: Any, checked: Any, path: str = "$") -> Iterator[Violatio
             yield from foreign_keys(item, done, f"{path}[{k}]")
 
 
-def sdk_anthropic_request(body: dict[str, Any]) -> tuple[list[Violation], list[Violation]]:
-    """The request against ``anthropic.types.MessageCreateParams(Non)Streaming`` (by its
-    ``stream``): the SDK's errors (first three) and the keys outside its types."""
+def sdk_request(
+    body: dict[str, Any], fmt: str = "anthropic"
+) -> tuple[list[Violation], list[Violation]]:
+    """The request against the SDK's request TypedDict of ``fmt`` (`_PARAMS`: anthropic's
+    ``MessageCreateParams``, openai's ``CompletionCreateParams`` / ``ResponseCreateParams``),
+    ``Streaming`` or ``NonStreaming`` by its ``stream``: the SDK's errors (first three) and the
+    keys outside its types."""
     import pydantic_core
 
-    name = (
-        "MessageCreateParamsStreaming"
-        if body.get("stream") is True
-        else ("MessageCreateParamsNonStreaming")
-    )
+    prefix = _PARAMS[fmt].split(":")[1]
+    name = prefix + ("Streaming" if body.get("stream") is True else "NonStreaming")
     try:
-        checked = _validator(name).validate_python(body)
+        checked = _validator(name, fmt).validate_python(body)
     except pydantic_core.ValidationError as error:
         return _errors(error), []
     return [], list(foreign_keys(body, checked))
+
+
+def sdk_anthropic_request(body: dict[str, Any]) -> tuple[list[Violation], list[Violation]]:
+    """The request against ``anthropic.types.MessageCreateParams(Non)Streaming`` (by its
+    ``stream``): the SDK's errors (first three) and the keys outside its types."""
+    return sdk_request(body, "anthropic")
+
+
+_GEMINI_FIELDS = {
+    "contents": ("Content", True),
+    "tools": ("Tool", True),
+    "toolConfig": ("ToolConfig", False),
+    "safetySettings": ("SafetySetting", True),
+    "systemInstruction": ("Content", False),
+    "generationConfig": ("GenerationConfig", False),
+    "cachedContent": (None, False),
+}
+"""``generateContent`` body field -> the google-genai model of its value (a list of them)."""
+
+
+def sdk_gemini_request(body: dict[str, Any]) -> tuple[list[Violation], list[Violation]]:
+    """The request's fields against google-genai's models (``types.Content``, ``Tool``,
+    ``ToolConfig``, ``SafetySetting``, ``GenerationConfig``), validated from JSON (bytes are
+    base64 there, as on the wire). The models forbid keys they do not name, as the API does, so
+    a key outside the schema is an SDK error here; top-level keys are `gemini_no_foreign_keys`'s
+    to judge."""
+    import pydantic
+    from google.genai import types
+
+    out: list[Violation] = []
+    for key, value in body.items():
+        camel = re.sub(r"_([a-z])", lambda m: m.group(1).upper(), key)
+        model_name, many = _GEMINI_FIELDS.get(camel, (None, False))
+        if model_name is None:
+            if camel == "cachedContent" and not isinstance(value, str):
+                out.append(Violation("sdk", f"$.{key}", "string_type: a cached content name"))
+            continue
+        model = getattr(types, model_name)
+        items = (
+            [(f"$.{key}[{k}]", v) for k, v in enumerate(value)] if many else [(f"$.{key}", value)]
+        )
+        if many and not isinstance(value, list):
+            out.append(Violation("sdk", f"$.{key}", "list_type: Input should be a valid list"))
+            continue
+        for path, item in items:
+            try:
+                model.model_validate_json(json.dumps(item))
+            except pydantic.ValidationError as error:
+                out.extend(Violation(v.rule, path + v.path[1:], v.message) for v in _errors(error))
+        if len(out) >= 3:
+            break
+    return out[:3], []
 
 
 def sdk_openai_response(body: dict[str, Any]) -> tuple[list[Violation], list[Violation]]:
@@ -537,4 +627,404 @@ def openai_chunks(sse: bytes) -> Verdict:
         for rule in OPENAI_RESPONSE_RULES
         for v in rule(chunk)
     ]
+    return Verdict(sdk, rules, foreign)
+
+
+# --- OpenAI Chat Completions requests ----------------------------------------------------------
+
+FUNCTION_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+"""OpenAI's function name pattern (Chat Completions and Responses)."""
+
+
+def chat_messages_non_empty(body: dict[str, Any]) -> list[Violation]:
+    """``messages`` holds at least one message: "messages: array, Required. A list of messages
+    comprising the conversation so far", a non-empty array
+    (https://platform.openai.com/docs/api-reference/chat/create)."""
+    if isinstance(body.get("messages"), list) and not body["messages"]:
+        return [Violation("chat_messages_non_empty", "$.messages", "no messages")]
+    return []
+
+
+def chat_tool_message_answers_call(body: dict[str, Any]) -> list[Violation]:
+    """A ``tool`` message answers a ``tool_calls`` id of the assistant message before it (only
+    tool messages in between): the API answers "Invalid parameter: messages with role 'tool'
+    must be a response to a preceeding message with 'tool_calls'" with ``param`` the tool
+    message's role (https://platform.openai.com/docs/guides/function-calling; error text as in
+    https://github.com/miurla/morphic/issues/136)."""
+    out = []
+    asked: set[str] = set()
+    for i, message in _messages(body):
+        role = message.get("role")
+        if role == "tool":
+            ident = message.get("tool_call_id")
+            if ident not in asked:
+                out.append(
+                    Violation(
+                        "chat_tool_message_answers_call",
+                        f"$.messages[{i}].tool_call_id",
+                        f"no assistant tool call {ident!r} before this tool message",
+                    )
+                )
+            continue
+        calls = message.get("tool_calls") if role == "assistant" else None
+        asked = {
+            c.get("id")
+            for c in (calls if isinstance(calls, list) else [])
+            if isinstance(c, dict) and isinstance(c.get("id"), str)
+        }
+    return out
+
+
+def chat_tool_calls_answered(body: dict[str, Any]) -> list[Violation]:
+    """An assistant message with ``tool_calls`` is followed by a ``tool`` message for each call
+    id: the API answers "An assistant message with 'tool_calls' must be followed by tool
+    messages responding to each 'tool_call_id'. The following tool_call_ids did not have
+    response messages: ..." (https://platform.openai.com/docs/guides/function-calling; error
+    text as in https://github.com/microsoft/promptflow/pull/3130). A final assistant message
+    (nothing after it) is not checked here: the API reads it as the model's turn."""
+    messages = _messages(body)
+    out = []
+    for k, (i, message) in enumerate(messages):
+        calls = message.get("tool_calls") if message.get("role") == "assistant" else None
+        if not isinstance(calls, list) or not calls or k == len(messages) - 1:
+            continue
+        answered = set()
+        for _, after in messages[k + 1 :]:
+            if after.get("role") != "tool":
+                break
+            answered.add(after.get("tool_call_id"))
+        missing = [
+            c.get("id") for c in calls if isinstance(c, dict) and c.get("id") not in answered
+        ]
+        if missing:
+            out.append(
+                Violation(
+                    "chat_tool_calls_answered",
+                    f"$.messages[{i}].tool_calls",
+                    f"no tool message for {', '.join(map(repr, missing))}",
+                )
+            )
+    return out
+
+
+def openai_function_name_pattern(body: dict[str, Any]) -> list[Violation]:
+    """Function tool names match ``^[a-zA-Z0-9_-]{1,64}$``: "The name of the function to be
+    called. Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of
+    64." (https://platform.openai.com/docs/api-reference/chat/create, ``tools[].function.name``;
+    Responses: ``tools[].name``, https://platform.openai.com/docs/api-reference/responses/create).
+    """
+    out = []
+    tools = body.get("tools")
+    for k, tool in enumerate(tools if isinstance(tools, list) else []):
+        if not isinstance(tool, dict) or tool.get("type") != "function":
+            continue
+        fn = tool.get("function")
+        path, name = (
+            (f"$.tools[{k}].function.name", fn.get("name"))
+            if isinstance(fn, dict)
+            else (f"$.tools[{k}].name", tool.get("name"))
+        )
+        if not isinstance(name, str) or not FUNCTION_NAME.fullmatch(name):
+            out.append(
+                Violation(
+                    "openai_function_name_pattern",
+                    path,
+                    f"{name!r} does not match ^[a-zA-Z0-9_-]{{1,64}}$",
+                )
+            )
+    return out
+
+
+OPENAI_CHAT_REQUEST_RULES: tuple[Callable[[dict[str, Any]], list[Violation]], ...] = (
+    chat_messages_non_empty,
+    chat_tool_message_answers_call,
+    chat_tool_calls_answered,
+    openai_function_name_pattern,
+)
+"""Every OpenAI Chat Completions request rule, in the order they are checked."""
+
+
+# --- OpenAI Responses requests -----------------------------------------------------------------
+
+ITEM_ID_PREFIXES = {
+    "function_call": "fc",
+    "message": "msg",
+    "reasoning": "rs",
+    "web_search_call": "ws",
+    "file_search_call": "fs",
+    "computer_call": "cu",
+    "custom_tool_call": "ctc",
+}
+"""The id prefix the Responses API issues (and checks on input) per output item type."""
+
+
+def _input_items(body: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    items = body.get("input")
+    if not isinstance(items, list):
+        return []
+    return [(i, item) for i, item in enumerate(items) if isinstance(item, dict)]
+
+
+def responses_call_output_answers_call(body: dict[str, Any]) -> list[Violation]:
+    """A ``function_call_output`` (``custom_tool_call_output``) answers a ``function_call``
+    (``custom_tool_call``) with the same ``call_id`` earlier in ``input`` (without
+    ``previous_response_id``, which holds calls the body does not show): the API answers "No
+    tool call found for function call output with call_id call_..." with ``param`` ``input``
+    (https://platform.openai.com/docs/guides/function-calling; error text as in
+    https://github.com/continuedev/continue/issues/10092)."""
+    if body.get("previous_response_id") or body.get("conversation"):
+        return []
+    out = []
+    calls: set[Any] = set()
+    for i, item in _input_items(body):
+        kind = item.get("type")
+        if kind in ("function_call", "custom_tool_call"):
+            calls.add(item.get("call_id"))
+        elif (
+            kind in ("function_call_output", "custom_tool_call_output")
+            and item.get("call_id") not in calls
+        ):
+            out.append(
+                Violation(
+                    "responses_call_output_answers_call",
+                    f"$.input[{i}].call_id",
+                    f"no function call {item.get('call_id')!r} before this output",
+                )
+            )
+    return out
+
+
+def responses_item_id_prefix(body: dict[str, Any]) -> list[Violation]:
+    """An input item's ``id``, where written, is one the API issued for that item type:
+    ``fc_`` for a function call, ``msg_`` for an output message, ``rs_`` for reasoning (and
+    ``ws_``, ``fs_``, ``cu_``, ``ctc_``); the API answers "Invalid 'input[N].id': '...'.
+    Expected an ID that begins with 'fc'." with code ``invalid_id_prefix``
+    (https://platform.openai.com/docs/api-reference/responses/create, ``input`` items' ``id``:
+    "The unique ID of the ..."; error text as in
+    https://github.com/BigPizzaV3/CodexPlusPlus/issues/1796). Input messages written with a
+    ``role`` and no ``type`` (EasyInputMessage) have no id."""
+    out = []
+    for i, item in _input_items(body):
+        kind = item.get("type")
+        prefix = ITEM_ID_PREFIXES.get(kind) if isinstance(kind, str) else None
+        if prefix is None or "id" not in item:
+            continue
+        if kind == "message" and item.get("role") != "assistant":
+            continue
+        ident = item["id"]
+        if not isinstance(ident, str) or not ident.startswith(prefix):
+            out.append(
+                Violation(
+                    "responses_item_id_prefix",
+                    f"$.input[{i}].id",
+                    f"{ident!r} does not begin with {prefix!r}",
+                )
+            )
+    return out
+
+
+RESPONSES_REQUEST_RULES: tuple[Callable[[dict[str, Any]], list[Violation]], ...] = (
+    responses_call_output_answers_call,
+    responses_item_id_prefix,
+    openai_function_name_pattern,
+)
+"""Every OpenAI Responses request rule, in the order they are checked."""
+
+
+# --- Gemini generateContent requests -----------------------------------------------------------
+
+GEMINI_BODY_KEYS = frozenset(
+    {
+        "contents",
+        "tools",
+        "toolConfig",
+        "safetySettings",
+        "systemInstruction",
+        "generationConfig",
+        "cachedContent",
+    }
+)
+"""The fields of a ``generateContent`` request body (the model is in the URL)."""
+_SNAKE = {re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), key) for key in GEMINI_BODY_KEYS}
+
+
+def gemini_no_foreign_keys(body: dict[str, Any]) -> list[Violation]:
+    """The body holds only ``contents``, ``tools``, ``toolConfig``, ``safetySettings``,
+    ``systemInstruction``, ``generationConfig``, ``cachedContent`` (or their proto names,
+    ``tool_config``, ...): "Request body: The request body contains data with the following
+    structure" (https://ai.google.dev/api/generate-content#request-body); any other key is
+    answered "Invalid JSON payload received. Unknown name \\"model\\": Cannot find field."
+    (the Google API JSON mapping, https://cloud.google.com/apis/design/errors)."""
+    return [
+        Violation("gemini_no_foreign_keys", f"$.{key}", f"key {key!r} outside the request body")
+        for key in body
+        if key not in GEMINI_BODY_KEYS and key not in _SNAKE
+    ]
+
+
+def _contents(body: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    contents = body.get("contents")
+    if not isinstance(contents, list):
+        return []
+    return [(i, c) for i, c in enumerate(contents) if isinstance(c, dict)]
+
+
+def _parts(content: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    parts = content.get("parts")
+    if not isinstance(parts, list):
+        return []
+    return [(j, p) for j, p in enumerate(parts) if isinstance(p, dict)]
+
+
+def gemini_non_empty_parts(body: dict[str, Any]) -> list[Violation]:
+    """``contents`` is not empty and every content (and the system instruction) has at least
+    one part: the API answers "GenerateContentRequest.contents: contents is not specified" and
+    "GenerateContentRequest.contents[N].parts: contents.parts must not be empty"
+    (https://ai.google.dev/api/caching#Content, ``parts[]``: "Ordered Parts that constitute a
+    single message"; error texts as in https://github.com/vercel/ai/issues/3775)."""
+    contents = body.get("contents")
+    if not isinstance(contents, list) or not contents:
+        return [Violation("gemini_non_empty_parts", "$.contents", "contents is not specified")]
+    out = []
+    places = [(f"$.contents[{i}]", c) for i, c in _contents(body)]
+    system = body.get("systemInstruction", body.get("system_instruction"))
+    if isinstance(system, dict):
+        places.append(("$.systemInstruction", system))
+    for path, content in places:
+        if not content.get("parts"):
+            out.append(
+                Violation("gemini_non_empty_parts", f"{path}.parts", "parts must not be empty")
+            )
+    return out
+
+
+def gemini_roles(body: dict[str, Any]) -> list[Violation]:
+    """A content's ``role`` is ``user`` or ``model``: "role: Optional. The producer of the
+    content. Must be either 'user' or 'model'." (https://ai.google.dev/api/caching#Content); the
+    API answers "Please use a valid role: user, model."."""
+    return [
+        Violation("gemini_roles", f"$.contents[{i}].role", f"role {c['role']!r}")
+        for i, c in _contents(body)
+        if "role" in c and c["role"] not in ("user", "model")
+    ]
+
+
+def _kinds(content: dict[str, Any], key: str) -> int:
+    return sum(key in part or _snake(key) in part for _, part in _parts(content))
+
+
+def _snake(key: str) -> str:
+    return re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), key)
+
+
+def gemini_function_response_pairing(body: dict[str, Any]) -> list[Violation]:
+    """A content with ``functionResponse`` parts comes right after a ``model`` content with
+    ``functionCall`` parts, with as many responses as there were calls: the API answers "Please
+    ensure that function response turn comes immediately after a function call turn." and
+    "Please ensure that the number of function response parts is equal to the number of
+    function call parts of the function call turn." (https://ai.google.dev/gemini-api/docs/function-calling;
+    error texts as in https://github.com/langchain-ai/langchain/issues/27799 and
+    https://github.com/google-gemini/gemini-cli/issues/4217)."""
+    out = []
+    contents = _contents(body)
+    calls = 0
+    for i, content in contents:
+        responses = _kinds(content, "functionResponse")
+        if responses:
+            if not calls:
+                why = "function response turn does not come right after a function call turn"
+                out.append(Violation("gemini_function_response_pairing", f"$.contents[{i}]", why))
+            elif responses != calls:
+                why = f"{responses} function responses for {calls} function calls"
+                out.append(
+                    Violation("gemini_function_response_pairing", f"$.contents[{i}].parts", why)
+                )
+        calls = _kinds(content, "functionCall") if content.get("role") == "model" else 0
+    return out
+
+
+GEMINI_REQUEST_RULES: tuple[Callable[[dict[str, Any]], list[Violation]], ...] = (
+    gemini_no_foreign_keys,
+    gemini_non_empty_parts,
+    gemini_roles,
+    gemini_function_response_pairing,
+)
+"""Every Gemini ``generateContent`` request rule, in the order they are checked."""
+
+
+# --- every format: one verdict per request or response ------------------------------------------
+
+FORMATS = ("anthropic", "openai_chat", "openai_responses", "gemini")
+"""The four wire formats, in the registry's order (`minagent.providers.ADAPTERS`)."""
+
+REQUEST_RULES: dict[str, tuple[Callable[[dict[str, Any]], list[Violation]], ...]] = {
+    "anthropic": ANTHROPIC_REQUEST_RULES,
+    "openai_chat": OPENAI_CHAT_REQUEST_RULES,
+    "openai_responses": RESPONSES_REQUEST_RULES,
+    "gemini": GEMINI_REQUEST_RULES,
+}
+"""Per target format, its documented request rules."""
+
+RESPONSE_RULES: dict[str, tuple[Callable[[dict[str, Any]], list[Violation]], ...]] = {
+    "anthropic": (),
+    "openai_chat": OPENAI_RESPONSE_RULES,
+    "openai_responses": (),
+    "gemini": (),
+}
+"""Per target format, the rules on a response beyond its SDK model (the Anthropic, Responses and
+Gemini models already hold their enums and required ids)."""
+
+_RESPONSE_MODELS = {
+    "anthropic": "anthropic.types:Message",
+    "openai_chat": "openai.types.chat:ChatCompletion",
+    "openai_responses": "openai.types.responses:Response",
+    "gemini": "google.genai.types:GenerateContentResponse",
+}
+"""Per format, the SDK's response model (what its client parses a response into)."""
+
+
+def sdk_response(body: dict[str, Any], fmt: str) -> tuple[list[Violation], list[Violation]]:
+    """A response body against the SDK's response model of ``fmt`` (`_RESPONSE_MODELS`): errors
+    and the keys outside the model. google-genai's models forbid keys they do not name (those
+    are errors) and read bytes as base64, so they validate from JSON text."""
+    import importlib
+
+    import pydantic
+
+    module, name = _RESPONSE_MODELS[fmt].split(":")
+    model = getattr(importlib.import_module(module), name)
+    try:
+        if fmt == "gemini":
+            checked = model.model_validate_json(json.dumps(body))
+        else:
+            checked = model.model_validate(body)
+    except pydantic.ValidationError as error:
+        return _errors(error), []
+    return [], list(foreign_keys(body, checked))
+
+
+def _object(body: bytes | dict[str, Any]) -> Any:
+    return json.loads(body) if isinstance(body, (bytes, str)) else body
+
+
+def request_verdict(fmt: str, body: bytes | dict[str, Any]) -> Verdict:
+    """A request body of format ``fmt`` against its SDK types and every rule of `REQUEST_RULES`."""
+    value = _object(body)
+    if not isinstance(value, dict):
+        return Verdict([Violation("sdk", "$", "not a JSON object")], [], [])
+    if fmt == "gemini":
+        sdk, foreign = sdk_gemini_request(value)
+    else:
+        sdk, foreign = sdk_request(value, fmt)
+    rules = [v for rule in REQUEST_RULES[fmt] for v in rule(value)]
+    return Verdict(sdk, rules, foreign)
+
+
+def response_verdict(fmt: str, body: bytes | dict[str, Any]) -> Verdict:
+    """A response body of format ``fmt`` against its SDK model and `RESPONSE_RULES`."""
+    value = _object(body)
+    if not isinstance(value, dict):
+        return Verdict([Violation("sdk", "$", "not a JSON object")], [], [])
+    sdk, foreign = sdk_response(value, fmt)
+    rules = [v for rule in RESPONSE_RULES[fmt] for v in rule(value)]
     return Verdict(sdk, rules, foreign)

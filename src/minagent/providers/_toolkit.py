@@ -75,6 +75,8 @@ from ._helpers import want_list as want_list
 from ._helpers import want_str as want_str
 
 __all__ = [
+    "ANTHROPIC_FOREIGN_STOP",
+    "ANTHROPIC_STOP_REASONS",
     "BUDGET_EFFORTS",
     "CONTENT_KEYS",
     "CONTENT_OPTIONS",
@@ -88,6 +90,7 @@ __all__ = [
     "block_extra",
     "decoder",
     "encode_settings",
+    "enum_stop_reason",
     "foreign_block",
     "foreign_extra",
     "foreign_key",
@@ -378,6 +381,50 @@ def merged(body: dict[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
         else:
             body[key] = value
     return body
+
+
+ANTHROPIC_STOP_REASONS = frozenset(
+    {
+        "end_turn",
+        "max_tokens",
+        "stop_sequence",
+        "tool_use",
+        "pause_turn",
+        "refusal",
+        "model_context_window_exceeded",
+    }
+)
+"""A Messages response's ``stop_reason`` values (``anthropic.types.StopReason``)."""
+ANTHROPIC_FOREIGN_STOP = {
+    "incomplete": "max_tokens",
+    "failed": "end_turn",
+    "cancelled": "end_turn",
+    "RECITATION": "refusal",
+    "LANGUAGE": "refusal",
+    "OTHER": "refusal",
+}
+"""Another provider's stop reasons outside `ANTHROPIC_STOP_REASONS` (a Responses
+``incomplete:<why>`` by ``incomplete``) -> the Anthropic value a client reads alike; anything
+else is ``end_turn``."""
+
+
+def enum_stop_reason(
+    reason: str,
+    allowed: frozenset[str],
+    table: Mapping[str, str],
+    fallback: str,
+    policy: Unsupported,
+) -> str:
+    """Another provider's neutral ``stop_reason`` as a value of the target's enum
+    (``allowed``): kept when it is one, else ``table``'s (its ``incomplete:<why>`` by the key
+    ``incomplete``), else ``fallback``; a changed value is listed as metadata at
+    ``$.stop_reason`` (a stop reason is a label, not content)."""
+    if reason in allowed:
+        return reason
+    key = "incomplete" if reason.startswith("incomplete:") and reason not in table else reason
+    out = table.get(key, fallback)
+    policy.metadata("$.stop_reason", f"the stop reason {reason!r} (written as {out!r})")
+    return out
 
 
 def with_fields(response: Any, fields: Mapping[str, Any]) -> Any:

@@ -1011,7 +1011,15 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
         "role": "assistant",
         "model": model,
         "content": _content(content, "$.message", policy, msg_own),
-        "stop_reason": response.stop_reason,
+        "stop_reason": response.stop_reason
+        if own
+        else kit.enum_stop_reason(
+            response.stop_reason,
+            kit.ANTHROPIC_STOP_REASONS,
+            kit.ANTHROPIC_FOREIGN_STOP,
+            "end_turn",
+            policy,
+        ),
         "stop_sequence": top.pop("stop_sequence", None),
         "usage": _usage(response.usage, usage_other, policy, own),
     }

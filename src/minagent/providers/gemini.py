@@ -46,6 +46,7 @@ from ._base import Reasoning, Request, ResponseFormat, Tool, ToolChoice, Unsuppo
 from ._toolkit import SettingsReader
 
 __all__ = [
+    "FINISH_ENUM",
     "FINISH_REASONS",
     "ID_PREFIX",
     "NAME",
@@ -87,9 +88,51 @@ Other values (``MALFORMED_FUNCTION_CALL``, ``OTHER``, ...) are kept as they are.
 _FINISH_BACK = {
     "end_turn": "STOP",
     "tool_use": "STOP",
+    "stop_sequence": "STOP",
+    "pause_turn": "STOP",
     "max_tokens": "MAX_TOKENS",
+    "model_context_window_exceeded": "MAX_TOKENS",
+    "incomplete": "MAX_TOKENS",
+    "incomplete:max_output_tokens": "MAX_TOKENS",
+    "incomplete:content_filter": "SAFETY",
     "refusal": "SAFETY",
 }
+"""Neutral stop reason -> ``finishReason`` (another provider's other reasons: ``OTHER``)."""
+FINISH_ENUM = frozenset(
+    {
+        "FINISH_REASON_UNSPECIFIED",
+        "STOP",
+        "MAX_TOKENS",
+        "SAFETY",
+        "RECITATION",
+        "LANGUAGE",
+        "OTHER",
+        "BLOCKLIST",
+        "PROHIBITED_CONTENT",
+        "SPII",
+        "MALFORMED_FUNCTION_CALL",
+        "IMAGE_SAFETY",
+        "IMAGE_PROHIBITED_CONTENT",
+        "IMAGE_OTHER",
+        "NO_IMAGE",
+        "IMAGE_RECITATION",
+        "UNEXPECTED_TOOL_CALL",
+        "TOO_MANY_TOOL_CALLS",
+        "MISSING_THOUGHT_SIGNATURE",
+        "MALFORMED_RESPONSE",
+    }
+)
+"""The documented ``finishReason`` values (https://ai.google.dev/api/generate-content#FinishReason)."""
+
+
+def _finish_back(reason: str, policy: Unsupported) -> str:
+    """The ``finishReason`` for a neutral stop reason (`_FINISH_BACK`, a Gemini value as it
+    is, anything else ``OTHER``, listed)."""
+    mapped = _FINISH_BACK.get(reason)
+    if mapped is not None:
+        return mapped
+    return kit.enum_stop_reason(reason, FINISH_ENUM, {}, "OTHER", policy)
+
 
 USAGE_NAMES = {
     "promptTokenCount": "input_tokens",
@@ -608,6 +651,9 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
             continue
         tool_content = None
         parts = _parts(content, path, policy, names, False, own)
+        if not parts and not own:  # the API refuses a content without parts
+            policy.metadata(path, "a turn left without parts (Gemini refuses an empty one)")
+            continue
         item = {"role": "model" if role == "assistant" else "user", "parts": parts}
         if not plain:
             item.update(kit.message_keys(msg, NAME, _CONTENT_KEYS, policy, path))
@@ -826,9 +872,9 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
     blocks = msg.content if type(msg.content) is list else []
     if type(finish) is not str:
         if response.stop_reason not in ("end_turn", "tool_use"):
-            first["finishReason"] = _FINISH_BACK.get(response.stop_reason, response.stop_reason)
+            first["finishReason"] = _finish_back(response.stop_reason, policy)
     elif _stop(finish, blocks) != response.stop_reason:
-        first["finishReason"] = _FINISH_BACK.get(response.stop_reason, response.stop_reason)
+        first["finishReason"] = _finish_back(response.stop_reason, policy)
     body["candidates"] = [first, *rest]
     if response.usage or (usage_other is not kit.MISSING and usage_other is not None):
         other = usage_other if type(usage_other) is dict else {}

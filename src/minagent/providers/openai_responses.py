@@ -47,7 +47,9 @@ from ._toolkit import SettingsReader
 __all__ = [
     "ITEM_KEY",
     "NAME",
+    "NAME_LIMIT",
     "RESPONSES_ITEM_TYPES",
+    "STATUSES",
     "USAGE_NAMES",
     "decode_request",
     "decode_response",
@@ -206,9 +208,11 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
         if name == "max_tokens":
             out["max_output_tokens"] = value
         elif name == "tools":
-            out["tools"] = [_tool_out(t) for t in value]
+            out["tools"] = [_tool_out(t, policy) for t in value]
         elif name == "tool_choice":
-            kit.put_openai_choice(value, lambda tool: {"type": "function", "name": tool}, out)
+            kit.put_openai_choice(
+                value, lambda tool: {"type": "function", "name": _name(tool, policy)}, out
+            )
         elif name == "response_format":
             out["text"] = {"format": _format_out(value)}
         elif name == "reasoning":
@@ -222,8 +226,23 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
     return out
 
 
-def _tool_out(tool: Tool) -> dict[str, Any]:
+NAME_LIMIT = 64
+"""The most characters of a function name (``^[a-zA-Z0-9_-]{1,64}$``, as on Chat Completions)."""
+
+
+def _name(name: str, policy: Unsupported) -> str:
+    """A tool name fitted to the API's pattern (`NAME_LIMIT`; ``weather.get`` ->
+    ``weather_get``), recorded in the call's `Renames` when changed."""
+    return policy.renaming().name(name, NAME_LIMIT)
+
+
+def _tool_out(tool: Tool, policy: Unsupported) -> dict[str, Any]:
+    """A function tool: its name fitted (`_name`); ``parameters`` and ``strict`` are required
+    keys here (``strict`` defaults to true on this API, so a tool that sets none, the default
+    of every other format, is written ``strict: false``)."""
     fields = kit.tool_fields(tool, "parameters")
+    fields["name"] = _name(tool.name, policy)
+    fields.setdefault("strict", False)
     return {"type": "function", **fields, "parameters": tool.parameters}  # required, null or not
 
 
@@ -616,7 +635,7 @@ def _encode_assistant(
                 {
                     "type": "function_call",
                     "call_id": block.id,
-                    "name": block.name,
+                    "name": _name(block.name, policy),
                     "arguments": kit.tool_arguments(block, f"{path}.content[{j}]"),
                 }
             )
@@ -690,7 +709,7 @@ def _encode_call(
     item: dict[str, Any] = {
         "type": "function_call",
         "call_id": block.id,
-        "name": block.name,
+        "name": block.name if own else _name(block.name, policy),
         "arguments": arguments,
     }
     if keys is not kit.MISSING:
@@ -806,7 +825,7 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
     body["output"] = items
     blocks = msg.content if type(msg.content) is list else []
     if stop_reason(body, blocks) != response.stop_reason:
-        body.update(_status_for(response.stop_reason))
+        body.update(_status_for(response.stop_reason, policy))
     if own and usage_other is None and not response.usage:
         body["usage"] = None
     elif response.usage or usage_other is not kit.MISSING:
@@ -841,16 +860,31 @@ def _usage_defaults(usage: dict[str, Any]) -> None:
         usage.setdefault("total_tokens", usage["input_tokens"] + usage["output_tokens"])
 
 
-def _status_for(reason: str) -> dict[str, Any]:
+STATUSES = frozenset({"completed", "failed", "in_progress", "cancelled", "queued", "incomplete"})
+"""A Response's ``status`` values (``openai.types.responses.Response.status``)."""
+_INCOMPLETE = {
+    "max_tokens": "max_output_tokens",
+    "model_context_window_exceeded": "max_output_tokens",
+}
+_INCOMPLETE_REASONS = frozenset({"max_output_tokens", "content_filter"})
+
+
+def _status_for(reason: str, policy: Unsupported) -> dict[str, Any]:
+    """``status`` and ``incomplete_details`` for a neutral stop reason: Anthropic's finished
+    reasons are ``completed``; running out of tokens (or context) and refusals are
+    ``incomplete`` with the API's reasons; a Responses status is kept; anything else (Gemini's
+    ``MALFORMED_FUNCTION_CALL``, an empty string from a Chat dialect) is ``completed``, the
+    original listed (`kit.enum_stop_reason`)."""
     if reason in ("end_turn", "tool_use", "stop_sequence", "pause_turn"):
         return {"status": "completed", "incomplete_details": None}
-    if reason == "max_tokens":
-        return {"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"}}
+    if reason in _INCOMPLETE:
+        return {"status": "incomplete", "incomplete_details": {"reason": _INCOMPLETE[reason]}}
     if reason == "refusal":
         return {"status": "incomplete", "incomplete_details": {"reason": "content_filter"}}
-    if reason.startswith("incomplete:"):
+    if reason.startswith("incomplete:") and reason[11:] in _INCOMPLETE_REASONS:
         return {"status": "incomplete", "incomplete_details": {"reason": reason[11:]}}
-    return {"status": reason}
+    status = kit.enum_stop_reason(reason, STATUSES, {}, "completed", policy)
+    return {"status": status}
 
 
 # --- the adapter contract (signatures: _toolkit) ----------------------------------------------
