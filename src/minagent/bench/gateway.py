@@ -67,6 +67,7 @@ __all__ = [
     "DEFAULT_MAX_TOKENS",
     "INSTALL_HINT",
     "OPERATIONS",
+    "PAIRS_HINT",
     "TARGETS",
     "TARGET_MODEL",
     "Acceptance",
@@ -80,11 +81,14 @@ __all__ = [
     "carried_totals",
     "command",
     "corpus",
+    "judge",
     "libraries",
     "litellm_library",
     "mapped",
     "mapped_table",
     "minagent_library",
+    "pair_results",
+    "pairs_text",
     "report",
     "section",
     "time_cases",
@@ -441,22 +445,36 @@ class Acceptance:
         return dict(sorted(counts.items()))
 
 
+def judge(
+    fn: Translate,
+    check: Callable[[bytes], Verdict],
+    inputs: list[tuple[str, bytes]],
+    result: Acceptance,
+) -> dict[str, bytes]:
+    """Translate each input with ``fn`` and put ``check``'s verdict (or what ``fn`` raised) in
+    ``result``; return the outputs by input name."""
+    outputs = {}
+    for name, body in inputs:
+        try:
+            out = outputs[name] = fn(body)
+        except Exception as error:  # a peer raises anything; ours WireError subclasses
+            result.raised[name] = f"{type(error).__name__}: {str(error)[:160]}"
+            continue
+        result.verdicts[name] = check(out)
+    return outputs
+
+
 def accept(library: Library, operation: str, inputs: list[tuple[str, bytes]]) -> Acceptance | None:
     """Run ``library`` over ``inputs`` once and judge every output (None: no such operation)."""
     fn = library.judge.get(operation) or library.op(operation)
     if fn is None:
         return None
     result = Acceptance(operation, library.name, len(inputs))
-    check = _CHECKS[operation]
     timed = library.op(operation) if operation in library.judge else None
+    outputs = judge(fn, _CHECKS[operation], inputs, result)
     for name, body in inputs:
-        try:
-            out = fn(body)
-        except Exception as error:  # a peer raises anything; ours WireError subclasses
-            result.raised[name] = f"{type(error).__name__}: {str(error)[:160]}"
-            continue
-        result.verdicts[name] = check(out)
-        if timed is not None and operation == "request":
+        out = outputs.get(name)
+        if out is not None and timed is not None and operation == "request":
             try:
                 same = json.loads(timed(body)) == json.loads(out)
             except Exception:
@@ -872,7 +890,41 @@ def section(repeat: int, progress: Callable[[str], None] | None = None) -> str:
     problems: list[str] = []
     libs = libraries(problems)
     text = report(libs, corpus(), repeat, progress=progress)[2]
-    return "\n".join([text, *problems])
+    # LiteLLM's routes take ~20 s over the pairs: the gateway family runs them, not this section
+    pairs = pair_results(libs, peers=False)
+    names = ["minagent"]
+    note = [PAIRS_HINT] if len(libs) > 1 else []
+    return "\n".join([text, "", pairs_text(pairs, names), *note, *problems])
+
+
+PAIRS_HINT = "LiteLLM on every pair: minagent bench --family gateway"
+
+
+def pair_results(libs: list[Library], data: Path | None = None, peers: bool = True) -> list[Any]:
+    """Acceptance on every ordered pair of the four formats (`gateway_pairs`), for minagent
+    and, when ``libs`` holds it and ``peers`` is true, LiteLLM's routes."""
+    from . import gateway_pairs
+    from .providers import data_dir
+
+    data = data or data_dir()
+    pair_libs = [gateway_pairs.minagent_pairs()]
+    if peers and any(lib.name == "LiteLLM" for lib in libs):
+        pair_libs.append(gateway_pairs.litellm_pairs())
+    inputs = {
+        "request": gateway_corpus.pair_requests(data),
+        "response": gateway_corpus.pair_responses(data),
+    }
+    return gateway_pairs.accept_pairs(pair_libs, inputs)
+
+
+def pairs_text(pairs: list[Any], names: list[str]) -> str:
+    """The every-pair acceptance table (columns: the libraries ``names``), with its heading."""
+    from . import gateway_pairs
+
+    return (
+        "every ordered pair of anthropic, openai_chat, openai_responses, gemini: outputs the "
+        "target's SDK types and documented rules accept\n" + gateway_pairs.pair_table(pairs, names)
+    )
 
 
 def command(args: Any) -> int:
@@ -887,7 +939,14 @@ def command(args: Any) -> int:
     results, timings, text = report(
         libs, inputs, repeat, progress=lambda s: print(s, file=sys.stderr, flush=True)
     )
+    pairs = pair_results(libs)
     print(text)
+    print()
+    print(pairs_text(pairs, [lib.name for lib in libs]))
     if args.json is not None:
-        args.json.write_text(json.dumps(_json(results, timings, libs, inputs), indent=2) + "\n")
+        from .gateway_pairs import pair_json
+
+        document = _json(results, timings, libs, inputs)
+        document["pairs"] = pair_json(pairs)
+        args.json.write_text(json.dumps(document, indent=2) + "\n")
     return 0

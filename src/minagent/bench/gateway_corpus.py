@@ -10,6 +10,9 @@
 - `responses`: recorded Anthropic Messages responses (`RECORDED_RESPONSES`).
 - `streams`: recorded Anthropic SSE streams (`RECORDED_STREAMS`; vercel/ai's ``.chunks.txt``
   files, one event's JSON per line, become the SSE bytes the API sends).
+- `pair_requests` / `pair_responses`: for the tables of every ordered pair of the four formats,
+  each source format's inputs: the Chat requests above, and the recorded requests and responses
+  of every format (`PAIR_REQUESTS`, `PAIR_RESPONSES`).
 
 Each item is ``(name, bytes)``; recorded ones are named by their path under ``tests/data``.
 Without ``tests/data`` (an installed package) only the hand-built requests are there.
@@ -26,9 +29,13 @@ from .gateway_rules import TOOL_ID
 __all__ = [
     "HAND_BUILT",
     "MAPPED",
+    "PAIR_REQUESTS",
+    "PAIR_RESPONSES",
     "RECORDED_REQUESTS",
     "RECORDED_RESPONSES",
     "RECORDED_STREAMS",
+    "pair_requests",
+    "pair_responses",
     "requests",
     "responses",
     "sse_bytes",
@@ -301,6 +308,61 @@ RECORDED_STREAMS = (
     "provider-real/anthropic/stream_*.sse",
     "provider-real/anthropic/stream_*.chunks.txt",
 )
+
+
+PAIR_REQUESTS: dict[str, tuple[str, ...]] = {
+    "anthropic": (
+        "provider-examples/anthropic/request_*.json",
+        "provider-real/anthropic/request_*.json",
+    ),
+    "openai_responses": (
+        "provider-examples-responses/request_*.json",
+        "provider-real/openai_responses/request_*.json",
+    ),
+    "gemini": (
+        "provider-examples-gemini/request_*.json",
+        "provider-real/gemini/request_*.json",
+    ),
+}
+"""Per source format other than OpenAI Chat (whose inputs are `requests`: hand-built and
+recorded), the globs under ``tests/data`` of its recorded requests (vercel/ai's and
+pydantic-ai's recordings, the SDKs' examples; see each folder's SOURCES.md)."""
+
+PAIR_RESPONSES: dict[str, tuple[str, ...]] = {
+    "anthropic": RECORDED_RESPONSES,
+    "openai_chat": (
+        "provider-examples/openai/response_*.json",
+        "provider-real/openai_chat/response_*.json",
+        "provider-dialects/response_*.json",
+    ),
+    "openai_responses": (
+        "provider-examples-responses/response_*.json",
+        "provider-real/openai_responses/response_*.json",
+    ),
+    "gemini": (
+        "provider-examples-gemini/response_*.json",
+        "provider-real/gemini/response_*.json",
+    ),
+}
+"""Per source format, the globs under ``tests/data`` of its recorded responses (Chat: vendors'
+Chat dialects included)."""
+
+
+def pair_requests(data: Path | None) -> dict[str, list[tuple[str, bytes]]]:
+    """The requests of each source format, for the every-pair tables: OpenAI Chat's are
+    `requests` (hand-built, then recorded), the others' their recordings (`PAIR_REQUESTS`)."""
+    out = {"openai_chat": requests(data)}
+    for fmt, globs in PAIR_REQUESTS.items():
+        out[fmt] = [(name, path.read_bytes()) for name, path in _recorded(data, globs)]
+    return out
+
+
+def pair_responses(data: Path | None) -> dict[str, list[tuple[str, bytes]]]:
+    """The recorded responses of each source format (`PAIR_RESPONSES`)."""
+    return {
+        fmt: [(name, path.read_bytes()) for name, path in _recorded(data, globs)]
+        for fmt, globs in PAIR_RESPONSES.items()
+    }
 
 
 def _recorded(data: Path | None, globs: tuple[str, ...]) -> list[tuple[str, Path]]:

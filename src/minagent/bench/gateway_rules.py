@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,7 @@ __all__ = [
     "FINISH_REASONS",
     "FORMATS",
     "GEMINI_BODY_KEYS",
+    "GEMINI_FINISH_REASONS",
     "GEMINI_REQUEST_RULES",
     "ITEM_ID_PREFIXES",
     "OPENAI_CHAT_REQUEST_RULES",
@@ -43,6 +45,7 @@ __all__ = [
     "chat_tool_calls_answered",
     "chat_tool_message_answers_call",
     "foreign_keys",
+    "gemini_finish_reason",
     "gemini_function_response_pairing",
     "gemini_no_foreign_keys",
     "gemini_non_empty_parts",
@@ -952,6 +955,55 @@ GEMINI_REQUEST_RULES: tuple[Callable[[dict[str, Any]], list[Violation]], ...] = 
 """Every Gemini ``generateContent`` request rule, in the order they are checked."""
 
 
+GEMINI_FINISH_REASONS = frozenset(
+    {
+        "FINISH_REASON_UNSPECIFIED",
+        "STOP",
+        "MAX_TOKENS",
+        "SAFETY",
+        "RECITATION",
+        "LANGUAGE",
+        "OTHER",
+        "BLOCKLIST",
+        "PROHIBITED_CONTENT",
+        "SPII",
+        "MALFORMED_FUNCTION_CALL",
+        "IMAGE_SAFETY",
+        "IMAGE_PROHIBITED_CONTENT",
+        "IMAGE_OTHER",
+        "NO_IMAGE",
+        "IMAGE_RECITATION",
+        "UNEXPECTED_TOOL_CALL",
+        "TOO_MANY_TOOL_CALLS",
+        "MISSING_THOUGHT_SIGNATURE",
+        "MALFORMED_RESPONSE",
+    }
+)
+"""``Candidate.finishReason``'s enum (https://ai.google.dev/api/generate-content#FinishReason)."""
+
+
+def gemini_finish_reason(body: dict[str, Any]) -> list[Violation]:
+    """A candidate's ``finishReason`` is one of the documented enum values
+    (https://ai.google.dev/api/generate-content#FinishReason). google-genai's
+    ``types.FinishReason`` only warns on another value ("is not a valid FinishReason") and keeps
+    it, so its clients meet a value no code of theirs handles: the rule makes it a failure."""
+    out = []
+    candidates = body.get("candidates")
+    for k, candidate in enumerate(candidates if isinstance(candidates, list) else []):
+        if not isinstance(candidate, dict) or "finishReason" not in candidate:
+            continue
+        reason = candidate["finishReason"]
+        if reason is not None and reason not in GEMINI_FINISH_REASONS:
+            out.append(
+                Violation(
+                    "gemini_finish_reason",
+                    f"$.candidates[{k}].finishReason",
+                    f"{reason!r} is not in the finishReason enum",
+                )
+            )
+    return out
+
+
 # --- every format: one verdict per request or response ------------------------------------------
 
 FORMATS = ("anthropic", "openai_chat", "openai_responses", "gemini")
@@ -969,10 +1021,10 @@ RESPONSE_RULES: dict[str, tuple[Callable[[dict[str, Any]], list[Violation]], ...
     "anthropic": (),
     "openai_chat": OPENAI_RESPONSE_RULES,
     "openai_responses": (),
-    "gemini": (),
+    "gemini": (gemini_finish_reason,),
 }
-"""Per target format, the rules on a response beyond its SDK model (the Anthropic, Responses and
-Gemini models already hold their enums and required ids)."""
+"""Per target format, the rules on a response beyond its SDK model (the Anthropic and Responses
+models already hold their enums and required ids)."""
 
 _RESPONSE_MODELS = {
     "anthropic": "anthropic.types:Message",
@@ -995,7 +1047,9 @@ def sdk_response(body: dict[str, Any], fmt: str) -> tuple[list[Violation], list[
     model = getattr(importlib.import_module(module), name)
     try:
         if fmt == "gemini":
-            checked = model.model_validate_json(json.dumps(body))
+            with warnings.catch_warnings():  # an unknown enum value: `gemini_finish_reason`'s
+                warnings.simplefilter("ignore", UserWarning)
+                checked = model.model_validate_json(json.dumps(body))
         else:
             checked = model.model_validate(body)
     except pydantic.ValidationError as error:
