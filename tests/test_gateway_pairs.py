@@ -323,6 +323,107 @@ def test_minagent_is_accepted_on_every_pair_of_the_corpus() -> None:
     assert got == expected
 
 
+STREAMS = {"anthropic": 10, "openai_chat": 23, "openai_responses": 10, "gemini": 8}
+"""Recorded streams per source format."""
+_INCONSISTENT = "provider-real/openai_responses/stream_shell_container.chunks.txt"
+"""A recording whose ``output_text.done`` text does not continue its deltas: the translator
+refuses it (it already sent the deltas)."""
+
+
+def test_minagent_streams_on_every_pair() -> None:
+    """minagent's translate_stream on all 12 ordered pairs: every translated stream passes the
+    target SDK's event types and accumulator; the one inconsistent recording raises (by frame)
+    for each target."""
+    inputs = {"stream": gateway_corpus.pair_streams(DATA)}
+    pairs = gateway_pairs.accept_pairs([gateway_pairs.minagent_pairs()], inputs)
+    assert len(pairs) == 12
+    for pair in pairs:
+        result = pair.results["minagent"]
+        assert pair.inputs == STREAMS[pair.source]
+        assert result.by_rule() == {}
+        if pair.source == "openai_responses":
+            assert list(result.raised) == [_INCONSISTENT]
+            assert result.raised[_INCONSISTENT].startswith(
+                "StreamError: the done event's text does not continue the text of its deltas"
+            )
+        else:
+            assert result.raised == {}
+        assert result.accepted == pair.inputs - len(result.raised)
+
+
+def _sse(*events: dict[str, Any]) -> bytes:
+    return b"".join(b"data: " + json.dumps(e).encode() + b"\n\n" for e in events)
+
+
+_MESSAGE = {
+    "id": "msg_1",
+    "type": "message",
+    "role": "assistant",
+    "model": "m",
+    "content": [],
+    "stop_reason": None,
+    "stop_sequence": None,
+    "usage": {"input_tokens": 1, "output_tokens": 0},
+}
+_ANTHROPIC_STREAM = [
+    {"type": "message_start", "message": _MESSAGE},
+    {"type": "ping"},
+    {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+    {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Hi"}},
+    {"type": "content_block_stop", "index": 0},
+    {
+        "type": "message_delta",
+        "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+        "usage": {"output_tokens": 1},
+    },
+    {"type": "message_stop"},
+]
+
+
+def test_stream_referees_of_each_target() -> None:
+    """Anthropic: events typed and accumulated by the SDK (ping skipped), a stream must end with
+    message_stop, a bad delta is named by event index; Responses: the final response event is
+    required; Gemini: each chunk is a response, its finishReason in the enum."""
+    assert gateway_rules.stream_verdict("anthropic", _sse(*_ANTHROPIC_STREAM)).accepted
+    cut = gateway_rules.stream_verdict("anthropic", _sse(*_ANTHROPIC_STREAM[:-1]))
+    assert cut.sdk == [Violation("sdk", "$", "the stream does not end with message_stop")]
+    bad = dict(_ANTHROPIC_STREAM[3], delta={"type": "text_delta"})
+    wrong = gateway_rules.stream_verdict(
+        "anthropic", _sse(*_ANTHROPIC_STREAM[:3], bad, *_ANTHROPIC_STREAM[4:])
+    )
+    assert wrong.sdk[0].path.startswith("$[3]")
+    response = {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": 1,
+        "status": "completed",
+        "model": "m",
+        "output": [],
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+    }
+    created = {"type": "response.created", "sequence_number": 0, "response": response}
+    done = {"type": "response.completed", "sequence_number": 1, "response": response}
+    assert gateway_rules.stream_verdict("openai_responses", _sse(created, done)).accepted
+    assert gateway_rules.stream_verdict("openai_responses", _sse(created)).sdk == [
+        Violation("sdk", "$", "the stream does not end with a final response event")
+    ]
+    chunks = _sse(
+        {"candidates": [{"content": {"role": "model", "parts": [{"text": "Hi"}]}}]},
+        {"candidates": [{"finishReason": ""}]},
+    )
+    verdict = gateway_rules.stream_verdict("gemini", chunks)
+    assert verdict.sdk == []
+    assert verdict.rules == [
+        Violation(
+            "gemini_finish_reason",
+            "$[1].candidates[0].finishReason",
+            "'' is not in the finishReason enum",
+        )
+    ]
+
+
 def test_the_pair_table_and_json() -> None:
     """The table has a row per pair with "n/a" for a library without that route, notes what
     a target rejected by rule, and the JSON holds the same counts."""
@@ -357,7 +458,7 @@ def test_the_pair_table_and_json() -> None:
 def test_the_plain_bench_section_prints_the_pairs_quickly() -> None:
     """The section a plain `minagent bench` prints ends with the minagent pair table (LiteLLM's
     routes are the gateway family's)."""
-    pairs = gateway.pair_results([gateway.minagent_library()], DATA, peers=False)
+    pairs = gateway.pair_results([gateway.minagent_library()], DATA, peers=False, streams=False)
     text = gateway.pairs_text(pairs, ["minagent"])
     assert text.splitlines()[1].split()[-1] == "minagent"
     rows = [line.split() for line in text.splitlines()[2:]]

@@ -890,19 +890,20 @@ def section(repeat: int, progress: Callable[[str], None] | None = None) -> str:
     problems: list[str] = []
     libs = libraries(problems)
     text = report(libs, corpus(), repeat, progress=progress)[2]
-    # LiteLLM's routes take ~20 s over the pairs: the gateway family runs them, not this section
-    pairs = pair_results(libs, peers=False)
-    names = ["minagent"]
-    note = [PAIRS_HINT] if len(libs) > 1 else []
-    return "\n".join([text, "", pairs_text(pairs, names), *note, *problems])
+    # LiteLLM's routes (~20 s) and the streams (~3 s) on every pair: the gateway family's
+    pairs = pair_results(libs, peers=False, streams=False)
+    return "\n".join([text, "", pairs_text(pairs, ["minagent"]), PAIRS_HINT, *problems])
 
 
-PAIRS_HINT = "LiteLLM on every pair: minagent bench --family gateway"
+PAIRS_HINT = "streams on every pair, and LiteLLM's routes beside: minagent bench --family gateway"
 
 
-def pair_results(libs: list[Library], data: Path | None = None, peers: bool = True) -> list[Any]:
+def pair_results(
+    libs: list[Library], data: Path | None = None, peers: bool = True, streams: bool = True
+) -> list[Any]:
     """Acceptance on every ordered pair of the four formats (`gateway_pairs`), for minagent
-    and, when ``libs`` holds it and ``peers`` is true, LiteLLM's routes."""
+    and, when ``libs`` holds it and ``peers`` is true, LiteLLM's routes; requests and
+    responses, and with ``streams`` the recorded streams too."""
     from . import gateway_pairs
     from .providers import data_dir
 
@@ -914,6 +915,8 @@ def pair_results(libs: list[Library], data: Path | None = None, peers: bool = Tr
         "request": gateway_corpus.pair_requests(data),
         "response": gateway_corpus.pair_responses(data),
     }
+    if streams:
+        inputs["stream"] = gateway_corpus.pair_streams(data)
     return gateway_pairs.accept_pairs(pair_libs, inputs)
 
 

@@ -10,9 +10,10 @@
 - `responses`: recorded Anthropic Messages responses (`RECORDED_RESPONSES`).
 - `streams`: recorded Anthropic SSE streams (`RECORDED_STREAMS`; vercel/ai's ``.chunks.txt``
   files, one event's JSON per line, become the SSE bytes the API sends).
-- `pair_requests` / `pair_responses`: for the tables of every ordered pair of the four formats,
-  each source format's inputs: the Chat requests above, and the recorded requests and responses
-  of every format (`PAIR_REQUESTS`, `PAIR_RESPONSES`).
+- `pair_requests` / `pair_responses` / `pair_streams`: for the tables of every ordered pair of
+  the four formats, each source format's inputs: the Chat requests above, and the recorded
+  requests, responses and streams of every format (`PAIR_REQUESTS`, `PAIR_RESPONSES`,
+  `PAIR_STREAMS`).
 
 Each item is ``(name, bytes)``; recorded ones are named by their path under ``tests/data``.
 Without ``tests/data`` (an installed package) only the hand-built requests are there.
@@ -31,11 +32,13 @@ __all__ = [
     "MAPPED",
     "PAIR_REQUESTS",
     "PAIR_RESPONSES",
+    "PAIR_STREAMS",
     "RECORDED_REQUESTS",
     "RECORDED_RESPONSES",
     "RECORDED_STREAMS",
     "pair_requests",
     "pair_responses",
+    "pair_streams",
     "requests",
     "responses",
     "sse_bytes",
@@ -348,6 +351,36 @@ PAIR_RESPONSES: dict[str, tuple[str, ...]] = {
 Chat dialects included)."""
 
 
+PAIR_STREAMS: dict[str, tuple[str, ...]] = {
+    "anthropic": RECORDED_STREAMS,
+    "openai_chat": (
+        "provider-streams/openai/*.sse",
+        "provider-real/openai_chat/stream_*.chunks.txt",
+        "provider-dialects/stream_*.sse",
+        "provider-dialects/stream_*.chunks.txt",
+    ),
+    "openai_responses": (
+        "provider-examples-responses/stream_*.sse",
+        "provider-real/openai_responses/stream_*.sse",
+        "provider-real/openai_responses/stream_*.chunks.txt",
+    ),
+    "gemini": (
+        "provider-examples-gemini/stream_*.sse",
+        "provider-real/gemini/stream_*.sse",
+        "provider-real/gemini/stream_*.chunks.txt",
+    ),
+}
+"""Per source format, the globs under ``tests/data`` of its recorded streams."""
+
+
+def pair_streams(data: Path | None) -> dict[str, list[tuple[str, bytes]]]:
+    """The recorded streams of each source format (`PAIR_STREAMS`), as SSE bytes."""
+    return {
+        fmt: [(name, sse_bytes(path, fmt)) for name, path in _recorded(data, globs)]
+        for fmt, globs in PAIR_STREAMS.items()
+    }
+
+
 def pair_requests(data: Path | None) -> dict[str, list[tuple[str, bytes]]]:
     """The requests of each source format, for the every-pair tables: OpenAI Chat's are
     `requests` (hand-built, then recorded), the others' their recordings (`PAIR_REQUESTS`)."""
@@ -386,18 +419,22 @@ def responses(data: Path | None) -> list[tuple[str, bytes]]:
     return [(name, path.read_bytes()) for name, path in _recorded(data, RECORDED_RESPONSES)]
 
 
-def sse_bytes(path: Path) -> bytes:
-    """A recorded Anthropic stream as the SSE bytes the API sends: ``.sse`` files as they are
-    (with the closing blank line the SDK fixtures lack); a ``.chunks.txt`` file's lines each
-    as ``event: <type>`` + ``data: <line>``."""
+def sse_bytes(path: Path, fmt: str = "anthropic") -> bytes:
+    """A recorded stream of format ``fmt`` as the SSE bytes the API sends: ``.sse`` files as
+    they are (with the closing blank line the SDK fixtures lack); a ``.chunks.txt`` file's lines
+    (vercel/ai's: one event's JSON per line) each as ``data: <line>``, after ``event: <type>``
+    for Anthropic and Responses (as those APIs send it), and ``data: [DONE]`` last for Chat."""
     raw = path.read_bytes()
     if path.name.endswith(".sse"):
         return raw if raw.endswith((b"\n\n", b"\r\n\r\n")) else raw.rstrip(b"\n") + b"\n\n"
     out = []
     for line in raw.splitlines():
         if line.strip():
-            kind = json.loads(line)["type"]
-            out.append(b"event: " + kind.encode() + b"\ndata: " + line + b"\n\n")
+            if fmt in ("anthropic", "openai_responses"):
+                out.append(b"event: " + json.loads(line)["type"].encode() + b"\n")
+            out.append(b"data: " + line + b"\n\n")
+    if fmt == "openai_chat":
+        out.append(b"data: [DONE]\n\n")
     return b"".join(out)
 
 

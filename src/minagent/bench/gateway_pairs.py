@@ -26,6 +26,11 @@ translated by each library and judged by the target's referee (`gateway_rules.re
   responses_api_response``, ``translate_completion_to_generate_content``, or the Chat JSON). A
   pair LiteLLM has no route for is "n/a".
 
+Streams (``stream``): minagent's ``translate_stream`` on each recorded stream of the source
+(`gateway_corpus.pair_streams`), judged by `gateway_rules.stream_verdict` (the target SDK's
+event types and its own accumulator). LiteLLM's stream routes are not driven here ("n/a"; its
+Anthropic -> Chat stream is in the gateway family's main tables).
+
 Only acceptance is measured here (the timing tables stay on the Chat -> Anthropic corpus).
 """
 
@@ -51,7 +56,7 @@ __all__ = [
 ]
 
 FORMATS = gateway_rules.FORMATS
-PAIR_OPERATIONS = ("request", "response")
+PAIR_OPERATIONS = ("request", "response", "stream")
 PAIR_MODELS = {
     "anthropic": TARGET_MODEL,
     "openai_chat": "gpt-4.1",
@@ -86,7 +91,13 @@ def minagent_pair(operation: str, source: str, target: str) -> Translate:
     def response(body: bytes) -> bytes:
         return tgt.encode_response(src.decode_response(body), unsupported="drop", dropped=[])
 
-    return response
+    def stream(body: bytes) -> bytes:
+        chunks = providers.translate_stream(
+            [body], source=source, target=target, unsupported="drop", dropped=[]
+        )
+        return b"".join(chunks)
+
+    return response if operation == "response" else stream
 
 
 @dataclass
@@ -119,6 +130,7 @@ class PairAcceptance:
 _VERDICTS = {
     "request": gateway_rules.request_verdict,
     "response": gateway_rules.response_verdict,
+    "stream": gateway_rules.stream_verdict,
 }
 
 
@@ -367,9 +379,14 @@ def litellm_pairs() -> Pairs:
     def translate(operation: str, source: str, target: str) -> Translate | None:
         if operation == "request":
             return lambda body: sent(to_chat[source](json.loads(body)), target)
-        return lambda body: write(parse(body, source), target)
+        if operation == "response":
+            return lambda body: write(parse(body, source), target)
+        return None
 
-    return Pairs("LiteLLM", translate)
+    def missing(operation: str, source: str, target: str) -> str:
+        return "its stream routes are not driven by this bench (Anthropic -> Chat: see above)"
+
+    return Pairs("LiteLLM", translate, missing)
 
 
 def _plain(value: Any) -> Any:

@@ -64,11 +64,15 @@ __all__ = [
     "responses_call_output_answers_call",
     "responses_item_id_prefix",
     "sdk_anthropic_request",
+    "sdk_anthropic_stream",
     "sdk_gemini_request",
     "sdk_openai_chunks",
     "sdk_openai_response",
     "sdk_request",
     "sdk_response",
+    "sdk_responses_stream",
+    "sse_data",
+    "stream_verdict",
     "tool_history_needs_tools",
     "tool_id_pattern",
     "tool_name_pattern",
@@ -1082,3 +1086,143 @@ def response_verdict(fmt: str, body: bytes | dict[str, Any]) -> Verdict:
     sdk, foreign = sdk_response(value, fmt)
     rules = [v for rule in RESPONSE_RULES[fmt] for v in rule(value)]
     return Verdict(sdk, rules, foreign)
+
+
+# --- streams of every format ---------------------------------------------------------------------
+
+
+def sse_data(sse: bytes) -> list[Any]:
+    """The JSON value of each SSE event's data (its ``data:`` lines joined), ``[DONE]`` left
+    out; a value that is not JSON raises ``ValueError``."""
+    out = []
+    text = sse.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    for event in text.split(b"\n\n"):
+        lines = [
+            line[5:].removeprefix(b" ") for line in event.split(b"\n") if line.startswith(b"data:")
+        ]
+        if lines and lines != [b"[DONE]"]:
+            out.append(json.loads(b"\n".join(lines)))
+    return out
+
+
+_STREAM_ADAPTERS: dict[str, Any] = {}
+
+
+def _stream_adapter(fmt: str) -> Any:
+    adapter = _STREAM_ADAPTERS.get(fmt)
+    if adapter is None:
+        import pydantic
+
+        if fmt == "anthropic":
+            from anthropic.types import RawMessageStreamEvent as event_type
+        else:
+            from openai.types.responses import ResponseStreamEvent as event_type
+        adapter = _STREAM_ADAPTERS[fmt] = pydantic.TypeAdapter(event_type)
+    return adapter
+
+
+def _stream_events(
+    fmt: str, events: list[Any], skip: frozenset[str]
+) -> tuple[list[tuple[int, Any]], list[Violation], dict[str, Violation]]:
+    """Each event (but the ``skip`` types) validated by the SDK's event union: the typed events
+    with their index, the first error, the distinct foreign keys."""
+    import pydantic
+
+    adapter = _stream_adapter(fmt)
+    typed = []
+    foreign: dict[str, Violation] = {}
+    for k, event in enumerate(events):
+        if isinstance(event, dict) and event.get("type") in skip:
+            continue
+        if isinstance(event, dict) and event.get("type") == "error":
+            return typed, [Violation("sdk", f"$[{k}]", f"an error event: {event.get('error')}")], {}
+        try:
+            value = adapter.validate_python(event)
+        except pydantic.ValidationError as error:
+            return (
+                typed,
+                [Violation(v.rule, f"$[{k}]{v.path[1:]}", v.message) for v in _errors(error)],
+                {},
+            )
+        for v in foreign_keys(event, value):
+            path = re.sub(r"^\$", "$[]", v.path)
+            foreign.setdefault(path, Violation(v.rule, path, v.message))
+        typed.append((k, value))
+    return typed, [], foreign
+
+
+def sdk_anthropic_stream(events: list[Any]) -> tuple[list[Violation], list[Violation]]:
+    """Anthropic stream events against ``anthropic.types.RawMessageStreamEvent`` (``ping``
+    skipped, as the SDK does; an ``error`` event fails), then through the SDK's own
+    accumulator (``anthropic.lib.streaming._messages.accumulate_event``), which must end on
+    ``message_stop`` with a message."""
+    from anthropic.lib.streaming._messages import accumulate_event
+
+    typed, errors, foreign = _stream_events("anthropic", events, frozenset({"ping"}))
+    if errors:
+        return errors, []
+    snapshot: Any = None
+    buffers: dict[int, bytes] = {}
+    for k, event in typed:
+        try:
+            snapshot = accumulate_event(event=event, current_snapshot=snapshot, json_bufs=buffers)
+        except Exception as error:  # the SDK's accumulator raises its own and plain errors
+            return [
+                Violation("sdk", f"$[{k}]", f"accumulator: {type(error).__name__}: {error}")
+            ], []
+    if snapshot is None or not typed or typed[-1][1].type != "message_stop":
+        return [Violation("sdk", "$", "the stream does not end with message_stop")], []
+    return [], list(foreign.values())
+
+
+_FINAL = frozenset({"response.completed", "response.incomplete", "response.failed"})
+
+
+def sdk_responses_stream(events: list[Any]) -> tuple[list[Violation], list[Violation]]:
+    """Responses stream events against ``openai.types.responses.ResponseStreamEvent``, then
+    through the SDK's own accumulator (``ResponseStreamState.handle_event``); the stream ends
+    with the final ``response.completed`` (or ``incomplete`` / ``failed``) event, whose
+    ``response`` the event type validates as a ``Response``."""
+    from openai import omit
+    from openai.lib.streaming.responses._responses import ResponseStreamState
+
+    typed, errors, foreign = _stream_events("openai_responses", events, frozenset())
+    if errors:
+        return errors, []
+    state = ResponseStreamState(input_tools=omit, text_format=omit)
+    for k, event in typed:
+        try:
+            state.handle_event(event)
+        except Exception as error:  # the SDK's accumulator raises its own and plain errors
+            return [
+                Violation("sdk", f"$[{k}]", f"accumulator: {type(error).__name__}: {error}")
+            ], []
+    if not typed or typed[-1][1].type not in _FINAL:
+        return [Violation("sdk", "$", "the stream does not end with a final response event")], []
+    return [], list(foreign.values())
+
+
+def stream_verdict(fmt: str, sse: bytes) -> Verdict:
+    """A stream of format ``fmt`` (SSE bytes) against the SDK's event types and accumulator
+    (Chat: `openai_chunks`; Gemini: each chunk a ``GenerateContentResponse``) and the target's
+    response rules on each event that is a response (Chat chunks, Gemini chunks)."""
+    if fmt == "openai_chat":
+        return openai_chunks(sse)
+    try:
+        events = sse_data(sse)
+    except ValueError as error:
+        return Verdict([Violation("sdk", "$", f"not JSON: {error}")], [], [])
+    if not events:
+        return Verdict([Violation("sdk", "$", "no events")], [], [])
+    if fmt == "anthropic":
+        sdk, foreign = sdk_anthropic_stream(events)
+        return Verdict(sdk, [], foreign)
+    if fmt == "openai_responses":
+        sdk, foreign = sdk_responses_stream(events)
+        return Verdict(sdk, [], foreign)
+    sdk, rules = [], []
+    for k, chunk in enumerate(events):
+        verdict = response_verdict("gemini", chunk)
+        sdk += [Violation(v.rule, f"$[{k}]{v.path[1:]}", v.message) for v in verdict.sdk]
+        rules += [Violation(v.rule, f"$[{k}]{v.path[1:]}", v.message) for v in verdict.rules]
+    return Verdict(sdk[:3], rules, [])
