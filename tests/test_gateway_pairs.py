@@ -582,8 +582,9 @@ def test_stop_reasons_outside_a_targets_enum_are_mapped_and_listed(
 
 
 def test_litellm_pairs_when_installed() -> None:
-    """With LiteLLM installed: its routes exist for every pair, and on Chat -> Gemini it
-    writes a body the referee judges (here, a plain question is accepted)."""
+    """With LiteLLM installed: its routes exist for every pair; a plain question goes to each
+    target accepted; a plain text stream from Anthropic reaches Chat and Gemini accepted, and
+    Responses not (its text delta events lack the SDK's required ``logprobs``)."""
     if not gateway.litellm_available():  # not importorskip: the import must follow OFFLINE_ENV
         pytest.skip("litellm is not installed (the gateway-peers extra)")
     gateway.litellm_library()
@@ -595,3 +596,7 @@ def test_litellm_pairs_when_installed() -> None:
         "openai_responses": 1,
         "gemini": 1,
     }
+    text = [(n, b) for n, b in gateway_corpus.pair_streams(DATA)["anthropic"] if "/text." in n]
+    streams = gateway_pairs.accept_pairs([peer], {"stream": {"anthropic": text}})
+    accepted = {p.target: p.results["LiteLLM"].accepted for p in streams}
+    assert accepted == {"openai_chat": 1, "openai_responses": 0, "gemini": 1}

@@ -36,6 +36,7 @@ Only acceptance is measured here (the timing tables stay on the Chat -> Anthropi
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -277,11 +278,11 @@ def litellm_pairs() -> Pairs:
     anthropic_adapter = LiteLLMAnthropicMessagesAdapter()
     genai = GoogleGenAIAdapter()
 
-    def log() -> Any:
+    def log(stream: bool = False) -> Any:
         obj = Logging(
             model="gateway-bench",
             messages=[],
-            stream=False,
+            stream=stream,
             call_type="completion",
             litellm_call_id="gateway-bench",
             start_time=datetime.now(),
@@ -376,17 +377,119 @@ def litellm_pairs() -> Pairs:
             return str(out.model_dump_json()).encode()
         return json.dumps(out, default=_plain).encode()
 
+    stream = _litellm_streams(log)
+
     def translate(operation: str, source: str, target: str) -> Translate | None:
         if operation == "request":
             return lambda body: sent(to_chat[source](json.loads(body)), target)
         if operation == "response":
             return lambda body: write(parse(body, source), target)
-        return None
+        return lambda body: stream(body, source, target)
 
-    def missing(operation: str, source: str, target: str) -> str:
-        return "its stream routes are not driven by this bench (Anthropic -> Chat: see above)"
+    return Pairs("LiteLLM", translate)
 
-    return Pairs("LiteLLM", translate, missing)
+
+def _litellm_streams(log: Callable[[bool], Any]) -> Callable[[bytes, str, str], bytes]:
+    """LiteLLM's stream routes, through Chat chunks: the source provider's stream iterator
+    (Anthropic's and Gemini's ``ModelResponseIterator``, Responses'
+    ``OpenAiResponsesToChatCompletionStreamIterator``; a Chat stream's chunks as
+    ``ModelResponseStream``) inside ``CustomStreamWrapper``, as ``completion(stream=True)``
+    returns it, then the client's format: the Chat chunks as the proxy writes them,
+    ``AnthropicStreamWrapper.anthropic_sse_wrapper``, ``GoogleGenAIStreamWrapper
+    .google_genai_sse_wrapper``, or ``LiteLLMCompletionStreamingIterator`` (Responses events,
+    ``event:`` + ``data:`` as the proxy writes them)."""
+    from litellm.google_genai.adapters.transformation import GoogleGenAIStreamWrapper
+    from litellm.litellm_core_utils.streaming_handler import CustomStreamWrapper
+    from litellm.llms.anthropic.chat.handler import ModelResponseIterator as AnthropicIterator
+    from litellm.llms.anthropic.messages.adapters.streaming_iterator import (
+        AnthropicStreamWrapper,
+    )
+    from litellm.llms.custom_httpx.sse_lines import iter_sse_lines
+    from litellm.llms.vertex_ai.gemini.vertex_and_google_ai_studio_gemini import (
+        ModelResponseIterator as GeminiIterator,
+    )
+    from litellm.responses.litellm_completion_transformation.streaming_iterator import (
+        LiteLLMCompletionStreamingIterator,
+    )
+    from litellm.types.utils import ModelResponseStream
+
+    from litellm.completion_extras.litellm_responses_transformation.transformation import (  # isort: skip
+        OpenAiResponsesToChatCompletionStreamIterator,
+    )
+
+    providers = {
+        "anthropic": "anthropic",
+        "openai_chat": "openai",
+        "openai_responses": "openai",
+        "gemini": "gemini",
+    }
+
+    def chat_chunks(body: bytes, source: str) -> Any:
+        lines = iter_sse_lines([body.decode()])
+        if source == "anthropic":
+            chunks: Any = AnthropicIterator(lines, sync_stream=True, json_mode=False)
+        elif source == "gemini":
+            chunks = iter(GeminiIterator(lines, sync_stream=True, logging_obj=log(True)))
+        elif source == "openai_responses":
+            chunks = OpenAiResponsesToChatCompletionStreamIterator(lines, sync_stream=True)
+        else:
+            chunks = iter(
+                [
+                    ModelResponseStream(**value)
+                    for value in gateway_rules.sse_data(body)
+                    if isinstance(value, dict)
+                ]
+            )
+        return CustomStreamWrapper(
+            completion_stream=chunks,
+            model=PAIR_MODELS[source],
+            custom_llm_provider=providers[source],
+            logging_obj=log(True),
+        )
+
+    def stream(body: bytes, source: str, target: str) -> bytes:
+        chunks = chat_chunks(body, source)
+        if target == "openai_chat":
+            parts = [
+                b"data: "
+                + chunk.model_dump_json(exclude_none=True, exclude_unset=True).encode()
+                + b"\n\n"
+                for chunk in chunks
+            ]
+            return b"".join(parts) + b"data: [DONE]\n\n"
+        if target == "anthropic":
+            wrapper = AnthropicStreamWrapper(completion_stream=chunks, model=PAIR_MODELS[source])
+            return b"".join(_bytes(part) for part in wrapper.anthropic_sse_wrapper())
+        if target == "gemini":  # the proxy's path: the async wrapper (the sync one is not used)
+            genai = GoogleGenAIStreamWrapper(completion_stream=_aiter(chunks))
+
+            async def collect() -> bytes:
+                return b"".join([_bytes(p) async for p in genai.async_google_genai_sse_wrapper()])
+
+            return asyncio.run(collect())
+        events = LiteLLMCompletionStreamingIterator(
+            model=PAIR_MODELS[source],
+            litellm_custom_stream_wrapper=chunks,
+            request_input=[],
+            responses_api_request={},
+        )
+        out = []
+        for event in events:
+            data = event.model_dump_json()
+            kind = json.loads(data).get("type", "")
+            out.append(f"event: {kind}\ndata: {data}\n\n".encode())
+        return b"".join(out)
+
+    return stream
+
+
+async def _aiter(items: Any) -> Any:
+    for item in items:
+        yield item
+
+
+def _bytes(part: Any) -> bytes:
+    return part if isinstance(part, bytes) else str(part).encode()
 
 
 def _plain(value: Any) -> Any:

@@ -1109,15 +1109,24 @@ _STREAM_ADAPTERS: dict[str, Any] = {}
 
 
 def _stream_adapter(fmt: str) -> Any:
+    """The SDK's event union of ``fmt``, and its member model per event ``type`` (so an error
+    names the fields of the event's own type, not of every member)."""
     adapter = _STREAM_ADAPTERS.get(fmt)
     if adapter is None:
+        import typing
+
         import pydantic
 
         if fmt == "anthropic":
             from anthropic.types import RawMessageStreamEvent as event_type
         else:
             from openai.types.responses import ResponseStreamEvent as event_type
-        adapter = _STREAM_ADAPTERS[fmt] = pydantic.TypeAdapter(event_type)
+        union = typing.get_args(event_type)[0]
+        members = {}
+        for model in typing.get_args(union):
+            for kind in typing.get_args(model.model_fields["type"].annotation):
+                members[kind] = model
+        adapter = _STREAM_ADAPTERS[fmt] = (pydantic.TypeAdapter(event_type), members)
     return adapter
 
 
@@ -1128,7 +1137,7 @@ def _stream_events(
     with their index, the first error, the distinct foreign keys."""
     import pydantic
 
-    adapter = _stream_adapter(fmt)
+    adapter, members = _stream_adapter(fmt)
     typed = []
     foreign: dict[str, Violation] = {}
     for k, event in enumerate(events):
@@ -1136,8 +1145,9 @@ def _stream_events(
             continue
         if isinstance(event, dict) and event.get("type") == "error":
             return typed, [Violation("sdk", f"$[{k}]", f"an error event: {event.get('error')}")], {}
+        model = members.get(event.get("type")) if isinstance(event, dict) else None
         try:
-            value = adapter.validate_python(event)
+            value = (model.model_validate if model else adapter.validate_python)(event)
         except pydantic.ValidationError as error:
             return (
                 typed,
