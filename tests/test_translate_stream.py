@@ -43,12 +43,10 @@ INCONSISTENT = {"provider-real/openai_responses/stream_shell_container.chunks.tx
 fixture): the event index the translation refuses (the text was already sent)."""
 
 
-SDK_REFUSES = {
-    ("provider-dialects/stream_snowflake_thinking.sse", "openai_responses"): "response.status",
-}
+SDK_REFUSES: dict[tuple[str, str], str] = {}
 """Translations the SDK refuses because the non-streamed translation already writes what
-the SDK refuses (a Chat stream without a finish reason becomes ``status: ""``: the Responses
-adapter's mapping, reported on the issue)."""
+the SDK refuses (none since the Responses adapter maps a stop reason outside its statuses, such
+as a Chat dialect's ``""``, to ``completed``)."""
 
 
 def source_of(path: Path) -> tuple[str, bytes]:
