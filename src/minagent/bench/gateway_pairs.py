@@ -292,12 +292,12 @@ def litellm_pairs() -> Pairs:
         return obj
 
     # requests: the source's body -> the kwargs of a litellm.completion call
-    def from_anthropic(body: dict[str, Any]) -> dict[str, Any]:
+    def from_anthropic(body: Any) -> dict[str, Any]:  # (a JSON body for its TypedDict)
         request, _ = anthropic_adapter.translate_anthropic_to_openai(body)
         return dict(request)
 
     def from_responses(body: dict[str, Any]) -> dict[str, Any]:
-        params = {k: v for k, v in body.items() if k not in ("model", "input")}
+        params: Any = {k: v for k, v in body.items() if k not in ("model", "input")}
         return dict(
             to_chat_request(
                 model=body.get("model", "gateway"),
@@ -349,7 +349,8 @@ def litellm_pairs() -> Pairs:
                 litellm_params={},
                 encoding=None,
             )
-        return LiteLLMResponsesTransformationHandler().transform_response(
+        handler: Any = LiteLLMResponsesTransformationHandler
+        return handler().transform_response(
             model=PAIR_MODELS["openai_responses"],
             raw_response=ResponsesAPIResponse(**value),
             model_response=litellm.ModelResponse(),

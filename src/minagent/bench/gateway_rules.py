@@ -659,7 +659,7 @@ def chat_tool_message_answers_call(body: dict[str, Any]) -> list[Violation]:
     message's role (https://platform.openai.com/docs/guides/function-calling; error text as in
     https://github.com/miurla/morphic/issues/136)."""
     out = []
-    asked: set[str] = set()
+    asked: set[Any] = set()
     for i, message in _messages(body):
         role = message.get("role")
         if role == "tool":
@@ -1138,7 +1138,7 @@ def _stream_events(
     import pydantic
 
     adapter, members = _stream_adapter(fmt)
-    typed = []
+    typed: list[tuple[int, Any]] = []
     foreign: dict[str, Violation] = {}
     for k, event in enumerate(events):
         if isinstance(event, dict) and event.get("type") in skip:
