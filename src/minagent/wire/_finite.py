@@ -2,12 +2,12 @@
 
 msgspec writes a non-finite float as ``null``. Such floats can only reach the encoder inside
 Structs built in Python (a decoded float is always finite, or wrapped in `MsgpackOnly`). Output
-without ``null`` cannot hide one, so the JSON codec looks closer only when the bytes contain
-``null`` (a byte search). The closer look is a byte search too: msgspec writes every float to
-MessagePack as a float64 (``0xcb`` and 8 big-endian bytes), and a NaN or an infinity has all
-exponent bits set, so its encoding starts ``cb 7f f?`` or ``cb ff f?``. Only if those bytes
-occur (or the object cannot be written as MessagePack) are the objects walked, to find the
-path.
+without a ``null`` value cannot hide one, so the JSON codec looks closer only when the bytes
+hold one (`writes_null`: a few byte searches; the word in a text does not count). The closer
+look is a byte search too: msgspec writes every float to MessagePack as a float64 (``0xcb``
+and 8 big-endian bytes), and a NaN or an infinity has all exponent bits set, so its encoding
+starts ``cb 7f f?`` or ``cb ff f?``. Only if those bytes occur (or the object cannot be
+written as MessagePack) are the objects walked, to find the path.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from .errors import EncodeError
 from .extra import Extra, MsgpackOnly
 from .messages import Message, ModelResponse
 
-__all__ = ["holds_nonfinite", "may_hold_nonfinite", "refuse_nonfinite"]
+__all__ = ["holds_nonfinite", "may_hold_nonfinite", "refuse_nonfinite", "writes_null"]
 
 
 def _float_fields(cls: type[Struct]) -> tuple[str, ...]:
@@ -76,8 +76,10 @@ def holds_nonfinite(obj: Any) -> bool:
 
 
 def _problem(value: Any) -> str | None:
+    """The reason a non-finite float is refused: the same text as for one in unknown data or
+    wrapped in `MsgpackOnly` (`_values.json_problem`), wherever it sits."""
     if type(value) is float and value - value != 0.0:
-        return f"{value!r} cannot be written as JSON (it would become null)"
+        return _values.json_problem(value)
     return None
 
 
@@ -118,11 +120,22 @@ def _has_nonfinite_float64(packed: bytes) -> bool:
     return at >= 0 and _NONFINITE_FLOAT64.search(packed, at) is not None
 
 
+def writes_null(out: bytes) -> bool:
+    """Whether msgspec's JSON ``out`` may hold a ``null`` value (not only the word in a text).
+
+    msgspec writes JSON without spaces, so a value is the whole output or follows ``:`` (a
+    key), ``[`` or ``,`` (an array item); a ``null`` preceded by anything else sits inside a
+    string. Up to four byte searches, with no Python loop."""
+    return b"null" in out and (
+        b":null" in out or b",null" in out or b"[null" in out or out[:4] == b"null"
+    )
+
+
 def refuse_nonfinite(obj: Any, out: bytes) -> None:
     """Raise `EncodeError` naming the path of a NaN or infinity in ``obj``, which msgspec wrote
-    into ``out`` as ``null``; cheap when ``out`` holds no ``null``, and close to one MessagePack
-    encode otherwise."""
-    if b"null" not in out or not may_hold_nonfinite(obj) or not holds_nonfinite(obj):
+    into ``out`` as ``null``; cheap when ``out`` holds no ``null`` value (`writes_null`), and
+    close to one MessagePack encode otherwise."""
+    if not writes_null(out) or not may_hold_nonfinite(obj) or not holds_nonfinite(obj):
         return
     found = _values.find(obj, _problem)
     path, reason = found if found is not None else (None, "NaN or infinity")
