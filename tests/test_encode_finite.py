@@ -5,6 +5,7 @@ the encoder walk the objects."""
 from __future__ import annotations
 
 import math
+import threading
 from typing import Any
 
 import msgspec
@@ -182,3 +183,31 @@ def test_writes_null_tells_values_from_text(out: bytes, holds: bool) -> None:
     """`writes_null` on msgspec's compact JSON: a null value is the whole output or follows
     ``:``, ``,`` or ``[``; the word inside a string or as a key is not one."""
     assert _finite.writes_null(out) is holds
+
+
+def test_the_look_reuses_one_buffer_per_thread_and_drops_a_large_one() -> None:
+    """The MessagePack look writes into a buffer its thread keeps (no fresh allocation per
+    encode), one per thread, and drops it after an object larger than `_KEEP`; the answers
+    are the same either way."""
+    small = [wire.Message("assistant", [wire.ToolUseBlock("t", "f", {"v": None})])]
+    wire.json.encode(small)
+    kept = _finite._buffers.look
+    assert bytes(kept) == msgspec.msgpack.encode(small)
+    wire.json.encode(small)
+    assert _finite._buffers.look is kept
+    seen: list[Any] = []
+
+    def other() -> None:
+        wire.json.encode(small)
+        seen.append(_finite._buffers.look)
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    thread.join()
+    assert seen[0] is not kept and bytes(seen[0]) == bytes(kept)
+    large = [wire.Message("assistant", [wire.ToolUseBlock("t", "f", {"v": None, "x": NAN})])]
+    large.append(wire.Message("user", "x" * (_finite._KEEP + 1)))
+    with pytest.raises(wire.EncodeError) as info:
+        wire.json.encode(large)
+    assert info.value.path == "$[0].content[0].input.x"
+    assert len(_finite._buffers.look) == 0 and _finite._buffers.look is not kept

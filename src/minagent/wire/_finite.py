@@ -13,6 +13,7 @@ written as MessagePack) are the objects walked, to find the path.
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any
 
 import msgspec
@@ -91,21 +92,37 @@ def _as_builtin(value: Any) -> Any:
     raise NotImplementedError
 
 
-_PACK = msgspec.msgpack.Encoder(enc_hook=_as_builtin).encode
+_PACKER = msgspec.msgpack.Encoder(enc_hook=_as_builtin)
 _NONFINITE_FLOAT64 = re.compile(rb"\xcb[\x7f\xff][\xf0-\xff]")
+
+_KEEP = 8 << 20
+"""Largest look buffer a thread keeps between encodes (a larger one is dropped after use)."""
+_buffers = threading.local()
 
 
 def may_hold_nonfinite(obj: Any) -> bool:
     """False only if ``obj`` surely holds no NaN or infinity (a MessagePack encode and a byte
-    search, no Python walk)."""
+    search, no Python walk).
+
+    The encode goes into a buffer this thread keeps (up to `_KEEP` bytes): a fresh output
+    each time, allocated while the caller's JSON output is alive, cost 2-5x the encode itself
+    (the allocator handed out new, untouched pages every time: text-heavy transcripts of 300
+    messages, 0.25 MB, measured 1.3 ms against 0.28 ms)."""
+    buffer = _buffers.__dict__.get("look")
+    if buffer is None:
+        buffer = _buffers.look = bytearray()
     try:
-        packed = _PACK(obj)
+        _PACKER.encode_into(obj, buffer)
     except Exception:  # e.g. an integer beyond 64 bits: look the slow way
         return True
-    return _has_nonfinite_float64(packed)
+    try:
+        return _has_nonfinite_float64(buffer)
+    finally:
+        if len(buffer) > _KEEP:
+            _buffers.look = bytearray()
 
 
-def _has_nonfinite_float64(packed: bytes) -> bool:
+def _has_nonfinite_float64(packed: bytes | bytearray) -> bool:
     """Whether ``packed`` holds ``cb 7f f?`` or ``cb ff f?``. Walks the ``0xcb`` bytes with
     ``find`` (memchr) while they are few; a two-byte ``in`` or the regex alone cost 5-30x more on
     long text, since neither skips ahead to a rare first byte."""
