@@ -19,9 +19,12 @@ the strict path never meets one, since a timestamp fails every type it could sit
 msgspec could recurse through deeper than this thread's C stack holds runs on a thread whose
 stack holds it (`_stack`).
 
-Encoding writes everything with one msgspec call; when the recursion guard stops it, a value
-nested past the default ``max_depth`` is refused with the path of the first container past it
-(what decoding would refuse), anything else is retried with headroom (up to CPython 3.11).
+Encoding writes everything with one msgspec call, whose recursion guard stops at the default
+``max_depth`` (up to CPython 3.11 it is the recursion limit; from 3.12 the encoder caps the C
+recursion count it draws on for the length of the call, `_depth.encode_budget`, or where it
+cannot, measures its output); when the guard stops it, a value nested past ``max_depth`` is
+refused with the path of the first container past it (what decoding would refuse), anything
+else is written again with the guard as it was (up to CPython 3.11: with headroom).
 An `Extra` anywhere stops that call (msgspec cannot encode it and asks our hook, which signals
 the lossless path); the object is then written again in chunks, lowering to dicts only the
 elements that carry unknown data. A `MsgpackOnly` value is unwrapped by the MessagePack hook
@@ -67,6 +70,21 @@ _LAZY_TYPES: set[type] = set()
 then no object can be lazy, and the codec does not import that module."""
 
 
+_budgets = threading.local()
+
+
+def _budget_here() -> tuple[Any, int] | None:
+    """`_depth.encode_budget` for this thread (CPython 3.12+), kept per thread; None up to
+    3.11 (the guard is the recursion limit), where it is not found, or where this thread's
+    stack cannot hold ``max_depth`` levels of msgspec (encodes then run on `_stack`'s worker,
+    which has one)."""
+    found = None if _GUARD_BEFORE_3_12 else _depth.encode_budget()
+    if found is not None and _stack.room_here() < DEFAULT.max_depth:
+        found = None
+    _budgets.found = found
+    return found
+
+
 def _lazy() -> ModuleType:
     from . import lazy
 
@@ -75,6 +93,15 @@ def _lazy() -> ModuleType:
 
 class _NeedsLossless(Exception):
     """Raised by the encode hook when msgspec meets an `Extra`."""
+
+
+class _WithinLimit(Exception):
+    """Raised by `Codec._encode` when the lowered guard stopped a value that is not too deep."""
+
+
+_MSGPACK_CONTAINER_BYTES = bytes(range(0x80, 0xA0)) + b"\xdc\xdd\xde\xdf"
+"""First bytes of MessagePack map and array headers (fixmap, fixarray, array 16/32, map
+16/32)."""
 
 
 def _json_hook(obj: Any) -> Any:
@@ -507,17 +534,63 @@ class Codec:
     def encode(self, obj: Any, canonical: bool) -> bytes:
         """Encode ``obj``: one msgspec call, or the lossless path when it meets an `Extra`.
 
-        JSON refuses NaN and infinity (msgspec would write ``null``), looking for them only when
-        the output holds ``null`` (`_finite`). Lazy messages (`minagent.wire.lazy`) are written by
+        A value nested deeper than the default ``max_depth`` (what decoding refuses) is refused
+        with the path of the first container past it: by msgspec's own recursion guard, capped
+        there, or where nothing caps it (`_depth.encode_budget`) by `_refuse_deep_output`. JSON
+        refuses NaN and infinity (msgspec would write ``null``), looking for them only when the
+        output holds ``null`` (`_finite`). Lazy messages (`minagent.wire.lazy`) are written by
         `lazy.encode`."""
         if type(obj) in _LAZY_TYPES:
             return _lazy().encode(self, obj, canonical)
-        if not _stack.fits(None):  # msgspec's encoder could nest deeper than this stack holds
-            return _stack.elsewhere(self.encode, obj, canonical)
-        out = self._encode(obj, canonical)
+        try:
+            budget = _budgets.found
+        except AttributeError:
+            budget = _budget_here()
+        if budget is not None:
+            # msgspec's guard (a count of C recursion per thread from CPython 3.12) lowered to
+            # where it stops at the first container past max_depth: two integer writes. A value
+            # meeting it is walked once (`_encode` refuses it, with its path, if too deep); one
+            # that is not (it reached the lowered guard through our own frames, or nests exactly
+            # max_depth deep) is written again with the guard as it was.
+            cell, count = budget
+            before = cell[0]
+            if before > count:
+                cell[0] = count
+            try:
+                out = self._encode(obj, canonical, capped=True)
+            except _WithinLimit:
+                cell[0] = before
+                out = self._encode(obj, canonical)
+            finally:
+                cell[0] = before
+        else:
+            if not _stack.fits(None):  # msgspec's encoder could nest deeper than this stack holds
+                return _stack.elsewhere(self.encode, obj, canonical)
+            out = self._encode(obj, canonical)
+            if not _GUARD_BEFORE_3_12:  # nothing caps the guard: measure what was written
+                self._refuse_deep_output(obj, out)
         if self._text:  # JSON has no NaN or infinity; MessagePack keeps them
             _finite.refuse_nonfinite(obj, out)
         return out
+
+    def _refuse_deep_output(self, obj: Any, out: bytes) -> None:
+        """Where nothing caps msgspec's guard at ``max_depth`` (CPython 3.12+ without a
+        confirmed C recursion count, `_depth.encode_budget`): EncodeError with the path of the
+        first container past it, if any. Each level of ``out`` takes an opening byte (JSON: a
+        ``[`` or ``{``, both written in strings too; MessagePack: a map or array header, whose
+        first byte strings and numbers may hold too), so ``out`` holding no more of them than
+        ``max_depth`` proves it within; otherwise the objects are walked."""
+        limit = DEFAULT.max_depth
+        if len(out) <= limit:
+            return
+        if self._text:
+            opening = out.count(b"[") + out.count(b"{")
+        else:
+            opening = len(out) - len(out.translate(None, _MSGPACK_CONTAINER_BYTES))
+        if opening > limit:
+            where = _depth.too_deep(obj, limit)
+            if where is not None:
+                raise self._too_deep_to_write(where)
 
     def _too_deep_to_write(self, path: str) -> EncodeError:
         return EncodeError(
@@ -526,7 +599,7 @@ class Codec:
             path=path,
         )
 
-    def _encode(self, obj: Any, canonical: bool) -> bytes:
+    def _encode(self, obj: Any, canonical: bool, capped: bool = False) -> bytes:
         encoder = self._canonical if canonical else self._fast
         try:
             try:
@@ -555,6 +628,8 @@ class Codec:
                 where = _depth.too_deep(obj, DEFAULT.max_depth)
                 if where is not None:  # what decoding would refuse, refused here
                     raise self._too_deep_to_write(where) from None
+                if capped:  # the lowered guard, not the value: write it with the guard restored
+                    raise _WithinLimit from None
                 if _GUARD_BEFORE_3_12 and not _seen.__dict__.get("raised"):
                     # the guard counted the caller's frames too: retry with room
                     return _with_headroom(DEFAULT.max_depth + 64, self.encode, obj, canonical)  # type: ignore[no-any-return]
