@@ -14,6 +14,7 @@ import pytest
 from minagent import wire
 from minagent.bench import corpus
 from minagent.wire import Extra, MsgpackOnly, _finite, _values
+from minagent.wire.errors import EncodeError
 
 NAN, INF = math.nan, math.inf
 
@@ -211,3 +212,50 @@ def test_the_look_reuses_one_buffer_per_thread_and_drops_a_large_one() -> None:
         wire.json.encode(large)
     assert info.value.path == "$[0].content[0].input.x"
     assert len(_finite._buffers.look) == 0 and _finite._buffers.look is not kept
+
+
+# --- provider bodies ----------------------------------------------------------------------------
+
+_NAN_TOOL_CALL = [
+    wire.Message(role="user", content="hi"),
+    wire.Message(
+        role="assistant",
+        content=[wire.ToolUseBlock(id="c", name="f", input={"x": [1, float("nan")]})],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("adapter", "tool_path", "temperature_path"),
+    [
+        ("anthropic", "$.messages[1].content[0].input.x[1]", "$.temperature"),
+        ("openai_chat", "$.messages[1].content[0].input.x[1]", "$.temperature"),
+        ("openai_responses", "$.messages[1].content[0].input.x[1]", "$.temperature"),
+        (
+            "gemini",
+            "$.contents[1].parts[0].functionCall.args.x[1]",
+            "$.generationConfig.temperature",
+        ),
+    ],
+)
+def test_provider_request_encoders_refuse_nan_and_infinity_with_their_path(
+    adapter: str, tool_path: str, temperature_path: str
+) -> None:
+    """Every adapter's request encoder refuses a NaN in a tool input (written as a JSON object
+    or as Chat/Responses ``arguments`` text) and an infinite temperature, naming where: never
+    ``null`` in their place."""
+    from minagent.providers import Request, get
+
+    encode = get(adapter).encode_request
+    with pytest.raises(EncodeError) as caught:
+        encode(Request(model="m", messages=_NAN_TOOL_CALL, tools=[]))
+    assert (caught.value.message, caught.value.path) == (
+        "cannot write JSON: nan cannot be written as JSON",
+        tool_path,
+    )
+    with pytest.raises(EncodeError) as caught:
+        encode(Request(model="m", messages=_NAN_TOOL_CALL[:1], temperature=float("inf")))
+    assert (caught.value.message, caught.value.path) == (
+        "cannot write JSON: inf cannot be written as JSON",
+        temperature_path,
+    )

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from ..wire import _codec, _lossless, _paths, _values
+from ..wire import _codec, _finite, _lossless, _paths, _values
 from ..wire.errors import DecodeError, EncodeError, ValidationError, WireError
 from ..wire.extra import Extra
 from ..wire.limits import DEFAULT, Limits
@@ -575,17 +575,20 @@ def encode_json(obj: Any) -> bytes:
     """Write ``obj`` (dicts and lists of JSON values and our Structs) as JSON bytes.
 
     Structs carrying unknown data must already be `lowered`; anything else msgspec cannot write
-    raises `EncodeError`.
+    raises `EncodeError`, and so does a NaN or infinity (msgspec would write ``null``), with its
+    path in ``obj`` (`minagent.wire._finite`: looked for only when the output holds a null).
     """
     try:
         try:
-            return _ENCODER.encode(obj)
+            out: bytes = _ENCODER.encode(obj)
         except RecursionError:  # a value nested deep, encoded from deep in the stack
-            return deep(lambda: _ENCODER.encode(obj))
+            out = deep(lambda: _ENCODER.encode(obj))
     except _NeedsLowering:
         raise EncodeError("internal: a block with extra keys was not lowered") from None
     except (TypeError, ValueError, OverflowError, NotImplementedError) as err:
         raise EncodeError(f"cannot write JSON: {err}") from None
+    _finite.refuse_nonfinite(obj, out)
+    return out
 
 
 def flatten_usage(

@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 from msgspec import UNSET
 
+from ..wire import _finite
 from ..wire.blocks import Base64Source, UnknownBlock
 from ..wire.errors import EncodeError, ValidationError
 from ..wire.extra import Extra
@@ -122,12 +123,14 @@ _PLAIN_MEDIA = re.compile(r"[A-Za-z0-9!#$&^_.+\-/;= ]*")
 
 
 def json_text(value: Any) -> str:
-    """``value`` as compact JSON text."""
+    """``value`` as compact JSON text; `EncodeError` (its path inside ``value``) for a NaN or an
+    infinity, which msgspec would write as ``null``."""
     try:
-        return _ENC.encode(value).decode("utf-8")
+        text = _ENC.encode(value).decode("utf-8")
     except RecursionError:  # nested deep, encoded from deep in the stack: more room
-        pass
-    text: str = deep(lambda: _ENC.encode(value).decode("utf-8"))  # EncodeError if still too deep
+        text = deep(lambda: _ENC.encode(value).decode("utf-8"))  # EncodeError if still too deep
+    if "null" in text:
+        _finite.refuse_nonfinite(value, text.encode())
     return text
 
 
@@ -171,7 +174,7 @@ def tool_arguments(block: Any, path: str) -> str:
     try:
         return json_text(block.input)
     except EncodeError as err:
-        raise EncodeError(err.message, path=path + ".input") from None
+        raise EncodeError(err.message, path=path + ".input" + (err.path or "$")[1:]) from None
     except (TypeError, ValueError, OverflowError) as err:
         raise EncodeError(f"cannot write tool input: {err}", path=path + ".input") from None
 
