@@ -24,11 +24,12 @@ from typing import Any, Union
 
 import msgspec
 
+from ..wire._stack import runs_roomy_unsized
 from ..wire.limits import DEFAULT, Limits
 from ..wire.messages import ModelResponse
 from . import anthropic as adapter
 from ._base import RAW_ARGUMENTS
-from ._sse import SSEEvent
+from ._sse import SSEEvent, SSEParser
 from ._stream import Accumulator, Parser, UnknownEvent, accumulate_with, decode_event, fail, want
 
 __all__ = [
@@ -170,6 +171,36 @@ class StreamParser(Parser):
     __slots__ = ()
     provider = "anthropic"
     end = "message_stop"
+
+    @runs_roomy_unsized
+    def feed(self, chunk: bytes | bytearray | memoryview) -> list[Any]:
+        """Add ``chunk``; return the events it completed (see `Parser.feed`). The blocks the API
+        sends (`SSEParser.feed_simple`) are cut in C and their JSON decoded one call each; any
+        other shape, or an event that is not one of the known ones, is read as `Parser.feed`
+        reads it, with the same events and errors."""
+        frames = self._frames
+        if self.ended is not None or type(frames) is not SSEParser:
+            return self._decode_all(frames.feed, chunk)
+        datas, end = frames.feed_simple(chunk)
+        if datas is None:
+            return self._decode_all(frames.cut, end)
+        decode = _DECODER.decode
+        try:
+            events = [decode(data) for data in datas]
+        except (msgspec.DecodeError, RecursionError, UnicodeError):
+            events = None  # an unknown type or a bad event: each event as `_decode` reads it
+        if events is not None:
+            buf = frames.buffer
+            last = buf.rfind(b"\n\n", 0, end - 2) + 2  # where the last event starts (or 1)
+            if buf.find(b"message_stop", 0, last if last > 1 else 0) < 0:
+                if type(events[-1]) is MessageStop:
+                    self.ended = frames.index + len(events) - 1
+                frames.take(end, len(events))
+                return events
+            # a message_stop, or its name, before the last event: let `_decode_all` tell
+        raws = frames.events_before(end)
+        frames.take(end, len(raws))
+        return self._decode_all(lambda: raws)
 
     def _decode(self, raw: SSEEvent) -> Any:
         try:
