@@ -274,6 +274,21 @@ class StreamAccumulator(Accumulator):
         self._message: dict[str, Any] | None = None
         self._blocks: list[_Block] = []
 
+    def apply(self, event: Any) -> None:
+        """Apply one event (`Accumulator.apply`; a text piece for an open text block, the
+        commonest event, without the general dispatch)."""
+        if type(event) is ContentBlockDelta and self._ended is None:
+            delta = event.delta
+            at = event.index
+            blocks = self._blocks
+            if type(delta) is TextDelta and 0 <= at < len(blocks):
+                block = blocks[at]
+                if block.kind == "text" and not block.stopped:
+                    self.events += 1
+                    block.pieces.append(delta.text)
+                    return
+        Accumulator.apply(self, event)
+
     def _apply(self, event: Any, index: int) -> None:
         cls = type(event)
         if cls is ContentBlockDelta:
@@ -341,14 +356,7 @@ class StreamAccumulator(Accumulator):
     def _delta(self, event: ContentBlockDelta, index: int) -> None:
         delta = event.delta
         dcls = type(delta)
-        blocks = self._blocks
-        at = event.index
-        if dcls is TextDelta and 0 <= at < len(blocks):  # the hot path: a text piece
-            block = blocks[at]
-            if block.kind == "text" and not block.stopped:
-                block.pieces.append(delta.text)
-                return
-        block = self._open(at, "content_block_delta", index)
+        block = self._open(event.index, "content_block_delta", index)
         kinds, _key = _TARGETS[dcls]
         if block.kind not in kinds:
             raise fail(
