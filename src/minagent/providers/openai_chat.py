@@ -1033,8 +1033,11 @@ def _assistant(
     parts: list[Any] = []
     as_list = False
     for j, block in enumerate(content):
-        where = f"{path}.content[{j}]"
         cls = type(block)
+        if cls is wb.TextBlock and kit.bare(block):  # a plain text: what `_encode_part` writes
+            parts.append({"type": "text", "text": block.text})  # type: ignore[union-attr]
+            continue
+        where = f"{path}.content[{j}]"
         if cls is wb.ToolUseBlock:
             calls.append(_encode_call(block, where, policy, own, ext))  # type: ignore[arg-type]
         elif cls is wb.UnknownBlock and own and block.type == TOOL_CALL:  # type: ignore[union-attr]

@@ -186,6 +186,10 @@ def runs_roomy(function: Callable[..., T]) -> Callable[..., T]:
 
     @functools.wraps(function)
     def roomy(*args: Any, **kwargs: Any) -> T:
+        if args and type(args[0]) is bytes:  # the common call: bytes first, that fit here
+            size = len(args[0])
+            if size <= SHORT or size <= _here.__dict__.get("levels", 0):
+                return function(*args, **kwargs)
         size = None
         for data in args[:2]:  # the data: first, or after a codec
             if isinstance(data, _BYTES):
