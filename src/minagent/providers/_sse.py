@@ -19,6 +19,7 @@ limit: a stream that never closes its event cannot fill the memory.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import msgspec
 
@@ -140,16 +141,17 @@ class SSEParser:
         self._offset += end
         self._index += count
 
-    def events_before(self, end: int) -> list[SSEEvent]:
-        """The events of the buffered blocks `feed_simple` found (``end`` bytes), as `feed`
-        would give them (for the rare event that needs them whole: an error, an unknown type)."""
-        offset, index = self._offset, self._index
-        out = []
-        for i, match in enumerate(_BLOCK.finditer(self._buf, 0, end)):
-            name = match.group(1)
-            event = _NAMES.get(name) or _name(name)
-            out.append(SSEEvent(event, match.group(2), index + i, offset + match.start()))
-        return out
+    def blocks_before(self, end: int) -> Iterator[re.Match[bytes]]:
+        """The buffered blocks `feed_simple` found (``end`` bytes), in order, as matches for
+        `event_of` (for the rare event that is needed whole: an error, an unknown type)."""
+        return _BLOCK.finditer(bytes(self._buf[:end]))  # a copy: `take` may resize the buffer
+
+    def event_of(self, match: re.Match[bytes], at: int) -> SSEEvent:
+        """The event `feed` would give for the block ``match`` of `blocks_before`, the
+        ``at``-th of them."""
+        name = match.group(1)
+        event = _NAMES.get(name) or _name(name)
+        return SSEEvent(event, match.group(2), self._index + at, self._offset + match.start())
 
     def cut(self, scan: int) -> list[SSEEvent]:
         """The events the buffer completes (``scan``: where a block end may start)."""

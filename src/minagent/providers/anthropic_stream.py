@@ -28,7 +28,7 @@ from ..wire._stack import runs_roomy_unsized
 from ..wire.limits import DEFAULT, Limits
 from ..wire.messages import ModelResponse
 from . import anthropic as adapter
-from ._base import RAW_ARGUMENTS
+from ._base import RAW_ARGUMENTS, StreamError
 from ._sse import SSEEvent, SSEParser
 from ._stream import Accumulator, Parser, UnknownEvent, accumulate_with, decode_event, fail, want
 
@@ -184,23 +184,49 @@ class StreamParser(Parser):
         datas, end = frames.feed_simple(chunk)
         if datas is None:
             return self._decode_all(frames.cut, end)
+        buf = frames.buffer
+        last = buf.rfind(b"\n\n", 0, end - 2) + 2  # where the last event starts (or 1)
+        if buf.find(b"message_stop", 0, last if last > 1 else 0) >= 0:
+            # a message_stop, or its name, before the last event: let `_decode_all` tell
+            raws = [frames.event_of(m, i) for i, m in enumerate(frames.blocks_before(end))]
+            frames.take(end, len(raws))
+            return self._decode_all(lambda: raws)
         decode = _DECODER.decode
         try:
             events = [decode(data) for data in datas]
         except (msgspec.DecodeError, RecursionError, UnicodeError):
-            events = None  # an unknown type or a bad event: each event as `_decode` reads it
-        if events is not None:
-            buf = frames.buffer
-            last = buf.rfind(b"\n\n", 0, end - 2) + 2  # where the last event starts (or 1)
-            if buf.find(b"message_stop", 0, last if last > 1 else 0) < 0:
-                if type(events[-1]) is MessageStop:
-                    self.ended = frames.index + len(events) - 1
-                frames.take(end, len(events))
-                return events
-            # a message_stop, or its name, before the last event: let `_decode_all` tell
-        raws = frames.events_before(end)
-        frames.take(end, len(raws))
-        return self._decode_all(lambda: raws)
+            events = self._decode_each(datas, end)
+        if type(events[-1]) is MessageStop:
+            self.ended = frames.index + len(events) - 1
+        frames.take(end, len(events))
+        return events
+
+    def _decode_each(self, datas: list[bytes], end: int) -> list[Any]:
+        """`feed`'s events when one of them is not a known event (or not one at all): each
+        read in one call, and those that fail as `_decode` reads them (an `UnknownEvent`, or
+        the `StreamError` `_decode_all` raises, with the events before it received)."""
+        frames = self._frames
+        decode = _DECODER.decode
+        blocks = frames.blocks_before(end)  # advanced only as far as a failing event
+        at = 0
+        out: list[Any] = []
+        for i, data in enumerate(datas):
+            try:
+                out.append(decode(data))
+                continue
+            except (msgspec.DecodeError, RecursionError, UnicodeError):
+                pass
+            for _ in range(i - at):
+                next(blocks)
+            raw = frames.event_of(next(blocks), i)
+            at = i + 1
+            try:
+                out.append(self._decode(raw))
+            except StreamError as err:
+                frames.take(end, len(datas))
+                err.received = out
+                raise
+        return out
 
     def _decode(self, raw: SSEEvent) -> Any:
         try:
