@@ -180,7 +180,8 @@ class StreamTranslator:
     # --- what readers call ----------------------------------------------------------------------
 
     def _begin(self) -> None:
-        """The response starts (once): the header is the target body of the response so far."""
+        """The response starts (once): the header is the target body of the response so far
+        (its top-level keys only, from the target module's ``stream_header`` where it has one)."""
         if self._started:
             return
         self._started = True
