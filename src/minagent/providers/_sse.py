@@ -19,6 +19,7 @@ limit: a stream that never closes its event cannot fill the memory.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import msgspec
 
@@ -47,6 +48,18 @@ _NAMES: dict[bytes, str] = {}
 """Event names seen, decoded once (bounded)."""
 
 _EOL = re.compile(rb"[\r\n]")
+_SIMPLE = re.compile(rb"(?:event: [^\n]*\ndata: [^\n]*\n\n)*")
+"""Blocks of the shape Anthropic sends, from the start of the buffer (`feed_simple`)."""
+_DATA = re.compile(rb"event: [^\n]*\ndata: ([^\n]*)\n\n")
+_BLOCK = re.compile(rb"event: ([^\n]*)\ndata: ([^\n]*)\n\n")
+
+
+def _name(raw: bytes) -> str:
+    """An event name as text (kept in `_NAMES`, up to 64 of them)."""
+    name = raw.decode("utf-8", "replace")
+    if len(_NAMES) < 64:
+        _NAMES[raw] = name
+    return name
 
 
 class SSEParser:
@@ -76,6 +89,11 @@ class SSEParser:
         return self._index
 
     @property
+    def buffer(self) -> bytearray:
+        """The bytes not yet dispatched (read-only use: `feed_simple` callers)."""
+        return self._buf
+
+    @property
     def offset(self) -> int:
         """Byte offset in the stream of the first byte not yet part of a dispatched event."""
         return self._start if self._lines else self._offset
@@ -86,13 +104,60 @@ class SSEParser:
         An event over the size limit raises `StreamError` whose ``.received`` holds the events
         this call completed before it.
         """
+        return self.cut(self._append(chunk))
+
+    def _append(self, chunk: bytes | bytearray | memoryview) -> int:
+        """Add ``chunk`` to the buffer; return where a search for a block end must start."""
         buf = self._buf
         scan = len(buf) - 1 if buf else 0  # a "\n\n" can only end in the new bytes
         buf += chunk
         if not self._cr and b"\r" in chunk:
             self._cr = True
+        return scan
+
+    def feed_simple(self, chunk: bytes | bytearray | memoryview) -> tuple[list[bytes] | None, int]:
+        """Add ``chunk``. When the blocks now complete all have the shape Anthropic sends
+        (``event: <name>`` then one ``data: <json>`` line, ``\\n`` line ends) and none is over
+        the limit, return their ``data`` and where they end (`take` them once decoded: they
+        are still buffered); otherwise ``(None, scan)``: `cut` ``(scan)`` reads them as `feed`
+        does. Either way the events' bytes are scanned in C, not line by line in Python."""
+        scan = self._append(chunk)
+        buf = self._buf
+        if self._cr or buf.find(b"\n\n", scan) < 0:
+            return None, scan
+        end = _SIMPLE.match(buf).end()  # type: ignore[union-attr] (it matches the empty prefix)
+        if (
+            end == 0
+            or end > self._limit
+            or len(buf) - end > self._limit
+            or buf.find(b"\n\n", end) >= 0  # another block is complete: not of this shape
+        ):
+            return None, scan
+        return _DATA.findall(buf, 0, end), end
+
+    def take(self, end: int, count: int) -> None:
+        """Drop the ``count`` blocks `feed_simple` found, ``end`` bytes, from the buffer."""
+        del self._buf[:end]
+        self._offset += end
+        self._index += count
+
+    def blocks_before(self, end: int) -> Iterator[re.Match[bytes]]:
+        """The buffered blocks `feed_simple` found (``end`` bytes), in order, as matches for
+        `event_of` (for the rare event that is needed whole: an error, an unknown type)."""
+        return _BLOCK.finditer(bytes(self._buf[:end]))  # a copy: `take` may resize the buffer
+
+    def event_of(self, match: re.Match[bytes], at: int) -> SSEEvent:
+        """The event `feed` would give for the block ``match`` of `blocks_before`, the
+        ``at``-th of them."""
+        name = match.group(1)
+        event = _NAMES.get(name) or _name(name)
+        return SSEEvent(event, match.group(2), self._index + at, self._offset + match.start())
+
+    def cut(self, scan: int) -> list[SSEEvent]:
+        """The events the buffer completes (``scan``: where a block end may start)."""
         if self._cr:
             return self._feed_lines()
+        buf = self._buf
         out: list[SSEEvent] = []
         start = 0
         find = buf.find
@@ -150,11 +215,7 @@ class SSEParser:
             nl = block.find(b"\n")
             if nl > 0 and block.startswith(b"data: ", nl + 1) and block.find(b"\n", nl + 1) < 0:
                 name = block[7:nl]
-                event = _NAMES.get(name)
-                if event is None:
-                    event = name.decode("utf-8", "replace")
-                    if len(_NAMES) < 64:
-                        _NAMES[name] = event
+                event = _NAMES.get(name) or _name(name)
                 out.append(SSEEvent(event, block[nl + 7 :], self._index, offset))
                 self._index += 1
                 return

@@ -24,11 +24,12 @@ from typing import Any, Union
 
 import msgspec
 
+from ..wire._stack import runs_roomy_unsized
 from ..wire.limits import DEFAULT, Limits
 from ..wire.messages import ModelResponse
 from . import anthropic as adapter
-from ._base import RAW_ARGUMENTS
-from ._sse import SSEEvent
+from ._base import RAW_ARGUMENTS, StreamError
+from ._sse import SSEEvent, SSEParser
 from ._stream import Accumulator, Parser, UnknownEvent, accumulate_with, decode_event, fail, want
 
 __all__ = [
@@ -171,6 +172,62 @@ class StreamParser(Parser):
     provider = "anthropic"
     end = "message_stop"
 
+    @runs_roomy_unsized
+    def feed(self, chunk: bytes | bytearray | memoryview) -> list[Any]:
+        """Add ``chunk``; return the events it completed (see `Parser.feed`). The blocks the API
+        sends (`SSEParser.feed_simple`) are cut in C and their JSON decoded one call each; any
+        other shape, or an event that is not one of the known ones, is read as `Parser.feed`
+        reads it, with the same events and errors."""
+        frames = self._frames
+        if self.ended is not None or type(frames) is not SSEParser:
+            return self._decode_all(frames.feed, chunk)
+        datas, end = frames.feed_simple(chunk)
+        if datas is None:
+            return self._decode_all(frames.cut, end)
+        buf = frames.buffer
+        last = buf.rfind(b"\n\n", 0, end - 2) + 2  # where the last event starts (or 1)
+        if buf.find(b"message_stop", 0, last if last > 1 else 0) >= 0:
+            # a message_stop, or its name, before the last event: let `_decode_all` tell
+            raws = [frames.event_of(m, i) for i, m in enumerate(frames.blocks_before(end))]
+            frames.take(end, len(raws))
+            return self._decode_all(lambda: raws)
+        decode = _DECODER.decode
+        try:
+            events = [decode(data) for data in datas]
+        except (msgspec.DecodeError, RecursionError, UnicodeError):
+            events = self._decode_each(datas, end)
+        if type(events[-1]) is MessageStop:
+            self.ended = frames.index + len(events) - 1
+        frames.take(end, len(events))
+        return events
+
+    def _decode_each(self, datas: list[bytes], end: int) -> list[Any]:
+        """`feed`'s events when one of them is not a known event (or not one at all): each
+        read in one call, and those that fail as `_decode` reads them (an `UnknownEvent`, or
+        the `StreamError` `_decode_all` raises, with the events before it received)."""
+        frames = self._frames
+        decode = _DECODER.decode
+        blocks = frames.blocks_before(end)  # advanced only as far as a failing event
+        at = 0
+        out: list[Any] = []
+        for i, data in enumerate(datas):
+            try:
+                out.append(decode(data))
+                continue
+            except (msgspec.DecodeError, RecursionError, UnicodeError):
+                pass
+            for _ in range(i - at):
+                next(blocks)
+            raw = frames.event_of(next(blocks), i)
+            at = i + 1
+            try:
+                out.append(self._decode(raw))
+            except StreamError as err:
+                frames.take(end, len(datas))
+                err.received = out
+                raise
+        return out
+
     def _decode(self, raw: SSEEvent) -> Any:
         try:
             event = _DECODER.decode(raw.data)
@@ -243,6 +300,21 @@ class StreamAccumulator(Accumulator):
         self._message: dict[str, Any] | None = None
         self._blocks: list[_Block] = []
 
+    def apply(self, event: Any) -> None:
+        """Apply one event (`Accumulator.apply`; a text piece for an open text block, the
+        commonest event, without the general dispatch)."""
+        if type(event) is ContentBlockDelta and self._ended is None:
+            delta = event.delta
+            at = event.index
+            blocks = self._blocks
+            if type(delta) is TextDelta and 0 <= at < len(blocks):
+                block = blocks[at]
+                if block.kind == "text" and not block.stopped:
+                    self.events += 1
+                    block.pieces.append(delta.text)
+                    return
+        Accumulator.apply(self, event)
+
     def _apply(self, event: Any, index: int) -> None:
         cls = type(event)
         if cls is ContentBlockDelta:
@@ -310,14 +382,7 @@ class StreamAccumulator(Accumulator):
     def _delta(self, event: ContentBlockDelta, index: int) -> None:
         delta = event.delta
         dcls = type(delta)
-        blocks = self._blocks
-        at = event.index
-        if dcls is TextDelta and 0 <= at < len(blocks):  # the hot path: a text piece
-            block = blocks[at]
-            if block.kind == "text" and not block.stopped:
-                block.pieces.append(delta.text)
-                return
-        block = self._open(at, "content_block_delta", index)
+        block = self._open(event.index, "content_block_delta", index)
         kinds, _key = _TARGETS[dcls]
         if block.kind not in kinds:
             raise fail(

@@ -1033,8 +1033,11 @@ def _assistant(
     parts: list[Any] = []
     as_list = False
     for j, block in enumerate(content):
-        where = f"{path}.content[{j}]"
         cls = type(block)
+        if cls is wb.TextBlock and kit.bare(block):  # a plain text: what `_encode_part` writes
+            parts.append({"type": "text", "text": block.text})  # type: ignore[union-attr]
+            continue
+        where = f"{path}.content[{j}]"
         if cls is wb.ToolUseBlock:
             calls.append(_encode_call(block, where, policy, own, ext))  # type: ignore[arg-type]
         elif cls is wb.UnknownBlock and own and block.type == TOOL_CALL:  # type: ignore[union-attr]
@@ -1263,7 +1266,6 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
     if type(usage_other) is not dict:
         policy.metadata("$.usage_extra", "a usage that is not an object")
         usage_other = {}
-    top: dict[str, Any] = {}
     usage_absent = False
     logprobs = None
     choice_extra: Any = {}
@@ -1273,27 +1275,7 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
         more = extra.pop("choices", None)
         logprobs = extra.pop("logprobs", _ABSENT)
         choice_extra = extra.pop("choice_extra", None) or {}
-        top = {k: v for k, v in extra.items() if k not in kit.HINTS}
-    else:
-        for key, value in extra.items():
-            if key in kit.HINTS:
-                continue
-            if key in _NEUTRAL_TOP and source is None:
-                top[key] = value  # the neutral shape's own keys (system_fingerprint, ...)
-            else:
-                kit.foreign_key(policy, f"$.{key}", f"the response key {key!r}", key, value)
-    for key in ("id", "created", "model"):
-        value = getattr(response, key)
-        if value is not UNSET:
-            top[key] = value
-    for key, value in fields.items():
-        top.setdefault(key, value)
-    if "created" not in top:  # required here; Anthropic and Gemini responses have none
-        top["created"] = int(time.time())
-    for key in ("id", "model"):
-        if key not in top:
-            raise EncodeError(f"a Chat Completions response needs {key!r}; pass {key}=...")
-    top.setdefault("object", "chat.completion")
+    top = _top(response, extra, source, policy, fields)
     message = _encode_message(response.message, "$.message", policy, response=True, ext=ext)
     reason = response.stop_reason
     if own:  # as it came, a vendor's own value included
@@ -1328,6 +1310,60 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
     body.update(top)
     return kit.encode_json(body)
 
+
+def _top(
+    response: ModelResponse,
+    extra: dict[str, Any],
+    source: Any,
+    policy: Unsupported,
+    fields: dict[str, Any],
+) -> dict[str, Any]:
+    """The top-level keys of the body for ``response`` but ``choices`` and ``usage``: ``id``,
+    ``created``, ``model``, ``object`` and the response's other keys this API names
+    (``extra``: the response's, its hints and this adapter's own entries taken out)."""
+    top: dict[str, Any] = {}
+    if source == NAME:
+        top = {k: v for k, v in extra.items() if k not in kit.HINTS}
+    else:
+        for key, value in extra.items():
+            if key in kit.HINTS:
+                continue
+            if key in _NEUTRAL_TOP and source is None:
+                top[key] = value  # the neutral shape's own keys (system_fingerprint, ...)
+            else:
+                kit.foreign_key(policy, f"$.{key}", f"the response key {key!r}", key, value)
+    for key in ("id", "created", "model"):
+        value = getattr(response, key)
+        if value is not UNSET:
+            top[key] = value
+    for key, value in fields.items():
+        top.setdefault(key, value)
+    if "created" not in top:  # required here; Anthropic and Gemini responses have none
+        top["created"] = int(time.time())
+    for key in ("id", "model"):
+        if key not in top:
+            raise EncodeError(f"a Chat Completions response needs {key!r}; pass {key}=...")
+    top.setdefault("object", "chat.completion")
+    return top
+
+
+def stream_header(response: ModelResponse, fields: dict[str, Any]) -> dict[str, Any]:
+    """The top-level keys `encode_response` writes for ``response`` (``fields`` as its
+    keywords), without its message and usage: what a stream's chunks repeat (`_emit_chat`).
+    Raises what `encode_response` raises for them (no ``id`` or ``model``)."""
+    extra = dict(response.extra.items()) if response.extra is not UNSET else {}
+    source = extra.pop(kit.SOURCE, None)
+    if source == NAME:
+        for key in _OWN_ENTRIES:
+            extra.pop(key, None)
+    extra.pop(kit.USAGE_EXTRA, None)
+    _extensions(fields.get("extensions", False))
+    fields = {k: v for k, v in fields.items() if k != "extensions"}
+    return _top(response, extra, source, Unsupported("drop", []), fields)
+
+
+_OWN_ENTRIES = ("usage_absent", "choices", "logprobs", "choice_extra")
+"""This adapter's own entries of a response's ``extra`` (not top-level keys)."""
 
 _ABSENT: Any = object()
 

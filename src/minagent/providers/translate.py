@@ -180,15 +180,20 @@ class StreamTranslator:
     # --- what readers call ----------------------------------------------------------------------
 
     def _begin(self) -> None:
-        """The response starts (once): the header is the target body of the response so far."""
+        """The response starts (once): the header is the target body of the response so far
+        (its top-level keys only, from the target module's ``stream_header`` where it has one)."""
         if self._started:
             return
         self._started = True
         assert self._writer is not None
         so_far = self._acc.response()
         self._tag = _tag(so_far.message)
-        shell = msgspec.structs.replace(so_far, message=Message(role="assistant", content=[]))
-        header = self._encode(shell, [], self._fields)
+        header_of = _header_function(self.target)
+        if header_of is not None:  # the target's own top-level keys, without a whole encode
+            header = header_of(so_far, self._fields)
+        else:
+            shell = msgspec.structs.replace(so_far, message=Message(role="assistant", content=[]))
+            header = self._encode(shell, [], self._fields)
         for key in ("created", "created_at"):
             if type(header.get(key)) is int:
                 self._state["created"] = header[key]
@@ -327,6 +332,18 @@ def _encoder(target: str) -> Callable[..., bytes]:
     if encode is None:
         encode = _ENCODERS[target] = get(target).module.encode_response
     return encode
+
+
+_HEADERS: dict[str, Callable[[ModelResponse, dict[str, Any]], dict[str, Any]] | None] = {}
+
+
+def _header_function(target: str) -> Callable[[ModelResponse, dict[str, Any]], Any] | None:
+    """The ``target`` adapter module's ``stream_header(response, fields)``, if it has one: the
+    top-level keys its ``encode_response`` writes, which is all a header needs (looked up
+    once; without one, the header is the body of the response with no content)."""
+    if target not in _HEADERS:
+        _HEADERS[target] = getattr(get(target).module, "stream_header", None)
+    return _HEADERS[target]
 
 
 def _accumulator(source: str) -> type:

@@ -186,13 +186,20 @@ def runs_roomy(function: Callable[..., T]) -> Callable[..., T]:
 
     @functools.wraps(function)
     def roomy(*args: Any, **kwargs: Any) -> T:
+        if args and type(args[0]) is bytes:  # the common call: bytes first, that fit here
+            size = len(args[0])
+            if size <= SHORT or size <= _here.__dict__.get("levels", 0):
+                return function(*args, **kwargs)
+        size = None
         for data in args[:2]:  # the data: first, or after a codec
             if isinstance(data, _BYTES):
                 size = data.nbytes if isinstance(data, memoryview) else len(data)
                 if size <= SHORT:
                     return function(*args, **kwargs)
-                return run(function, size, *args, **kwargs)
-        return run(function, None, *args, **kwargs)
+                break
+        if fits(size):  # (`run`, without its call)
+            return function(*args, **kwargs)
+        return elsewhere(function, *args, **kwargs)
 
     return roomy
 
