@@ -508,6 +508,54 @@ def test_responses_fits_tool_names_and_gives_them_back() -> None:
     assert back.message.content[0].name == "weather.get"
 
 
+def test_chat_fits_tool_names_from_another_format_and_gives_them_back() -> None:
+    """A Gemini tool named ``weather.get`` (Gemini allows dots) is written to Chat as
+    ``weather_get`` in the tools, the tool choice and the call history, recorded in `Renames`,
+    and a Chat answer calling ``weather_get`` reaches the client as ``weather.get``."""
+    gemini = providers.get("gemini")
+    chat = providers.get("openai_chat")
+    body = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "Weather in Paris?"}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "weather.get", "args": {}}}]},
+            {
+                "role": "user",
+                "parts": [{"functionResponse": {"name": "weather.get", "response": {"t": 18}}}],
+            },
+        ],
+        "tools": [{"functionDeclarations": [{"name": "weather.get"}]}],
+        "toolConfig": {
+            "functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["weather.get"]}
+        },
+    }
+    names = providers.Renames()
+    request = gemini.decode_request(json.dumps(body))
+    out = json.loads(chat.encode_request(request, renames=names, model="gpt-4.1"))
+    assert [tool["function"]["name"] for tool in out["tools"]] == ["weather_get"]
+    assert out["tool_choice"] == {"type": "function", "function": {"name": "weather_get"}}
+    assert out["messages"][1]["tool_calls"][0]["function"]["name"] == "weather_get"
+    assert names.names == {"weather_get": "weather.get"}
+    assert gateway_rules.request_verdict("openai_chat", out).accepted
+    answer = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "gpt-4.1",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "tool_calls",
+                "message": {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "c2", "type": "function",
+                     "function": {"name": "weather_get", "arguments": "{}"}}
+                ]},
+            }
+        ],
+    }  # fmt: skip
+    back = chat.decode_response(json.dumps(answer), renames=names)
+    assert back.message.content[0].name == "weather.get"
+
+
 def test_responses_keeps_a_tools_own_strict() -> None:
     """A tool that sets strict keeps it; one without gets false (required here, and true when
     left out, unlike every other format)."""

@@ -292,10 +292,13 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
         if name == "stop":
             out["stop"] = list(value)
         elif name == "tools":
-            out["tools"] = [_tool_out(t) for t in value]
+            out["tools"] = [_tool_out(t, policy) for t in value]
         elif name == "tool_choice":
-            named = lambda tool: {"type": "function", "function": {"name": tool}}  # noqa: E731
-            kit.put_openai_choice(value, named, out)
+            kit.put_openai_choice(
+                value,
+                lambda tool: {"type": "function", "function": {"name": _name(tool, policy)}},
+                out,
+            )
         elif name == "response_format":
             out["response_format"] = _format_out(value)
         elif name == "reasoning" and value.effort is not None:
@@ -305,8 +308,21 @@ def write_settings(fields: dict[str, Any], policy: Unsupported) -> dict[str, Any
     return out
 
 
-def _tool_out(tool: Tool) -> dict[str, Any]:
-    return {"type": "function", "function": kit.tool_fields(tool, "parameters")}
+NAME_LIMIT = 64
+"""The most characters of a function name: the API takes ``^[a-zA-Z0-9_-]{1,64}$``."""
+
+
+def _name(name: str, policy: Unsupported) -> str:
+    """A function name fitted to the API's pattern (`NAME_LIMIT`; ``weather.get`` ->
+    ``weather_get``, as another format may name a tool), recorded in the call's `Renames` when
+    changed, so the response's tool calls get the client's names back."""
+    return policy.renaming().name(name, NAME_LIMIT)
+
+
+def _tool_out(tool: Tool, policy: Unsupported) -> dict[str, Any]:
+    fields = kit.tool_fields(tool, "parameters")
+    fields["name"] = _name(tool.name, policy)
+    return {"type": "function", "function": fields}
 
 
 def _format_out(value: ResponseFormat) -> dict[str, Any]:
@@ -1145,7 +1161,8 @@ def _encode_call(
     call: dict[str, Any] = {"id": block.id}
     if not (own and extra.get(_TYPE_ABSENT) is True):
         call["type"] = "function"
-    function: dict[str, Any] = {"name": block.name, "arguments": arguments}
+    name = block.name if own else _name(block.name, policy)
+    function: dict[str, Any] = {"name": name, "arguments": arguments}
     typed = _chat_ext.call_fields(block) if ext else {}
     for key, value in kit.block_keys(block).items():
         if key in (kit.RAW_ARGUMENTS, _TYPE_ABSENT) or key in typed:
