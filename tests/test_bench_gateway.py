@@ -46,6 +46,11 @@ RULE_CASES = [
         [Violation("max_tokens_required", "$.max_tokens", "max_tokens is missing")],
     ),
     (
+        gateway_rules.anthropic_messages_non_empty,
+        {"model": "m", "max_tokens": 5, "messages": []},
+        [Violation("anthropic_messages_non_empty", "$.messages", "no messages")],
+    ),
+    (
         gateway_rules.no_empty_content,
         _req({"role": "user", "content": ""}, _USER, {"role": "assistant", "content": []}),
         [Violation("no_empty_content", "$.messages[0].content", "empty content")],

@@ -648,3 +648,56 @@ def test_litellm_pairs_when_installed() -> None:
     streams = gateway_pairs.accept_pairs([peer], {"stream": {"anthropic": text}})
     accepted = {p.target: p.results["LiteLLM"].accepted for p in streams}
     assert accepted == {"openai_chat": 1, "openai_responses": 0, "gemini": 1}
+
+
+def test_anthropic_rule_flags_a_request_with_no_messages() -> None:
+    """``messages: []`` is flagged at ``$.messages``; one message passes."""
+    assert gateway_rules.anthropic_messages_non_empty({"messages": []}) == [
+        Violation("anthropic_messages_non_empty", "$.messages", "no messages")
+    ]
+    assert gateway_rules.anthropic_messages_non_empty({"messages": [_ASK]}) == []
+
+
+def test_anthropic_refuses_another_formats_request_with_no_messages() -> None:
+    """A Responses body with an empty ``input`` has nothing the Messages API would take: refused
+    at ``$.messages`` (under either policy), never written as ``messages: []``; Anthropic's own
+    body is written back as it came."""
+    resp = providers.get("openai_responses")
+    anthropic = providers.get("anthropic")
+    request = resp.decode_request(json.dumps({"model": "gpt-4.1", "input": []}))
+    for policy in ("error", "drop"):
+        with pytest.raises(providers.UnsupportedError) as caught:
+            anthropic.encode_request(request, unsupported=policy)
+        assert (caught.value.message, caught.value.path) == (
+            "the target format cannot hold a request with no messages (the Messages API needs "
+            "at least one)",
+            "$.messages",
+        )
+    own = json.dumps({"model": "m", "max_tokens": 5, "messages": []})
+    assert anthropic.encode_request(anthropic.decode_request(own)) == own.replace(" ", "").encode()
+
+
+@pytest.mark.parametrize("target", ["openai_chat", "openai_responses"])
+def test_a_response_keeps_the_clients_tool_names(target: str) -> None:
+    """A response goes back to the client that named the tools: an Anthropic answer whose call
+    was given back its name ``weather.get`` (`Renames`) is written to Chat or Responses with
+    that name, not fitted as a request would be."""
+    names = providers.Renames()
+    names.names["weather_get"] = "weather.get"
+    answer = {
+        "id": "msg_01",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-x",
+        "content": [{"type": "tool_use", "id": "toolu_01", "name": "weather_get", "input": {}}],
+        "stop_reason": "tool_use",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 3, "output_tokens": 4},
+    }
+    resp = providers.get("anthropic").decode_response(json.dumps(answer), renames=names)
+    out = json.loads(providers.get(target).encode_response(resp, created=1))
+    if target == "openai_chat":
+        call = out["choices"][0]["message"]["tool_calls"][0]["function"]
+    else:
+        call = out["output"][0]
+    assert call["name"] == "weather.get"

@@ -40,6 +40,7 @@ __all__ = [
     "RESPONSE_RULES",
     "Verdict",
     "Violation",
+    "anthropic_messages_non_empty",
     "anthropic_request",
     "chat_messages_non_empty",
     "chat_tool_calls_answered",
@@ -134,6 +135,15 @@ def max_tokens_required(body: dict[str, Any]) -> list[Violation]:
     if isinstance(body.get("max_tokens"), int) and not isinstance(body["max_tokens"], bool):
         return []
     return [Violation("max_tokens_required", "$.max_tokens", "max_tokens is missing")]
+
+
+def anthropic_messages_non_empty(body: dict[str, Any]) -> list[Violation]:
+    """``messages`` holds at least one message: "messages: object[], Required. Input messages."
+    (https://docs.anthropic.com/en/api/messages); an empty list is answered "messages: at least
+    one message is required"."""
+    if isinstance(body.get("messages"), list) and not body["messages"]:
+        return [Violation("anthropic_messages_non_empty", "$.messages", "no messages")]
+    return []
 
 
 def no_empty_content(body: dict[str, Any]) -> list[Violation]:
@@ -335,6 +345,7 @@ def metadata_user_id_only(body: dict[str, Any]) -> list[Violation]:
 
 ANTHROPIC_REQUEST_RULES: tuple[Callable[[dict[str, Any]], list[Violation]], ...] = (
     max_tokens_required,
+    anthropic_messages_non_empty,
     no_empty_content,
     no_empty_text_blocks,
     tool_id_pattern,

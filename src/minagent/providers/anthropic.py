@@ -43,7 +43,15 @@ from ..wire.extra import Extra
 from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
 from . import _toolkit as kit
-from ._base import Reasoning, Request, ResponseFormat, Tool, ToolChoice, Unsupported
+from ._base import (
+    Reasoning,
+    Request,
+    ResponseFormat,
+    Tool,
+    ToolChoice,
+    Unsupported,
+    UnsupportedError,
+)
 from ._toolkit import SettingsReader
 
 __all__ = [
@@ -643,6 +651,12 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
         else:
             policy.metadata(last_path, "an empty assistant message (the API takes none)")
             out.pop()
+    if fix and not out:  # nothing the API would take: no request to send
+        raise UnsupportedError(
+            "the target format cannot hold a request with no messages (the Messages API "
+            "needs at least one)",
+            path="$.messages",
+        )
     body["messages"] = out
     if fix:
         _tool_rules(body, messages, policy)

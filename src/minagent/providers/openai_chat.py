@@ -1055,7 +1055,7 @@ def _assistant(
             continue
         where = f"{path}.content[{j}]"
         if cls is wb.ToolUseBlock:
-            calls.append(_encode_call(block, where, policy, own, ext))  # type: ignore[arg-type]
+            calls.append(_encode_call(block, where, policy, own, ext, not response))  # type: ignore[arg-type]
         elif cls is wb.UnknownBlock and own and block.type == TOOL_CALL:  # type: ignore[union-attr]
             calls.append(block.data["call"])  # type: ignore[union-attr]
         elif cls is wb.UnknownBlock and own and "custom" in block.data:  # type: ignore[union-attr]
@@ -1154,14 +1154,21 @@ _OWN_CALL_HINTS = frozenset({kit.RAW_ARGUMENTS, _TYPE_ABSENT, _FUNCTION_KEYS})
 
 
 def _encode_call(
-    block: wb.ToolUseBlock, path: str, policy: Unsupported, own: bool, ext: bool = False
+    block: wb.ToolUseBlock,
+    path: str,
+    policy: Unsupported,
+    own: bool,
+    ext: bool = False,
+    fit: bool = True,
 ) -> dict[str, Any]:
+    """A ``tool_calls`` entry; another format's name is fitted to the API's pattern in a request
+    (``fit``), never in a response, which goes back to the client that named it."""
     extra = block.extra if block.extra is not UNSET else {}
     arguments = kit.tool_arguments(block, path)
     call: dict[str, Any] = {"id": block.id}
     if not (own and extra.get(_TYPE_ABSENT) is True):
         call["type"] = "function"
-    name = block.name if own else _name(block.name, policy)
+    name = _name(block.name, policy) if fit and not own else block.name
     function: dict[str, Any] = {"name": name, "arguments": arguments}
     typed = _chat_ext.call_fields(block) if ext else {}
     for key, value in kit.block_keys(block).items():

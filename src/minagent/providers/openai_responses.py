@@ -635,7 +635,7 @@ def _encode_assistant(
                 {
                     "type": "function_call",
                     "call_id": block.id,
-                    "name": _name(block.name, policy),
+                    "name": block.name if response else _name(block.name, policy),
                     "arguments": kit.tool_arguments(block, f"{path}.content[{j}]"),
                 }
             )
@@ -678,7 +678,7 @@ def _encode_assistant(
             continue
         current = None
         if kind is wb.ToolUseBlock:
-            items.append(_encode_call(block, keys, extra, where, policy, own))
+            items.append(_encode_call(block, keys, extra, where, policy, own, not response))
         elif kind is wb.ThinkingBlock and keys is kit.MISSING and response:
             items.append(_reasoning_item(block, extra, where, policy, len(items)))
         elif kind is wb.ThinkingBlock:
@@ -702,14 +702,17 @@ def _encode_call(
     path: str,
     policy: Unsupported,
     own: bool,
+    fit: bool = True,
 ) -> dict[str, Any]:
+    """A ``function_call`` item; another format's name is fitted to the API's pattern in a
+    request (``fit``), never in a response, which goes back to the client that named it."""
     arguments = kit.tool_arguments(block, path)
     extra.pop("arguments", None)
     rest = kit.block_extra(block, frozenset(), own, policy, path, extra)
     item: dict[str, Any] = {
         "type": "function_call",
         "call_id": block.id,
-        "name": block.name if own else _name(block.name, policy),
+        "name": _name(block.name, policy) if fit and not own else block.name,
         "arguments": arguments,
     }
     if keys is not kit.MISSING:
