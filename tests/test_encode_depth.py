@@ -217,3 +217,50 @@ def test_the_guard_is_restored_after_every_encode(fmt: Any) -> None:
         fmt.encode([wire.Message("assistant", [_tool(object())])])
     assert cell[0] == before
     assert _codec._GUARD_BEFORE_3_12 is (sys.version_info < (3, 12))
+
+
+# --- provider request bodies --------------------------------------------------------------------
+
+
+def _nested_dict(levels: int) -> dict[str, Any]:
+    value: dict[str, Any] = {}
+    for _ in range(levels - 1):
+        value = {"a": value}
+    return value
+
+
+@pytest.mark.parametrize(
+    ("adapter", "outer", "prefix"),
+    [
+        ("anthropic", 5, "$.messages[1].content[0].input"),
+        ("gemini", 6, "$.contents[1].parts[0].functionCall.args"),
+    ],
+)
+def test_provider_bodies_past_max_depth_are_refused_and_within_it_read_back(
+    adapter: str, outer: int, prefix: str
+) -> None:
+    """An adapter writing a tool input as JSON: a body exactly ``max_depth`` deep (``outer``
+    levels around the input) is written and read back by the same adapter (compared as bytes:
+    comparing such dicts would recurse past the interpreter's limit), one level more is an
+    `EncodeError` at the first container past the limit, on every Python."""
+    from minagent.providers import Request, get
+
+    codec = get(adapter)
+    limit = DEFAULT.max_depth
+
+    def request(levels: int) -> Request:
+        call = wire.ToolUseBlock(id="c", name="f", input=_nested_dict(levels))
+        messages = [
+            wire.Message(role="user", content="hi"),
+            wire.Message(role="assistant", content=[call]),
+        ]
+        return Request(model="m", messages=messages, tools=[])
+
+    body = codec.encode_request(request(limit - outer))
+    assert codec.encode_request(codec.decode_request(body)) == body  # read back, written alike
+    with pytest.raises(wire.EncodeError) as caught:
+        codec.encode_request(request(limit - outer + 1))
+    assert caught.value.message == (
+        f"cannot write JSON: nesting deeper than max_depth={limit} (decoding refuses it)"
+    )
+    assert caught.value.path == prefix + ".a" * (limit - outer)

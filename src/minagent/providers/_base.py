@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from ..wire import _codec, _finite, _lossless, _paths, _values
+from ..wire import _codec, _depth, _finite, _lossless, _paths, _stack, _values
 from ..wire.errors import DecodeError, EncodeError, ValidationError, WireError
 from ..wire.extra import Extra
 from ..wire.limits import DEFAULT, Limits
@@ -530,15 +530,34 @@ def deep(call: Callable[[], Any]) -> Any:
 
 
 def decode_json(data: Any, path: str, decoder: Any = _ANY) -> Any:
-    """Decode JSON ``data`` with a msgspec ``decoder``, raising our errors located at ``path``."""
+    """Decode JSON ``data`` with a msgspec ``decoder``, raising our errors located at ``path``.
+
+    Up to CPython 3.11 msgspec's recursion guard counts the caller's frames too: input nested
+    close to the default ``max_depth`` (which the encoders write) is decoded again with the
+    recursion limit raised by `_HEADROOM`, as `deep` does for writing, where this thread's stack
+    holds that many levels (`minagent.wire._stack.room_here`)."""
+    try:
+        return _decode_json(data, path, decoder)
+    except RecursionError:
+        limit = sys.getrecursionlimit()
+        if _stack.room_here() < limit + _HEADROOM:  # this stack may not hold the raised guard
+            raise DecodeError("invalid JSON: nesting too deep", path=path) from None
+    sys.setrecursionlimit(limit + _HEADROOM)
+    try:
+        return _decode_json(data, path, decoder)
+    except RecursionError:
+        raise DecodeError("invalid JSON: nesting too deep", path=path) from None
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _decode_json(data: Any, path: str, decoder: Any) -> Any:
     try:
         return decoder.decode(data)
     except msgspec.ValidationError as err:
         raise _paths.relocate(err, path) from None
     except msgspec.DecodeError as err:
         raise DecodeError(f"invalid JSON: {err}", path=path) from None
-    except RecursionError:
-        raise DecodeError("invalid JSON: nesting too deep", path=path) from None
     except UnicodeError as err:
         raise DecodeError(f"invalid text: {err.reason}", path=path) from None
 
@@ -571,22 +590,52 @@ def lowered(value: Any, path: str) -> Any:
     return _lossless.lower_located(value, path, _values.json_problem)
 
 
+def _capped_encode(obj: Any) -> bytes:
+    """`_ENCODER` on ``obj`` with msgspec's recursion guard stopping past the default
+    ``max_depth``: up to CPython 3.11 the guard is the recursion limit; from 3.12 the thread's
+    C recursion count is lowered for the call (`minagent.wire._codec.encode_budget`)."""
+    budget = _codec.encode_budget()
+    if budget is None:
+        out: bytes = _ENCODER.encode(obj)
+        return out
+    cell, count = budget
+    before = cell[0]
+    if before > count:
+        cell[0] = count
+    try:
+        out = _ENCODER.encode(obj)
+    finally:
+        cell[0] = before
+    return out
+
+
 def encode_json(obj: Any) -> bytes:
     """Write ``obj`` (dicts and lists of JSON values and our Structs) as JSON bytes.
 
     Structs carrying unknown data must already be `lowered`; anything else msgspec cannot write
-    raises `EncodeError`, and so does a NaN or infinity (msgspec would write ``null``), with its
-    path in ``obj`` (`minagent.wire._finite`: looked for only when the output holds a null).
+    raises `EncodeError`, and so do a value nested deeper than the default ``max_depth`` (what
+    the adapters' decoders refuse) and a NaN or infinity (msgspec would write ``null``), each
+    with its path in ``obj`` (`minagent.wire._finite`: looked for only when the output holds a
+    null).
     """
+    where: str | None = None
     try:
         try:
-            out: bytes = _ENCODER.encode(obj)
-        except RecursionError:  # a value nested deep, encoded from deep in the stack
-            out = deep(lambda: _ENCODER.encode(obj))
+            out: bytes = _capped_encode(obj)
+        except RecursionError:  # too deep to read back, or encoded from deep in the stack
+            where = _depth.too_deep(obj, DEFAULT.max_depth)
+            if where is None:
+                out = deep(lambda: _ENCODER.encode(obj))
     except _NeedsLowering:
         raise EncodeError("internal: a block with extra keys was not lowered") from None
     except (TypeError, ValueError, OverflowError, NotImplementedError) as err:
         raise EncodeError(f"cannot write JSON: {err}") from None
+    if where is not None:
+        raise EncodeError(
+            f"cannot write JSON: nesting deeper than max_depth={DEFAULT.max_depth} "
+            "(decoding refuses it)",
+            path=where,
+        )
     _finite.refuse_nonfinite(obj, out)
     return out
 

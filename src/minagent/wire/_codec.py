@@ -85,6 +85,16 @@ def _budget_here() -> tuple[Any, int] | None:
     return found
 
 
+def encode_budget() -> tuple[Any, int] | None:
+    """This thread's capped C recursion budget for msgspec's encoder (`_budget_here`, cached per
+    thread): ``(cell, count)``, or None where the guard is the recursion limit (up to 3.11) or
+    no count was found. Set ``cell[0] = count`` (only lower it) for one encode, and restore it."""
+    try:
+        return _budgets.found  # type: ignore[no-any-return]
+    except AttributeError:
+        return _budget_here()
+
+
 def _lazy() -> ModuleType:
     from . import lazy
 
@@ -542,10 +552,7 @@ class Codec:
         `lazy.encode`."""
         if type(obj) in _LAZY_TYPES:
             return _lazy().encode(self, obj, canonical)
-        try:
-            budget = _budgets.found
-        except AttributeError:
-            budget = _budget_here()
+        budget = encode_budget()
         if budget is not None:
             # msgspec's guard (a count of C recursion per thread from CPython 3.12) lowered to
             # where it stops at the first container past max_depth: two integer writes. A value
