@@ -359,3 +359,41 @@ def test_remove_stale_parts_removes_only_dead_runs_regular_files(tmp_path: Path)
 def test_remove_stale_parts_of_a_missing_folder_is_empty(tmp_path: Path) -> None:
     """A target in a folder that does not exist: nothing to remove, no error."""
     assert remove_stale_parts(tmp_path / "no" / "out.json") == []
+
+
+def test_same_file_of_stdout_compares_the_open_descriptor(tmp_path: Path) -> None:
+    """``-`` is descriptor 1: compared by what it has open (``minagent convert in -`` with
+    stdout redirected onto ``in`` is the same file), not by the name ``-``."""
+    target, other = tmp_path / "t.json", tmp_path / "o.json"
+    target.write_bytes(b"[]")
+    other.write_bytes(b"[]")
+    saved = os.dup(1)
+    try:
+        with open(target, "ab") as file:
+            os.dup2(file.fileno(), 1)
+        same, different = Output("-").same_file(str(target)), Output("-").same_file(str(other))
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+    assert (same, different) == (True, False)
+
+
+def test_remove_stale_parts_goes_on_past_a_part_it_cannot_remove(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An unlink that fails (here every one) skips that part only: each of the 5 dead runs'
+    parts is tried, none is reported removed."""
+    dead = int(Path("/proc/sys/kernel/pid_max").read_text()) + 1
+    parts = []
+    for _ in range(5):
+        parts.append(_part(tmp_path, "out.json", dead))
+        parts[-1].write_bytes(b"x")
+    tried: list[str] = []
+
+    def refuse(path: str) -> None:
+        tried.append(path)
+        raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(_common.os, "unlink", refuse)
+    assert remove_stale_parts(tmp_path / "out.json") == []
+    assert sorted(tried) == sorted(map(str, parts))
