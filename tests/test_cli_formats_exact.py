@@ -291,10 +291,11 @@ def test_splitter_holds_only_the_unfinished_element() -> None:
 
 
 def test_splitter_limits_an_unfinished_element_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Limit 16: an unfinished element of 17 bytes fails at its own line; 16 bytes, a long
-    run of blanks before an element, or a long string outside any element do not."""
+    """Limit 16: an unfinished element holding 17 bytes fails at the line it starts on (not the
+    last line); 16 bytes, a long run of blanks before an element, or a long string outside any
+    element do not."""
     monkeypatch.setattr(_formats, "MAX_RECORD", 16)
-    assert _feed_error(b'[\n{"a":"' + b"x" * 11 + b"\n\n") == (
+    assert _feed_error(b'[\n{"a":"' + b"x" * 9 + b"\n\n") == (
         "DecodeError: an element longer than the limit of 16 bytes (line 2)"
     )
     out, splitter = _split(b'[{"a":"' + b"x" * 10)
@@ -340,11 +341,13 @@ def test_read_json_locates_errors_in_later_batches(monkeypatch: pytest.MonkeyPat
 def test_read_json_the_last_batch_keeps_the_type_of_the_first(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A Message flushed alone, then a ModelResponse in the final batch: read as a Message,
-    it fails at ``$[1]``."""
-    monkeypatch.setattr(_formats, "BATCH", 29)
-    batches, errors, _ = _read(_formats._read_json, _json([M1, R1]))
-    assert batches == [[M1], []]
+    """A long Message flushed alone, then a shorter ModelResponse left for the final batch:
+    read as a Message, it fails at ``$[1]``."""
+    long = wire.Message(role="user", content="x" * 100)
+    monkeypatch.setattr(_formats, "BATCH", len(_json(long)))
+    assert len(_json(R1)) < len(_json(long))
+    batches, errors, _ = _read(_formats._read_json, _json([long, R1]))
+    assert batches == [[long], []]
     assert errors == ["ValidationError: Object missing required field `role` (line 1, at $[1])"]
 
 
