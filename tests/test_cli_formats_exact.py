@@ -97,8 +97,8 @@ def test_relocate_puts_the_element_index_first_and_keeps_frame_and_cause() -> No
 
 
 def test_shift_adds_the_batch_start_to_the_first_index_only() -> None:
-    """``$[2].content\\n[0]`` in a batch at 10 is ``$[12].content\\n[0]`` (newline in a key
-    included); message, class, line and cause stay; other paths are returned as they are."""
+    """``$[2].input["a\\nb"][0]`` in a batch at 10 is ``$[12].input["a\\nb"][0]`` (a newline in
+    a key included); message, class, line and cause stay; other paths come back as they are."""
     cause = ValueError("inner")
     err = EncodeError("boom", path='$[2].input["a\nb"][0]', line=9, cause=cause)
     moved = _formats._shift(err, 10)
