@@ -397,3 +397,26 @@ def test_remove_stale_parts_goes_on_past_a_part_it_cannot_remove(
     monkeypatch.setattr(_common.os, "unlink", refuse)
     assert remove_stale_parts(tmp_path / "out.json") == []
     assert sorted(tried) == sorted(map(str, parts))
+
+
+# --- main: what a handler raises ----------------------------------------------------------------
+
+
+def test_an_interrupted_command_exits_130(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C inside a command ends it with 130 (128 + SIGINT), as shells report it."""
+    path = tmp_path / "m.jsonl"
+    path.write_bytes(wire.json.encode_lines(MESSAGES))
+
+    def interrupt(self: Stats, batch: list[object]) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Stats, "add", interrupt)
+    assert run_cli("stats", str(path)).returncode == 130
+
+
+def test_an_os_error_while_reading_is_one_line_and_exit_1() -> None:
+    """A read the system refuses (``/proc/self/mem`` at offset 0: EIO) is one line naming the
+    error, exit 1, no traceback."""
+    proc = run_cli("validate", "--from", "jsonl", "/proc/self/mem")
+    assert (proc.returncode, proc.stdout) == (1, b"")
+    assert proc.stderr.decode() == "minagent: [Errno 5] Input/output error\n"

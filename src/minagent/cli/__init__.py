@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from collections.abc import Callable, Sequence
 
-from ._common import EXIT_ERROR, EXIT_OK, EXIT_PIPE, EXIT_USAGE, Subparsers, UsageError
+from ._common import EXIT_ERROR, EXIT_OK, EXIT_USAGE, Subparsers, UsageError
 
 __all__ = ["COMMANDS", "EXIT_ERROR", "EXIT_OK", "EXIT_USAGE", "main", "parser"]
 
@@ -84,10 +83,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as err:
         print(f"minagent {handler.__name__.lstrip('_')}: {err}", file=sys.stderr)
         return EXIT_USAGE
-    except BrokenPipeError:  # the reader went away (``| head``): stop quietly
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_PIPE
     except OSError as err:
         print(f"minagent: {err}", file=sys.stderr)
         return EXIT_ERROR
