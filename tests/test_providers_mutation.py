@@ -1,0 +1,915 @@
+"""Provider adapters and streams: exact values pinned where mutation testing found the suite
+silent (docs/mutation.md, "Providers")."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from msgspec import UNSET
+
+from minagent.providers import StreamError
+from minagent.providers import _helpers as H
+from minagent.providers import gemini as GA
+from minagent.providers import gemini_stream as GS
+from minagent.providers import openai_responses as RA
+from minagent.providers import openai_responses_stream as RS
+from minagent.providers._sse import SSEEvent
+from minagent.providers._stream import UnknownEvent
+from minagent.wire import (
+    Base64Source,
+    EncodeError,
+    Extra,
+    TextBlock,
+    ToolUseBlock,
+    UnknownBlock,
+    ValidationError,
+)
+from minagent.wire.limits import Limits
+
+DATA = Path(__file__).parent / "data"
+RESPONSES = DATA / "provider-examples-responses"
+GEMINI = DATA / "provider-examples-gemini"
+
+
+def sse(data: dict[str, Any], event: str | None = None) -> bytes:
+    """One SSE event named after the object's ``type``."""
+    return f"event: {event or data.get('type')}\ndata: {json.dumps(data)}\n\n".encode()
+
+
+def r_events(*events: dict[str, Any]) -> bytes:
+    """Responses events as one SSE byte string."""
+    return b"".join(sse(e) for e in events)
+
+
+_RESP = {
+    "id": "resp_1",
+    "object": "response",
+    "status": "in_progress",
+    "model": "gpt",
+    "output": [],
+}
+
+
+def r_created(**extra: Any) -> dict[str, Any]:
+    return {"type": "response.created", "response": {**_RESP, **extra}}
+
+
+def r_added(
+    at: int, item: dict[str, Any], kind: str = "response.output_item.added"
+) -> dict[str, Any]:
+    return {"type": kind, "output_index": at, "item": item}
+
+
+def r_part(at: int, index: int, part: dict[str, Any], kind: str = "content_part") -> dict[str, Any]:
+    key = "content_index" if kind == "content_part" else "summary_index"
+    return {"type": f"response.{kind}.added", "output_index": at, key: index, "part": part}
+
+
+def r_delta(name: str, at: int, delta: str, **keys: Any) -> dict[str, Any]:
+    return {"type": f"response.{name}.delta", "output_index": at, "delta": delta, **keys}
+
+
+def r_done(
+    status: str = "completed", output: list[Any] | None = None, **extra: Any
+) -> dict[str, Any]:
+    kind = {"completed": "response.completed"}.get(status, f"response.{status}")
+    body = {**_RESP, "status": status, "output": output or [], **extra}
+    return {"type": kind, "response": body}
+
+
+def r_fail(*events: dict[str, Any]) -> tuple[StreamError, RS.StreamAccumulator]:
+    """The StreamError feeding ``events`` raises, and the accumulator it left."""
+    acc = RS.StreamAccumulator()
+    with pytest.raises(StreamError) as err:
+        acc.feed(r_events(*events))
+    return err.value, acc
+
+
+_MSG = {"type": "message", "id": "m1", "status": "in_progress", "role": "assistant", "content": []}
+_TEXT = {"type": "output_text", "text": "", "annotations": []}
+
+
+# --- openai_responses_stream ---------------------------------------------------------------------
+
+
+def test_responses_error_event_text_and_object() -> None:
+    """An error event raises "error event: <message repr>" at its index, with the event object."""
+    event = {"type": "error", "code": "server_error", "message": "boom"}
+    err, acc = r_fail(r_created(), event)
+    assert (str(err.message), err.frame, err.error) == ("error event: 'boom'", 1, event)
+    assert acc.events == 2
+
+
+def test_responses_snapshot_and_terminal_must_hold_an_object() -> None:
+    """A snapshot or terminal event whose response is not an object is refused by name."""
+    err, _ = r_fail({"type": "response.in_progress", "response": 5})
+    assert (err.message, err.frame) == (
+        "response.in_progress: 'response' must be an object, not int",
+        0,
+    )
+    err, _ = r_fail(r_created(), {"type": "response.incomplete", "response": None})
+    assert (err.message, err.frame) == (
+        "response.incomplete: 'response' must be an object, not null",
+        1,
+    )
+    err, _ = r_fail(r_created(), {"type": "response.output_item.added", "output_index": 0})
+    assert err.message == "response.output_item.added: 'item' must be an object, not null"
+
+
+def test_responses_event_type_must_be_a_string() -> None:
+    """An event without a string type is refused naming the SSE event."""
+    acc = RS.StreamAccumulator()
+    with pytest.raises(StreamError) as err:
+        acc.feed(b'event: odd\ndata: {"type": 7}\n\n')
+    assert (err.value.message, err.value.frame) == (
+        "event 'odd': 'type' must be a string, not int",
+        0,
+    )
+
+
+def test_responses_negative_and_non_integer_indexes() -> None:
+    """Output, content and annotation indexes must be non-negative integers."""
+    err, _ = r_fail(r_created(), r_added(-1, _MSG))
+    assert err.message == "response.output_item.added: 'output_index' must not be negative, got -1"
+    err, _ = r_fail(r_created(), r_added(0, _MSG), r_part(0, -2, _TEXT))
+    assert (
+        err.message == "response.content_part.added: 'content_index' must not be negative, got -2"
+    )
+    err, _ = r_fail(r_created(), {**r_added(0, _MSG), "output_index": True})
+    assert err.message == "response.output_item.added: 'output_index' must be an integer, not bool"
+    assert err.frame == 1
+
+
+def test_responses_deltas_for_missing_or_other_items() -> None:
+    """A delta for an item never added, or of another type, is refused with the exact reason."""
+    err, _ = r_fail(r_created(), r_delta("output_text", 3, "x", content_index=0))
+    assert (err.message, err.frame) == (
+        "response.output_text.delta for output item 3, which was never added",
+        1,
+    )
+    call = {"type": "function_call", "call_id": "c", "name": "f", "arguments": ""}
+    err, _ = r_fail(r_created(), r_added(0, call), r_delta("output_text", 0, "x", content_index=0))
+    assert err.message == (
+        "response.output_text.delta for output item 0, a 'function_call' item"
+        " (it goes to a 'message' item)"
+    )
+    err, _ = r_fail(r_created(), r_added(0, _MSG), r_delta("function_call_arguments", 0, "{"))
+    assert err.message == (
+        "response.function_call_arguments.delta for output item 0, a 'message' item"
+        " (it goes to a 'function_call' item)"
+    )
+    err, _ = r_fail(r_created(), r_part(2, 0, _TEXT))
+    assert err.message == "response.content_part.added for output item 2, which was never added"
+
+
+def test_responses_deltas_for_missing_or_other_parts() -> None:
+    """A text delta for a part never added, or of another type, is refused with the reason."""
+    head = [r_created(), r_added(0, _MSG)]
+    err, _ = r_fail(*head, r_delta("output_text", 0, "x", content_index=0))
+    assert err.message == (
+        "response.output_text.delta for part 0 of its item, which was never added"
+    )
+    refusal = {"type": "refusal", "refusal": ""}
+    err, _ = r_fail(*head, r_part(0, 0, refusal), r_delta("output_text", 0, "x", content_index=0))
+    assert err.message == (
+        "response.output_text.delta for part 0 of its item, a 'refusal' part"
+        " (it goes to a 'output_text' part)"
+    )
+    odd = r_added(0, {**_MSG, "content": ["plain"]})
+    err, _ = r_fail(r_created(), odd, r_delta("output_text", 0, "x", content_index=0))
+    assert err.message == (
+        "response.output_text.delta for part 0 of its item, a 'str' part"
+        " (it goes to a 'output_text' part)"
+    )
+    err, _ = r_fail(r_created(), r_added(0, {**_MSG, "content": "x"}), r_part(0, 0, _TEXT))
+    assert (
+        err.message == "response.content_part.added: the item's 'content' must be an array, not str"
+    )
+
+
+def test_responses_part_index_gap_and_replacement() -> None:
+    """A part at the next index is appended, at an existing one replaces it, past the end is a
+    gap error naming the count."""
+    acc = RS.StreamAccumulator()
+    acc.feed(r_events(r_created(), r_added(0, _MSG), r_part(0, 0, _TEXT)))
+    acc.feed(r_events(r_part(0, 0, {**_TEXT, "text": "new"})))
+    assert acc.output()[0]["content"] == [{"type": "output_text", "text": "new", "annotations": []}]
+    with pytest.raises(StreamError) as err:
+        acc.feed(r_events(r_part(0, 2, _TEXT)))
+    assert err.value.message == (
+        "response.content_part.added: index 2 leaves a gap after 1 entries"
+    )
+    assert err.value.frame == 4
+
+
+def test_responses_missing_part_list_is_created() -> None:
+    """An item added without a part list gets one from its first part event."""
+    acc = RS.StreamAccumulator()
+    item = {"type": "message", "id": "m", "role": "assistant", "status": "in_progress"}
+    acc.feed(r_events(r_created(), r_added(0, item), r_part(0, 0, _TEXT)))
+    acc.feed(r_events(r_delta("output_text", 0, "hi", content_index=0)))
+    assert acc.output() == [{**item, "content": [{**_TEXT, "text": "hi"}]}]
+
+
+def test_responses_annotations_added_in_place() -> None:
+    """Annotation events fill the part's annotations by index (creating the list if absent)."""
+    note = {"type": "url_citation", "url": "https://a.example", "start_index": 0, "end_index": 1}
+    other = {**note, "url": "https://b.example"}
+    acc = RS.StreamAccumulator()
+    acc.feed(
+        r_events(r_created(), r_added(0, _MSG), r_part(0, 0, {"type": "output_text", "text": "a"}))
+    )
+    ann = "response.output_text.annotation.added"
+    base = {"type": ann, "output_index": 0, "content_index": 0}
+    acc.feed(r_events({**base, "annotation_index": 0, "annotation": note}))
+    acc.feed(r_events({**base, "annotation_index": 1, "annotation": other}))
+    acc.feed(r_events({**base, "annotation_index": 0, "annotation": other}))
+    assert acc.output()[0]["content"][0]["annotations"] == [other, other]
+    with pytest.raises(StreamError) as err:
+        acc.feed(r_events({**base, "annotation_index": 3, "annotation": note}))
+    assert err.value.message == f"{ann}: index 3 leaves a gap after 2 entries"
+    acc = RS.StreamAccumulator()
+    bad = {"type": "output_text", "text": "a", "annotations": "x"}
+    acc.feed(r_events(r_created(), r_added(0, _MSG), r_part(0, 0, bad)))
+    with pytest.raises(StreamError) as err:
+        acc.feed(r_events({**base, "annotation_index": 0, "annotation": note}))
+    assert err.value.message == f"{ann}: the part's 'annotations' must be an array, not str"
+
+
+def test_responses_events_are_not_changed_by_later_deltas() -> None:
+    """Deltas grow the accumulator's own copies: the added item and part events stay as sent."""
+    item = {**_MSG, "content": [{"type": "output_text", "text": "a", "annotations": []}]}
+    added, part = (
+        r_added(0, item),
+        r_part(0, 1, {"type": "output_text", "text": "", "annotations": []}),
+    )
+    parser_events = RS.StreamParser().feed(r_events(r_created(), added, part))
+    acc = RS.StreamAccumulator()
+    for event in parser_events:
+        acc.apply(event)
+    note = {"type": "file_citation", "file_id": "f", "index": 0}
+    base = {"output_index": 0, "content_index": 0}
+    for event in RS.StreamParser().feed(
+        r_events(
+            r_delta("output_text", 0, "b", content_index=0),
+            r_delta("output_text", 0, "c", content_index=1),
+            {
+                "type": "response.output_text.annotation.added",
+                **base,
+                "annotation_index": 0,
+                "annotation": note,
+            },
+        )
+    ):
+        acc.apply(event)
+    assert parser_events[1].data["item"]["content"] == [
+        {"type": "output_text", "text": "a", "annotations": []}
+    ]
+    assert parser_events[2].data["part"] == {"type": "output_text", "text": "", "annotations": []}
+    assert acc.output()[0]["content"] == [
+        {"type": "output_text", "text": "ab", "annotations": [note]},
+        {"type": "output_text", "text": "c", "annotations": []},
+    ]
+
+
+def test_responses_reasoning_summary_and_text_parts() -> None:
+    """Summary parts and reasoning text grow from their deltas; ``.done`` sets the whole text."""
+    item = {"type": "reasoning", "id": "rs", "summary": []}
+    summary = {"type": "summary_text", "text": ""}
+    acc = RS.StreamAccumulator()
+    acc.feed(
+        r_events(
+            r_created(),
+            r_added(0, item),
+            r_part(0, 0, summary, kind="reasoning_summary_part"),
+            r_delta("reasoning_summary_text", 0, "Think", summary_index=0),
+            r_delta("reasoning_summary_text", 0, "ing", summary_index=0),
+            r_part(0, 0, {"type": "reasoning_text", "text": "a"}),
+            r_delta("reasoning_text", 0, "b", content_index=0),
+        )
+    )
+    assert acc.output() == [
+        {
+            "type": "reasoning",
+            "id": "rs",
+            "summary": [{"type": "summary_text", "text": "Thinking"}],
+            "content": [{"type": "reasoning_text", "text": "ab"}],
+        }
+    ]
+    done = {
+        "type": "response.reasoning_summary_text.done",
+        "output_index": 0,
+        "summary_index": 0,
+        "text": "Whole",
+    }
+    acc.feed(r_events(done))
+    assert acc.output()[0]["summary"] == [{"type": "summary_text", "text": "Whole"}]
+    assert acc.events == 8 and acc.unknown == []
+
+
+@pytest.mark.parametrize(
+    ("name", "item_type", "field"),
+    [
+        ("function_call_arguments", "function_call", "arguments"),
+        ("custom_tool_call_input", "custom_tool_call", "input"),
+        ("mcp_call_arguments", "mcp_call", "arguments"),
+        ("code_interpreter_call_code", "code_interpreter_call", "code"),
+    ],
+)
+def test_responses_item_text_deltas_and_done(name: str, item_type: str, field: str) -> None:
+    """Each tool item's text grows from its own delta event and is set whole by its done event."""
+    acc = RS.StreamAccumulator()
+    acc.feed(r_events(r_created(), r_added(0, {"type": item_type, "id": "i"})))
+    acc.feed(r_events(r_delta(name, 0, "ab"), r_delta(name, 0, "c")))
+    assert acc.output() == [{"type": item_type, "id": "i", field: "abc"}]
+    acc.feed(r_events({"type": f"response.{name}.done", "output_index": 0, field: "xyz"}))
+    assert acc.output() == [{"type": item_type, "id": "i", field: "xyz"}]
+    with pytest.raises(StreamError) as err:
+        acc.feed(r_events({"type": f"response.{name}.done", "output_index": 0}))
+    assert err.value.message == f"response.{name}.done: {field!r} must be a string, not null"
+    with pytest.raises(StreamError) as err:
+        acc.feed(r_events({"type": f"response.{name}.delta", "output_index": 0, "delta": 1}))
+    assert err.value.message == f"response.{name}.delta: 'delta' must be a string, not int"
+
+
+def test_responses_delta_onto_a_non_string_field() -> None:
+    """A delta onto a field that holds no string is refused naming the field."""
+    acc = RS.StreamAccumulator()
+    acc.feed(r_events(r_created(), r_added(0, {"type": "function_call", "arguments": None})))
+    with pytest.raises(StreamError) as err:
+        acc.feed(r_events(r_delta("function_call_arguments", 0, "{")))
+    assert err.value.message == (
+        "response.function_call_arguments.delta: the existing 'arguments' must be a string,"
+        " not null"
+    )
+
+
+def test_responses_progress_events_counted_unknown_kept() -> None:
+    """Built-in tools' progress events are counted and dropped; other unknown types are kept
+    whole as UnknownEvent with the provider and their index, in order."""
+    progress = {"type": "response.web_search_call.searching", "output_index": 0, "item_id": "w"}
+    odd = {"type": "response.audio.delta", "delta": "AAA"}
+    other = {"type": "rate_limits.updated", "rate_limits": []}
+    named = {"type": "response.file_search_call_x.done"}
+    acc = RS.StreamAccumulator()
+    acc.feed(r_events(r_created(), progress, odd, other, named))
+    assert acc.events == 5
+    assert acc.unknown == [
+        UnknownEvent("response.audio.delta", odd, "openai_responses", 2),
+        UnknownEvent("rate_limits.updated", other, "openai_responses", 3),
+        UnknownEvent("response.file_search_call_x.done", named, "openai_responses", 4),
+    ]
+
+
+def test_responses_terminal_events_end_the_stream() -> None:
+    """completed, incomplete and failed each end the stream: an event after them is refused
+    naming the terminal event's index."""
+    for status in ("completed", "incomplete", "failed"):
+        parser = RS.StreamParser()
+        parser.feed(r_events(r_created(), r_done(status)))
+        assert parser.ended == 1
+        with pytest.raises(StreamError) as err:
+            parser.feed(r_events(r_created()))
+        assert err.value.message == (
+            "data after the end of the stream (the terminal response event at event 1)"
+        )
+        assert err.value.frame == 2
+
+
+def test_responses_cut_stream_names_what_is_missing() -> None:
+    """A stream without its terminal event fails at close naming response.completed."""
+    acc = RS.StreamAccumulator()
+    acc.feed(r_events(r_created(), r_added(0, _MSG)))
+    with pytest.raises(StreamError) as err:
+        acc.close()
+    assert (err.value.message, err.value.frame) == (
+        "the stream ended before response.completed",
+        2,
+    )
+
+
+def test_responses_body_prefers_terminal_output_else_built_items() -> None:
+    """body(): the terminal snapshot as it is when its output is non-empty; with an empty
+    output, the items built from the events; before it, the latest snapshot with them."""
+    built = {**_MSG, "content": [{**_TEXT, "text": "built"}]}
+    final_item = {**_MSG, "status": "completed", "content": [{**_TEXT, "text": "final"}]}
+    events = [r_created(), r_added(0, built)]
+    acc = RS.StreamAccumulator()
+    acc.feed(
+        r_events(*events, {"type": "response.in_progress", "response": {**_RESP, "model": "m2"}})
+    )
+    assert acc.body() == {**_RESP, "model": "m2", "output": [built]}
+    acc.feed(r_events(r_done(output=[final_item], usage=None)))
+    assert acc.body() == {**_RESP, "status": "completed", "output": [final_item], "usage": None}
+    assert acc.close().message.text == "final"
+    acc = RS.StreamAccumulator()
+    acc.feed(r_events(*events, r_done(output=[])))
+    assert acc.body() == {**_RESP, "status": "completed", "output": [built]}
+    assert acc.close().message.text == "built"
+
+
+def test_responses_output_orders_items_by_index() -> None:
+    """Items added out of order come out sorted by their output index."""
+    acc = RS.StreamAccumulator()
+    a = {"type": "function_call", "call_id": "a", "name": "f", "arguments": "{}"}
+    b = {"type": "function_call", "call_id": "b", "name": "g", "arguments": "{}"}
+    acc.feed(r_events(r_created(), r_added(1, b), r_added(0, a)))
+    assert acc.output() == [a, b]
+
+
+def test_responses_incomplete_accumulates_to_max_tokens() -> None:
+    """A stream ending in response.incomplete (max_output_tokens) closes to max_tokens."""
+    item = {**_MSG, "status": "incomplete", "content": [{**_TEXT, "text": "cut"}]}
+    details = {"reason": "max_output_tokens"}
+    resp = RS.accumulate(
+        [
+            r_events(
+                r_created(),
+                r_added(0, item),
+                r_done("incomplete", [item], incomplete_details=details),
+            )
+        ]
+    )
+    assert (resp.stop_reason, resp.message.text) == ("max_tokens", "cut")
+
+
+def test_responses_accumulate_equals_the_adapter_on_the_recording() -> None:
+    """accumulate() of the recorded text stream, split in 7-byte chunks, equals the adapter's
+    decode of its terminal snapshot."""
+    raw = (RESPONSES / "stream_text.sse").read_bytes()
+    final = next(e for e in RS.StreamParser().feed(raw) if e.type == "response.completed")
+    resp = RS.accumulate([raw[i : i + 7] for i in range(0, len(raw), 7)])
+    assert resp == RA.response_from_dict(final.data["response"])
+
+
+# --- gemini_stream -------------------------------------------------------------------------------
+
+
+def g_sse(*chunks: dict[str, Any]) -> bytes:
+    """Gemini chunks as an ``alt=sse`` stream."""
+    return b"".join(b"data: " + json.dumps(c).encode() + b"\r\n\r\n" for c in chunks)
+
+
+def g_array(*chunks: dict[str, Any]) -> bytes:
+    """Gemini chunks as the default JSON-array stream."""
+    return ("[" + "\r\n,\r\n".join(json.dumps(c) for c in chunks) + "]").encode()
+
+
+def g_parts(*parts: Any, finish: str | None = None, index: int | None = 0) -> dict[str, Any]:
+    """One chunk of one candidate holding ``parts``."""
+    candidate: dict[str, Any] = {"content": {"role": "model", "parts": list(parts)}}
+    if index is not None:
+        candidate["index"] = index
+    if finish:
+        candidate["finishReason"] = finish
+    return {"candidates": [candidate]}
+
+
+def g_body(*chunks: dict[str, Any], sse: bool = True) -> dict[str, Any]:
+    """The body the accumulator merges from ``chunks``."""
+    acc = GS.StreamAccumulator(sse=sse)
+    acc.feed(g_sse(*chunks) if sse else g_array(*chunks))
+    return acc.body()
+
+
+def g_refused(data: bytes, *, sse: bool = False, close: bool = False) -> StreamError:
+    acc = GS.StreamAccumulator(sse=sse)
+    with pytest.raises(StreamError) as err:
+        acc.feed(data)
+        if close:
+            acc.close()
+    return err.value
+
+
+def test_gemini_array_elements_and_offsets() -> None:
+    """The array framing hands out each element's exact bytes, index and stream offset, with
+    brackets, braces and escaped quotes inside strings ignored."""
+    one = b'{"a":"x]}\\"{["}'
+    two = b'{"b":[{"c":[1,{}]}],"d":"\\\\"}'
+    data = b" [\r\n" + one + b"\r\n,\r\n" + two + b"]\n"
+    framing = GS._ArrayFraming(Limits())
+    events = framing.feed(data)
+    assert events == [
+        SSEEvent("message", one, 0, 4),
+        SSEEvent("message", two, 1, 4 + len(one) + 5),
+    ]
+    assert framing.close() == []
+    for size in (1, 2, 3, 5):
+        framing = GS._ArrayFraming(Limits())
+        got = [e for i in range(0, len(data), size) for e in framing.feed(data[i : i + size])]
+        assert got == events, size
+
+
+def test_gemini_array_framing_errors() -> None:
+    """A JSON-array stream is refused with the exact reason and chunk index."""
+    err = g_refused(b' {"candidates":[]}')
+    assert (err.message, err.frame) == ("a JSON-array stream must start with '['", 0)
+    err = g_refused(b'[{"candidates":[]} x')
+    assert (err.message, err.frame) == ("unexpected byte 'x' between chunks", 1)
+    err = g_refused(b'[{"a":1}] ]')
+    assert (err.message, err.frame) == ("data after the closing ']'", 1)
+    err = g_refused(b'[{"a":1},{"b":', close=True)
+    assert (err.message, err.frame) == ("the stream ended before the closing ']'", 1)
+    err = g_refused(b"", close=True)
+    assert (err.message, err.frame) == ("the stream ended before the closing ']'", 0)
+    err = g_refused(b"[1]")
+    assert (err.message, err.frame) == ("unexpected byte '1' between chunks", 0)
+
+
+def test_gemini_array_chunk_longer_than_the_limit() -> None:
+    """An array element past max_event is refused naming its start byte and size, both while it
+    still arrives and when it ends; one exactly at the limit is accepted."""
+    element = b'{"candidates":[],"pad":"' + b"x" * 40 + b'"}'
+    n = len(element)
+    acc = GS.StreamAccumulator(sse=False, limits=Limits(max_event=n))
+    acc.feed(b"[" + element + b"," + element + b"]")
+    assert acc.chunks == 2
+    small = Limits(max_event=n - 1)
+    acc = GS.StreamAccumulator(sse=False, limits=small)
+    with pytest.raises(StreamError) as err:
+        acc.feed(b"[ " + element + b"]")
+    assert (err.value.message, err.value.frame) == (
+        f"the chunk starting at byte 2 is longer than the limit of {n - 1} bytes ({n} bytes so"
+        " far); raise Limits.max_event to accept it",
+        0,
+    )
+    acc = GS.StreamAccumulator(sse=False, limits=Limits(max_event=30))
+    acc.feed(b'[{"a":1},')
+    with pytest.raises(StreamError) as err:
+        acc.feed(b'{"pad":"' + b"x" * 40)
+    assert (err.value.message, err.value.frame) == (
+        "the chunk starting at byte 9 is longer than the limit of 30 bytes (48 bytes so far);"
+        " raise Limits.max_event to accept it",
+        1,
+    )
+    acc = GS.StreamAccumulator(sse=False, limits=Limits(max_event=30))
+    acc.feed(b'[{"a":1},{"pad":"' + b"x" * 21)
+    assert acc.chunks == 1  # 30 bytes of the second chunk so far: not yet too long
+
+
+def test_gemini_sse_error_chunk() -> None:
+    """An SSE chunk holding an error object raises "error chunk: <repr>" with the object."""
+    error = {"code": 503, "message": "overloaded", "status": "UNAVAILABLE"}
+    acc = GS.StreamAccumulator()
+    with pytest.raises(StreamError) as err:
+        acc.feed(g_sse(g_parts({"text": "a"}), {"error": error}))
+    assert (err.value.message, err.value.frame, err.value.error) == (
+        f"error chunk: {error!r}",
+        1,
+        error,
+    )
+    assert acc.chunks == 1
+
+
+def test_gemini_parts_merge_rules() -> None:
+    """Text of one kind joins; thought and text stay apart; a signed part ends its run; empty
+    unsigned text adds nothing; other parts are appended as copies."""
+    call = {"functionCall": {"name": "f", "args": {}}}
+    body = g_body(
+        g_parts({"text": "a", "thought": True}),
+        g_parts({"text": "b", "thought": True}, {"text": ""}),
+        g_parts({"text": "c"}, {"text": "d", "thoughtSignature": "c2ln"}),
+        g_parts({"text": "e"}, call, {"text": "", "thoughtSignature": "eA=="}),
+        g_parts({"text": "f", "extra": 1}, {"text": "g"}, {"text": 5}, "odd", finish="STOP"),
+    )
+    assert body["candidates"] == [
+        {
+            "index": 0,
+            "finishReason": "STOP",
+            "content": {
+                "role": "model",
+                "parts": [
+                    {"text": "ab", "thought": True},
+                    {"text": "cd", "thoughtSignature": "c2ln"},
+                    {"text": "e"},
+                    call,
+                    {"text": "", "thoughtSignature": "eA=="},
+                    {"text": "f", "extra": 1},
+                    {"text": "g"},
+                    {"text": 5},
+                    "odd",
+                ],
+            },
+        }
+    ]
+
+
+def test_gemini_text_after_a_non_text_part_starts_a_new_part() -> None:
+    """Text following a call, a thought=False part or a null-thought part is not joined to a
+    part of another kind."""
+    body = g_body(
+        g_parts({"text": "a", "thought": False}),
+        g_parts({"text": "b"}),
+        g_parts({"text": "c", "thought": False}, finish="STOP"),
+    )
+    assert body["candidates"][0]["content"]["parts"] == [
+        {"text": "a", "thought": False},
+        {"text": "b"},
+        {"text": "c", "thought": False},
+    ]
+
+
+def test_gemini_merged_parts_do_not_alias_the_chunks() -> None:
+    """The merged parts are copies: joining text does not change the chunk's own part, and
+    each body() gives new part objects."""
+    first = {"text": "a"}
+    acc = GS.StreamAccumulator()
+    chunk = {"candidates": [{"index": 0, "content": {"parts": [first]}}]}
+    acc.apply(GS.GeminiChunk(0, chunk))
+    acc.apply(
+        GS.GeminiChunk(1, {"candidates": [{"index": 0, "content": {"parts": [{"text": "b"}]}}]})
+    )
+    assert first == {"text": "a"}
+    body = acc.body()
+    body["candidates"][0]["content"]["parts"][0]["text"] = "changed"
+    assert acc.body()["candidates"][0]["content"]["parts"] == [{"text": "ab"}]
+
+
+def test_gemini_candidate_keys_latest_and_content_kept() -> None:
+    """Candidate keys take their latest value; the content's own keys too; a content that is not
+    an object is kept as it came until an object arrives."""
+    body = g_body(
+        {"candidates": [{"index": 0, "content": None, "avgLogprobs": -1}]},
+        {"candidates": [{"index": 0, "content": None, "avgLogprobs": -2}]},
+    )
+    assert body["candidates"] == [{"index": 0, "content": None, "avgLogprobs": -2}]
+    body = g_body(
+        {"candidates": [{"index": 0, "content": {"role": "model", "parts": [{"text": "a"}]}}]},
+        {"candidates": [{"index": 0, "content": "x"}]},
+        {"candidates": [{"index": 0, "content": {"role": "m2", "parts": "notalist"}}]},
+        {
+            "candidates": [
+                {"index": 0, "content": {"parts": [{"text": "b"}]}, "finishReason": "STOP"}
+            ]
+        },
+    )
+    assert body["candidates"] == [
+        {
+            "index": 0,
+            "finishReason": "STOP",
+            "content": {"role": "m2", "parts": [{"text": "ab"}]},
+        }
+    ]
+    body = g_body({"candidates": [{"index": 0, "content": {"role": "model"}, "finishReason": "X"}]})
+    assert body["candidates"] == [{"index": 0, "finishReason": "X", "content": {"role": "model"}}]
+
+
+def test_gemini_top_level_keys_and_candidate_index() -> None:
+    """Top-level keys take their latest value; candidates merge by their index (their position
+    when absent) and come out sorted; candidates that are not a list are kept as they came."""
+    body = g_body(
+        {"candidates": [g_parts({"text": "b"}, index=1)["candidates"][0]], "modelVersion": "v1"},
+        {"candidates": [g_parts({"text": "a"}, index=None)["candidates"][0]], "responseId": "r"},
+        {"modelVersion": "v2", "usageMetadata": {"totalTokenCount": 3}},
+    )
+    assert body == {
+        "modelVersion": "v2",
+        "responseId": "r",
+        "usageMetadata": {"totalTokenCount": 3},
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"text": "a"}]}},
+            {"index": 1, "content": {"role": "model", "parts": [{"text": "b"}]}},
+        ],
+    }
+    assert g_body({"candidates": 5, "x": 1}) == {"candidates": 5, "x": 1}
+    assert g_body({"x": 1}) == {"x": 1}
+
+
+def test_gemini_bad_candidates_are_refused() -> None:
+    """A candidate that is not an object, or whose index is not an integer, is refused by
+    position and chunk index."""
+    acc = GS.StreamAccumulator()
+    with pytest.raises(StreamError) as err:
+        acc.feed(g_sse({"candidates": []}, {"candidates": [{"index": 0}, 7]}))
+    assert (err.value.message, err.value.frame) == ("candidates[1] must be an object", 1)
+    acc = GS.StreamAccumulator()
+    with pytest.raises(StreamError) as err:
+        acc.feed(g_sse({"candidates": [{"index": "0"}]}))
+    assert (err.value.message, err.value.frame) == ("candidates[0].index must be an integer", 0)
+
+
+def test_gemini_completeness() -> None:
+    """close(): an empty stream names "before any chunk"; a blocked prompt or any candidate's
+    finishReason completes it; otherwise it was cut between chunks."""
+    acc = GS.StreamAccumulator()
+    with pytest.raises(StreamError) as err:
+        acc.close()
+    assert (err.value.message, err.value.frame) == ("the stream ended before any chunk", 0)
+    blocked = {"promptFeedback": {"blockReason": "SAFETY"}}
+    assert GS.accumulate([g_sse(blocked)]).stop_reason == GA.response_from_dict(blocked).stop_reason
+    for feedback in ({"promptFeedback": {"safetyRatings": []}}, {"promptFeedback": "SAFETY"}):
+        acc = GS.StreamAccumulator()
+        acc.feed(g_sse(feedback))
+        with pytest.raises(StreamError) as err:
+            acc.close()
+        assert err.value.message == (
+            "the stream ended before any candidate's finishReason (the stream was cut between"
+            " chunks)"
+        )
+    two = g_sse(g_parts({"text": "a"}, index=0), g_parts({"text": "b"}, index=1, finish="STOP"))
+    resp = GS.accumulate([two])
+    assert resp.message.content == [TextBlock("a")]
+
+
+def test_gemini_array_stream_equals_sse_on_the_recording() -> None:
+    """The recorded web-search stream (10 chunks), framed as an array and fed 3 bytes at a time,
+    gives the same response and chunk count as the SSE recording: one text block joined from
+    every chunk's text."""
+    path = DATA / "provider-real" / "gemini" / "stream_web_search.sse"
+    data = path.read_bytes()
+    chunks = [json.loads(line[6:]) for line in data.splitlines() if line.startswith(b"data: ")]
+    acc = GS.StreamAccumulator()
+    acc.feed(data)
+    sse = acc.close()
+    arr = g_array(*chunks)
+    acc = GS.StreamAccumulator(sse=False)
+    for i in range(0, len(arr), 3):
+        acc.feed(arr[i : i + 3])
+    assert acc.close() == sse
+    assert acc.chunks == len(chunks)
+    texts = [p["text"] for c in chunks for p in c["candidates"][0]["content"].get("parts", [])]
+    assert (acc.chunks, sse.message.content) == (10, [TextBlock("".join(texts))])
+    assert sse.stop_reason == "end_turn"
+
+
+# --- _helpers ------------------------------------------------------------------------------------
+
+
+def test_extra_dict_and_extra_or_unset() -> None:
+    """extra_dict gives a new plain dict ({} when unset or absent); extra_or_unset wraps a
+    non-empty dict without copying it and gives UNSET for an empty one."""
+    block = TextBlock("a", extra=Extra({"k": 1}))
+    got = H.extra_dict(block)
+    assert (type(got), got) == (dict, {"k": 1})
+    got["k"] = 2
+    assert block.extra == {"k": 1}
+    assert H.extra_dict(TextBlock("a")) == {} and H.extra_dict(object()) == {}
+    data = {"x": [1]}
+    extra = H.extra_or_unset(data)
+    assert type(extra) is Extra and extra == {"x": [1]}
+    data["y"] = 2
+    assert extra == {"x": [1], "y": 2}  # the dict itself, not a copy
+    assert H.extra_or_unset({}) is UNSET
+
+
+@pytest.mark.parametrize(
+    ("value", "kind"),
+    [
+        ({}, "object"),
+        ([], "array"),
+        ("", "string"),
+        (True, "boolean"),
+        (None, "null"),
+        (0, "number"),
+        (1.5, "number"),
+    ],
+)
+def test_want_helpers_name_what_they_got(value: Any, kind: str) -> None:
+    """want_dict / want_list / want_str pass their own type through and refuse any other with
+    "expected <x>, got <kind>" at the path given."""
+    for want, name, own in [
+        (H.want_dict, "an object", dict),
+        (H.want_list, "an array", list),
+        (H.want_str, "a string", str),
+    ]:
+        if type(value) is own:
+            assert want(value, "$.a") is value
+            continue
+        with pytest.raises(ValidationError) as err:
+            want(value, "$.a[2]")
+        assert (err.value.message, err.value.path) == (f"expected {name}, got {kind}", "$.a[2]")
+
+
+def test_b64_exact() -> None:
+    """Only canonical standard base64 gives its bytes; padding bits, missing padding, URL-safe
+    letters or whitespace give None."""
+    assert H.b64_exact("QQ==") == b"A"
+    assert H.b64_exact("") == b""
+    assert H.b64_exact("/+8=") == b"\xff\xef"
+    for text in ("QR==", "QQ", "_-8=", "QQ==\n", "Q Q==", "é"):
+        assert H.b64_exact(text) is None, text
+
+
+def test_parse_data_url() -> None:
+    """A data URL gives its media type and bytes only when it reads back exactly."""
+    assert H.parse_data_url("data:image/png;base64,QQ==") == Base64Source("image/png", b"A")
+    assert H.parse_data_url("data:a;base64,") == Base64Source("a", b"")
+    for url in (
+        "https://x/a.png",
+        "DATA:image/png;base64,QQ==",
+        "data:image/png;base64;QQ==",
+        "data:image/png,QQ==",
+        "data:;base64,QQ==",
+        "data:image/png;charset=x;base64,QQ==",
+        "data:image/png;base64,QR==",
+        "xdata:image/png;base64,QQ==",
+    ):
+        assert H.parse_data_url(url) is None, url
+
+
+def test_data_url_written_once() -> None:
+    """A plain media type gives JSON text (msgspec.Raw) holding the URL; one needing escaping
+    gives a str; both decode to the same URL."""
+    raw = H.data_url(Base64Source("image/png", b"\xff\xef"))
+    assert type(raw) is msgspec.Raw and bytes(raw) == b'"data:image/png;base64,/+8="'
+    plain = "AZaz09!#$&^_.+-/;= "
+    raw = H.data_url(Base64Source(plain, b"A"))
+    assert type(raw) is msgspec.Raw and bytes(raw) == f'"data:{plain};base64,QQ=="'.encode()
+    for media in ('a"b', "a\\b", "é", "a\nb", "a(b)"):
+        text = H.data_url(Base64Source(media, b"A"))
+        assert text == f"data:{media};base64,QQ==", media
+    assert bytes(H.base64_json(b"\xff\xef")) == b'"/+8="'
+    assert type(H.base64_json(b"")) is msgspec.Raw
+
+
+def test_json_text_compact_and_deep() -> None:
+    """json_text writes compact JSON; a value nested past the recursion limit is written with
+    more room, or refused with an EncodeError."""
+    assert H.json_text({"a": [1, "é", None]}) == '{"a":[1,"é",null]}'
+    depth = sys.getrecursionlimit() + 100
+    value: Any = []
+    for _ in range(depth):
+        value = [value]
+    assert H.json_text(value) == "[" * (depth + 1) + "]" * (depth + 1)
+    for _ in range(depth * 200):
+        value = [value]
+    with pytest.raises(EncodeError) as err:
+        H.json_text(value)
+    assert err.value.message == "a value is nested too deep to write"
+
+
+def test_parse_arguments_and_arguments_exact() -> None:
+    """Compact JSON objects parse with nothing kept; any other text is kept as it came."""
+    assert H.parse_arguments('{"a":1}') == ({"a": 1}, None)
+    assert H.parse_arguments('{"a": 1}') == ({"a": 1}, '{"a": 1}')
+    assert H.parse_arguments("[1]") == ({}, "[1]")
+    assert H.parse_arguments('{"a":') == ({}, '{"a":')
+    assert H.parse_arguments("[" * 100_000) == ({}, "[" * 100_000)
+    assert H.arguments_exact('{"a": 1}', {"a": 1}) is True
+    assert H.arguments_exact('{"a": 2}', {"a": 1}) is False
+    assert H.arguments_exact("[1]", [1]) is False
+    assert H.arguments_exact("{", {}) is False
+    assert H.arguments_exact("[" * 100_000, {}) is False
+
+
+def test_tool_arguments() -> None:
+    """The kept raw text while input still equals it; else compact JSON of input; an input that
+    cannot be written is an EncodeError at <path>.input."""
+    kept = Extra({"arguments": '{"a": 1}'})
+    assert H.tool_arguments(ToolUseBlock("c", "f", {"a": 1}, extra=kept), "$") == '{"a": 1}'
+    assert H.tool_arguments(ToolUseBlock("c", "f", {"a": 2}, extra=kept), "$") == '{"a":2}'
+    bad = Extra({"arguments": "not json"})
+    assert H.tool_arguments(ToolUseBlock("c", "f", {}, extra=bad), "$") == "not json"
+    assert H.tool_arguments(ToolUseBlock("c", "f", {"b": 1}, extra=bad), "$") == '{"b":1}'
+    odd = Extra({"arguments": 5})
+    assert H.tool_arguments(ToolUseBlock("c", "f", {}, extra=odd), "$") == "{}"
+    with pytest.raises(EncodeError) as err:
+        H.tool_arguments(ToolUseBlock("c", "f", {"x": object()}), "$.m[1]")
+    assert (err.value.path, err.value.message) == (
+        "$.m[1].input",
+        "cannot write tool input: Encoding objects of type object is unsupported",
+    )
+    deep: Any = {}
+    for _ in range(sys.getrecursionlimit() * 100):
+        deep = {"a": deep}
+    with pytest.raises(EncodeError) as err:
+        H.tool_arguments(ToolUseBlock("c", "f", deep), "$.m[0]")
+    assert (err.value.path, err.value.message) == (
+        "$.m[0].input",
+        "a value is nested too deep to write",
+    )
+
+
+def test_article_and_block_kind() -> None:
+    """a() picks the article from the first letter; block_kind names a block's wire type."""
+    assert [H.a(w) for w in ("image", "assistant", "output", "thinking", "document")] == [
+        "an image",
+        "an assistant",
+        "an output",
+        "a thinking",
+        "a document",
+    ]
+    assert H.block_kind(TextBlock("x")) == "text"
+    assert H.block_kind(UnknownBlock(Extra({"type": "compaction", "x": 1}))) == "compaction"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: _helpers.a() goes by the first letter, so OpenAI Chat's refusal reads"
+    " 'in an user message'; a() is in src (not this test file's to fix)",
+)
+def test_a_user_message_takes_a_not_an() -> None:
+    """The refusal of a block a user message cannot hold says "in a user message"."""
+    from minagent.providers import openai_chat
+    from minagent.providers._base import UnsupportedError
+    from minagent.wire import Message, ThinkingBlock
+
+    msgs = [Message(role="user", content=[TextBlock("a"), ThinkingBlock("x", signature="s")])]
+    with pytest.raises(UnsupportedError) as err:
+        openai_chat.encode_request(msgs)
+    assert err.value.message == "the target format cannot hold a thinking block in a user message"
