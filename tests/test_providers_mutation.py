@@ -12,7 +12,7 @@ import msgspec
 import pytest
 from msgspec import UNSET
 
-from minagent.providers import StreamError
+from minagent.providers import StreamError, _stream
 from minagent.providers import _helpers as H
 from minagent.providers import gemini as GA
 from minagent.providers import gemini_stream as GS
@@ -171,8 +171,9 @@ def test_responses_deltas_for_missing_or_other_parts() -> None:
     """A text delta for a part never added, or of another type, is refused with the reason."""
     head = [r_created(), r_added(0, _MSG)]
     err, _ = r_fail(*head, r_delta("output_text", 0, "x", content_index=0))
-    assert err.message == (
-        "response.output_text.delta for part 0 of its item, which was never added"
+    assert (err.message, err.frame) == (
+        "response.output_text.delta for part 0 of its item, which was never added",
+        2,
     )
     refusal = {"type": "refusal", "refusal": ""}
     err, _ = r_fail(*head, r_part(0, 0, refusal), r_delta("output_text", 0, "x", content_index=0))
@@ -189,6 +190,30 @@ def test_responses_deltas_for_missing_or_other_parts() -> None:
     err, _ = r_fail(r_created(), r_added(0, {**_MSG, "content": "x"}), r_part(0, 0, _TEXT))
     assert (
         err.message == "response.content_part.added: the item's 'content' must be an array, not str"
+    )
+
+
+def test_responses_text_delta_into_a_bad_part_list_or_index() -> None:
+    """A text delta into an item whose part list is not an array, or at a negative part
+    index, is refused naming the delta event and its index."""
+    err, _ = r_fail(
+        r_created(),
+        r_added(0, {**_MSG, "content": {}}),
+        r_delta("output_text", 0, "x", content_index=0),
+    )
+    assert (err.message, err.frame) == (
+        "response.output_text.delta: the item's 'content' must be an array, not dict",
+        2,
+    )
+    err, _ = r_fail(
+        r_created(),
+        r_added(0, _MSG),
+        r_part(0, 0, _TEXT),
+        r_delta("output_text", 0, "x", content_index=-1),
+    )
+    assert (err.message, err.frame) == (
+        "response.output_text.delta: 'content_index' must not be negative, got -1",
+        3,
     )
 
 
@@ -489,15 +514,19 @@ def g_refused(data: bytes, *, sse: bool = False, close: bool = False) -> StreamE
 def test_gemini_array_elements_and_offsets() -> None:
     """The array framing hands out each element's exact bytes, index and stream offset, with
     brackets, braces and escaped quotes inside strings ignored."""
-    one = b'{"a":"x]}\\"{["}'
+    one = b'{"":"x]}\\"{["}'
     two = b'{"b":[{"c":[1,{}]}],"d":"\\\\"}'
-    data = b" [\r\n" + one + b"\r\n,\r\n" + two + b"]\n"
+    three = b'{"":""}'
+    data = b" [\r\n" + one + b"\r\n,\r\n" + two + b"," + three + b"]\n"
     framing = GS._ArrayFraming(Limits())
     events = framing.feed(data)
     assert events == [
         SSEEvent("message", one, 0, 4),
         SSEEvent("message", two, 1, 4 + len(one) + 5),
+        SSEEvent("message", three, 2, 4 + len(one) + 5 + len(two) + 1),
     ]
+    framing = GS._ArrayFraming(Limits())
+    assert framing.feed(b'[{"":[]}]') == [SSEEvent("message", b'{"":[]}', 0, 1)]
     assert framing.close() == []
     for size in (1, 2, 3, 5):
         framing = GS._ArrayFraming(Limits())
@@ -532,24 +561,58 @@ def test_gemini_array_chunk_longer_than_the_limit() -> None:
     small = Limits(max_event=n - 1)
     acc = GS.StreamAccumulator(sse=False, limits=small)
     with pytest.raises(StreamError) as err:
-        acc.feed(b"[ " + element + b"]")
+        acc.feed(b'[{"a":1}, ' + element + b"]")
     assert (err.value.message, err.value.frame) == (
-        f"the chunk starting at byte 2 is longer than the limit of {n - 1} bytes ({n} bytes so"
+        f"the chunk starting at byte 10 is longer than the limit of {n - 1} bytes ({n} bytes so"
         " far); raise Limits.max_event to accept it",
-        0,
+        1,
     )
+    assert ([c.data for c in err.value.received], acc.chunks) == ([{"a": 1}], 1)
     acc = GS.StreamAccumulator(sse=False, limits=Limits(max_event=30))
-    acc.feed(b'[{"a":1},')
     with pytest.raises(StreamError) as err:
-        acc.feed(b'{"pad":"' + b"x" * 40)
+        acc.feed(b'[{"a":1},{"pad":"' + b"x" * 40)
+    assert (len(err.value.received), acc.chunks) == (1, 1)  # the chunk before: applied
+    assert err.value.received[0].data == {"a": 1}
     assert (err.value.message, err.value.frame) == (
         "the chunk starting at byte 9 is longer than the limit of 30 bytes (48 bytes so far);"
         " raise Limits.max_event to accept it",
         1,
     )
     acc = GS.StreamAccumulator(sse=False, limits=Limits(max_event=30))
-    acc.feed(b'[{"a":1},{"pad":"' + b"x" * 21)
+    acc.feed(b'[{"a":1},{"pad":"' + b"x" * 22)
     assert acc.chunks == 1  # 30 bytes of the second chunk so far: not yet too long
+    with pytest.raises(StreamError):
+        acc.feed(b"x")
+
+
+def test_gemini_array_errors_keep_the_chunks_before() -> None:
+    """A framing error after good chunks of the same feed returns those chunks in .received
+    and the accumulator applies them."""
+    for tail, message in [
+        (b"]x", "data after the closing ']'"),
+        (b" x", "unexpected byte 'x' between chunks"),
+    ]:
+        acc = GS.StreamAccumulator(sse=False)
+        with pytest.raises(StreamError) as err:
+            acc.feed(b'[{"a":1},{"b":2}' + tail)
+        assert (err.value.message, err.value.frame) == (message, 2)
+        assert ([c.data for c in err.value.received], acc.chunks) == ([{"a": 1}, {"b": 2}], 2)
+    err = g_refused(b'{"a":1}')
+    assert (err.message, err.received) == ("a JSON-array stream must start with '['", [])
+
+
+def test_accumulate_functions_take_limits() -> None:
+    """accumulate() of each stream module applies the limits it is given."""
+    small = Limits(max_event=20)
+    with pytest.raises(StreamError) as err:
+        GS.accumulate([g_array({"pad": "x" * 30})], sse=False, limits=small)
+    assert err.value.message.startswith("the chunk starting at byte 1 is longer than the limit")
+    with pytest.raises(StreamError) as err:
+        GS.accumulate([g_sse({"pad": "x" * 30})], limits=small)
+    assert err.value.message.startswith("the event starting at byte 0 is longer than the limit")
+    with pytest.raises(StreamError) as err:
+        RS.accumulate([r_events(r_created())], limits=small)
+    assert err.value.message.startswith("the event starting at byte 0 is longer than the limit")
 
 
 def test_gemini_sse_error_chunk() -> None:
@@ -808,6 +871,8 @@ def test_parse_data_url() -> None:
         "data:image/png;charset=x;base64,QQ==",
         "data:image/png;base64,QR==",
         "xdata:image/png;base64,QQ==",
+        "data:a,b;base64,QQ==",
+        "data:image/png;base64,QQ==,QQ==",
     ):
         assert H.parse_data_url(url) is None, url
 
@@ -913,3 +978,127 @@ def test_a_user_message_takes_a_not_an() -> None:
     with pytest.raises(UnsupportedError) as err:
         openai_chat.encode_request(msgs)
     assert err.value.message == "the target format cannot hold a thinking block in a user message"
+
+
+# --- _stream -------------------------------------------------------------------------------------
+
+
+def test_decode_event_errors_name_the_event() -> None:
+    """decode_event refuses bad JSON, a non-object, deep nesting and invalid UTF-8 with one
+    StreamError each, naming the event and its index."""
+    cases = [
+        (b"[1]", "event 'x': not a JSON object"),
+        (b'{"a":', "event 'x': invalid JSON: Input data was truncated"),
+        (b'{"a":' + b"[" * 100_000, "event 'x': invalid JSON: nesting too deep"),
+    ]
+    for data, message in cases:
+        with pytest.raises(StreamError) as err:
+            _stream.decode_event(data, 4, "event 'x'")
+        assert (err.value.message, err.value.frame) == (message, 4), data
+    assert _stream.decode_event(b'{"a":[1]}', 0, "e") == {"a": [1]}
+    typed = msgspec.json.Decoder(list[int])
+    assert _stream.decode_event(b"[1,2]", 0, "e", typed) == [1, 2]
+    with pytest.raises(StreamError) as err:
+        _stream.decode_event(b'["a"]', 2, "chunk", typed)
+    assert err.value.message == "chunk: Expected `int`, got `str` - at `$[0]`"
+
+
+def test_want_names_both_types() -> None:
+    """want() passes its own type through and names what it got and wanted otherwise (bool is
+    never an int)."""
+    assert _stream.want(3, int, "x", 0) == 3
+    for value, kind, message in [
+        (True, int, "w must be an integer, not bool"),
+        (None, dict, "w must be an object, not null"),
+        ("a", list, "w must be an array, not str"),
+        (1, str, "w must be a string, not int"),
+        (1, float, "w must be float, not int"),
+    ]:
+        with pytest.raises(StreamError) as err:
+            _stream.want(value, kind, "w", 9)
+        assert (err.value.message, err.value.frame) == (message, 9)
+
+
+def test_fail_keeps_received_only_when_given() -> None:
+    """fail() gives a StreamError at the frame, with .received set only when passed."""
+    err = _stream.fail("m", 3)
+    assert (type(err), err.message, err.frame, err.received, err.error) == (
+        StreamError,
+        "m",
+        3,
+        [],
+        None,
+    )
+    got = ["e"]
+    assert _stream.fail("m", 0, got).received is got
+
+
+def test_accumulator_refuses_a_stream_over_max_size() -> None:
+    """The byte count is summed over feeds: the feed that passes max_size is refused naming the
+    limit and the count of events applied; exactly max_size passes."""
+    data = r_events(r_created())
+    acc = RS.StreamAccumulator(Limits(max_size=len(data) + 5))
+    acc.feed(data)
+    acc.feed(b"\n" * 5)
+    with pytest.raises(StreamError) as err:
+        acc.feed(b"\n")
+    assert (err.value.message, err.value.frame) == (
+        f"the stream is longer than the limit of {len(data) + 5} bytes (Limits.max_size)",
+        1,
+    )
+
+
+def test_accumulator_refuses_an_event_after_the_end() -> None:
+    """An event applied after the terminal one is refused naming where the stream ended."""
+    events = RS.StreamParser().feed(r_events(r_created(), r_done()))
+    events += RS.StreamParser().feed(r_events(r_created()))
+    acc = RS.StreamAccumulator()
+    acc.apply(events[0])
+    acc.apply(events[1])
+    with pytest.raises(StreamError) as err:
+        acc.apply(events[2])
+    assert (err.value.message, err.value.frame) == (
+        "an event after the end of the stream (the terminal response event at event 1)",
+        2,
+    )
+    assert acc.events == 2
+
+
+def test_each_sees_every_event_after_it_is_applied() -> None:
+    """feed(each=) and close(each=) call back once per event, after applying it, also for the
+    events replayed before an error."""
+    seen: list[tuple[str, int]] = []
+    acc = RS.StreamAccumulator()
+
+    def each(event: Any) -> None:
+        seen.append((event.type, acc.events))
+
+    got = acc.feed(r_events(r_created(), r_added(0, _MSG)), each)
+    assert [e.type for e in got] == ["response.created", "response.output_item.added"]
+    assert seen == [("response.created", 1), ("response.output_item.added", 2)]
+    with pytest.raises(StreamError):
+        acc.feed(r_events(r_part(0, 0, _TEXT)) + b"data: {bad\n\n", each)
+    assert seen[2:] == [("response.content_part.added", 3)]
+    acc = GS.StreamAccumulator(sse=False)
+    seen.clear()
+    acc.feed(b'[{"candidates":[{"finishReason":"STOP"}]}]', each=lambda c: seen.append(c.index))
+    assert acc.close(each=lambda c: seen.append(-1)).stop_reason == "end_turn"
+    assert seen == [0]
+
+
+def test_response_wraps_a_malformed_body() -> None:
+    """An accumulated body the adapter cannot decode is a StreamError at the event count."""
+    acc = GS.StreamAccumulator()
+    acc.feed(g_sse({"candidates": [{"content": 5, "finishReason": "STOP"}]}))
+    with pytest.raises(StreamError) as err:
+        acc.close()
+    assert (err.value.message, err.value.frame) == (
+        "the accumulated response is malformed: expected an object, got number"
+        " (at $.candidates[0].content)",
+        1,
+    )
+
+
+def test_unknown_event_defaults() -> None:
+    """An UnknownEvent made with type and data alone has no provider and index -1."""
+    assert UnknownEvent("t", {"a": 1}) == UnknownEvent("t", {"a": 1}, "", -1)
