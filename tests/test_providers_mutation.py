@@ -18,7 +18,7 @@ from minagent.providers import gemini as GA
 from minagent.providers import gemini_stream as GS
 from minagent.providers import openai_responses as RA
 from minagent.providers import openai_responses_stream as RS
-from minagent.providers._sse import SSEEvent
+from minagent.providers._sse import SSEEvent, SSEParser
 from minagent.providers._stream import UnknownEvent
 from minagent.wire import (
     Base64Source,
@@ -1245,3 +1245,46 @@ def test_response_wraps_a_malformed_body() -> None:
 def test_unknown_event_defaults() -> None:
     """An UnknownEvent made with type and data alone has no provider and index -1."""
     assert UnknownEvent("t", {"a": 1}) == UnknownEvent("t", {"a": 1}, "", -1)
+
+
+# --- _sse ----------------------------------------------------------------------------------------
+
+
+def sse_all(data: bytes, size: int = 0) -> list[SSEEvent]:
+    """Every event of ``data`` fed whole (``size`` 0) or in pieces of ``size`` bytes."""
+    parser = SSEParser()
+    pieces = [data] if not size else [data[i : i + size] for i in range(0, len(data), size)]
+    return [e for piece in pieces for e in parser.feed(piece)] + parser.close()
+
+
+def test_sse_general_blocks_exactly() -> None:
+    """Blocks of any shape: leading blank lines move the offset, every field is read (event,
+    id, data joined with \\n, colons in values kept, one space dropped), retry and comments and
+    unknown fields carry nothing, an id holding NUL is ignored, bad UTF-8 is replaced."""
+    data = (
+        b"data: a\n\n\n"
+        b"event: e1\nid: 5\ndata: b:c\ndata:d\n\n"
+        b": note\nretry: 3000\nfoo: bar\ndata\n\n"
+        b"id: x\0y\nevent: \xff\nevent:  two\ndata:  sp\n\n"
+        b"event: only\n\n"
+        b"retry: 9\nevent: r\ndata: z\n\n"
+    )
+    expected = [
+        SSEEvent("message", b"a", 0, 0),
+        SSEEvent("e1", b"b:c\nd", 1, 10, "5"),
+        SSEEvent("message", b"", 2, 44),
+        SSEEvent(" two", b" sp", 3, 78),
+        SSEEvent("r", b"z", 4, 131),
+    ]
+    assert sse_all(data) == expected
+    assert sse_all(data, 1) == expected
+    assert sse_all(data.replace(b"\n", b"\r\n")) == [
+        SSEEvent(e.event, e.data, e.index, len(data[: e.offset].replace(b"\n", b"\r\n")), e.id)
+        for e in expected
+    ]
+    assert sse_all(b"event: \xff\nid: 1\ndata: q\n\n") == [SSEEvent("\ufffd", b"q", 0, 0, "1")]
+    assert sse_all(b"id: \xfe\ndata: q\n\n") == [SSEEvent("message", b"q", 0, 0, "\ufffd")]
+    assert sse_all(b"data: 1\n\n\n\n\ndata: 2\n\n") == [
+        SSEEvent("message", b"1", 0, 0),
+        SSEEvent("message", b"2", 1, 12),
+    ]
