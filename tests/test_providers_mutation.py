@@ -1250,9 +1250,9 @@ def test_unknown_event_defaults() -> None:
 # --- _sse ----------------------------------------------------------------------------------------
 
 
-def sse_all(data: bytes, size: int = 0) -> list[SSEEvent]:
+def sse_all(data: bytes, size: int = 0, limit: int | None = None) -> list[SSEEvent]:
     """Every event of ``data`` fed whole (``size`` 0) or in pieces of ``size`` bytes."""
-    parser = SSEParser()
+    parser = SSEParser() if limit is None else SSEParser(Limits(max_event=limit))
     pieces = [data] if not size else [data[i : i + size] for i in range(0, len(data), size)]
     return [e for piece in pieces for e in parser.feed(piece)] + parser.close()
 
@@ -1287,4 +1287,111 @@ def test_sse_general_blocks_exactly() -> None:
     assert sse_all(b"data: 1\n\n\n\n\ndata: 2\n\n") == [
         SSEEvent("message", b"1", 0, 0),
         SSEEvent("message", b"2", 1, 12),
+    ]
+
+
+def sse_refusal(data: bytes, limit: int) -> tuple[str, int, list[SSEEvent]]:
+    """The message, frame and received events of the StreamError ``data`` raises."""
+    parser = SSEParser(Limits(max_event=limit))
+    with pytest.raises(StreamError) as err:
+        parser.feed(data)
+    return err.value.message, err.value.frame, err.value.received
+
+
+def test_sse_mixed_line_ends_and_odd_lines() -> None:
+    """A stream mixing CR, LF and CRLF line ends reads each line once; a line starting with a
+    space or naming an unknown field ("Xdata") after leading blank lines is ignored."""
+    data = b"data: a\rdata: b\n\ndata: c\n\r\n\r"
+    assert (
+        sse_all(data)
+        == sse_all(data, 1)
+        == [
+            SSEEvent("message", b"a\nb", 0, 0),
+            SSEEvent("message", b"c", 1, 17),
+        ]
+    )
+    data = b"data: a\n\n\n data: b\ndata: c\n\n\nXdata: q\ndata: r\n\n"
+    assert sse_all(data) == [
+        SSEEvent("message", b"a", 0, 0),
+        SSEEvent("message", b"c", 1, 10),
+        SSEEvent("message", b"r", 2, 29),
+    ]
+
+
+def test_sse_cr_stream_sizes_against_the_limit() -> None:
+    """On the CR path an event is measured line by line, line ends included, from zero for
+    each event: two events exactly at the limit pass; lines that add up past it, or an
+    unfinished last line past it, are refused naming the event's start and size."""
+    event = b"data: 12345\r"  # 12 bytes with its line end
+    for size in (0, 1, 5):
+        assert sse_all(event + b"\r" + event + b"\r", size, limit=12) == [
+            SSEEvent("message", b"12345", 0, 0),
+            SSEEvent("message", b"12345", 1, 13),
+        ]
+    too_long = (
+        "the event starting at byte {} is longer than the limit of 20 bytes ({} bytes so far);"
+    )
+    tail = " raise Limits.max_event to accept it"
+    assert sse_refusal(b"data: 1\rdata: 2\rdata: 3\r\r", 20) == (
+        too_long.format(0, 24) + tail,
+        0,
+        [],
+    )
+    ok = [SSEEvent("message", b"ok", 0, 0)]
+    assert sse_refusal(b"data: ok\r\rdata: 1\r" + b"x" * 20, 20) == (
+        too_long.format(10, 28) + tail,
+        1,
+        ok,
+    )
+    assert sse_refusal(b"data: ok\r\r" + b"x" * 21, 20) == (too_long.format(10, 21) + tail, 1, ok)
+    parser = SSEParser(Limits(max_event=20))
+    assert parser.feed(b"data: ok\r\r" + b"x" * 20) == ok
+
+
+@pytest.mark.parametrize(
+    ("data", "start", "size"),
+    [
+        (b"data: x\n\n  ", 9, 2),
+        (b"data: x\n\nX", 9, 1),
+        (b"data: ok\n\n\ndata: x", 11, 7),
+        (b"data: ok\r\rdata: 1\rdata: 2", 10, 15),
+        (b"data: ok\n\n\r\n\r\ndata: x", 14, 7),
+    ],
+)
+def test_sse_close_inside_an_event_names_its_start_and_size(
+    data: bytes, start: int, size: int
+) -> None:
+    """A stream that stops inside an event (spaces and any other byte count, line ends before
+    it do not) is refused at close naming where the event starts and its size."""
+    parser = SSEParser()
+    first = b"x" if data.startswith(b"data: x") else b"ok"
+    assert parser.feed(data) == [SSEEvent("message", first, 0, 0)]
+    with pytest.raises(StreamError) as err:
+        parser.close()
+    assert (err.value.message, err.value.frame) == (
+        f"the stream ended inside an event starting at byte {start} ({size} bytes without the"
+        " closing empty line)",
+        1,
+    )
+
+
+def test_sse_fast_path_only_for_its_two_shapes() -> None:
+    """The shortcut for "event: X\\ndata: Y" blocks gives what the full reading gives: a name
+    never seen before (bad UTF-8 replaced) and its data; a second data line or another field
+    after the name takes the full reading."""
+    name = b"\xff\xfe-" + str(id(object())).encode()
+    expected_name = "\ufffd\ufffd-" + name[3:].decode()
+    data = (
+        b"event: " + name + b"\ndata: 1\n\n"
+        b"event: " + name + b"\ndata: 2\n\n"
+        b"event: m\ndata: a\ndata: b\n\n"
+        b"event: m\nXdata: y\n\n"
+        b"event: m\nid: 4\n\n"
+        b"data: c\ndata: d\n\n"
+    )
+    assert sse_all(data) == [
+        SSEEvent(expected_name, b"1", 0, 0),
+        SSEEvent(expected_name, b"2", 1, len(name) + 17),
+        SSEEvent("m", b"a\nb", 2, 2 * len(name) + 34),
+        SSEEvent("message", b"c\nd", 3, 2 * len(name) + 34 + 26 + 19 + 16),
     ]
