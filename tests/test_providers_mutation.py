@@ -1395,3 +1395,41 @@ def test_sse_fast_path_only_for_its_two_shapes() -> None:
         SSEEvent("m", b"a\nb", 2, 2 * len(name) + 34),
         SSEEvent("message", b"c\nd", 3, 2 * len(name) + 34 + 26 + 19 + 16),
     ]
+
+
+def test_sse_lf_path_sizes_and_leading_blank_lines() -> None:
+    """On the LF path: blank lines before the first event are skipped at once and not counted
+    against the limit; a complete event over the limit is refused with its whole size, its
+    start and the events before it, however many lines it has."""
+    event = b"data: 12345678\n\n"  # 15 bytes with its last line end
+    assert SSEParser(Limits(max_event=15)).feed(b"\n\n" + event) == [
+        SSEEvent("message", b"12345678", 0, 2)
+    ]
+    assert SSEParser().feed(b"\n\ndata: x\n\n") == [SSEEvent("message", b"x", 0, 2)]
+    too_long = (
+        "the event starting at byte {} is longer than the limit of 20 bytes ({} bytes so far);"
+    )
+    tail = " raise Limits.max_event to accept it"
+    assert sse_refusal(b"data: a\n" * 10 + b"\n", 20) == (too_long.format(0, 80) + tail, 0, [])
+    assert sse_refusal(b"data: ok\n\ndata: " + b"x" * 30 + b"\n\n", 20) == (
+        too_long.format(10, 37) + tail,
+        1,
+        [SSEEvent("message", b"ok", 0, 0)],
+    )
+
+
+def test_sse_unfinished_event_against_the_limit() -> None:
+    """An event still arriving is measured without the blank lines before it: exactly at the
+    limit it waits, one byte more is refused naming its start and size; a stream whose first
+    line is empty (CR path) starts its first event after it."""
+    parser = SSEParser(Limits(max_event=20))
+    assert parser.feed(b"data: ok\n\n\ndata: " + b"x" * 14) == [SSEEvent("message", b"ok", 0, 0)]
+    with pytest.raises(StreamError) as err:
+        parser.feed(b"x")
+    assert (err.value.message, err.value.frame) == (
+        "the event starting at byte 11 is longer than the limit of 20 bytes (21 bytes so far);"
+        " raise Limits.max_event to accept it",
+        1,
+    )
+    assert sse_all(b"\r\ndata: x\r\n\r\n") == [SSEEvent("message", b"x", 0, 2)]
+    assert sse_all(b"\rdata: x\r\r", 1) == [SSEEvent("message", b"x", 0, 1)]
