@@ -1433,3 +1433,16 @@ def test_sse_unfinished_event_against_the_limit() -> None:
     )
     assert sse_all(b"\r\ndata: x\r\n\r\n") == [SSEEvent("message", b"x", 0, 2)]
     assert sse_all(b"\rdata: x\r\r", 1) == [SSEEvent("message", b"x", 0, 1)]
+
+
+def test_sse_event_names_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Event names of the event/data shortcut are decoded once into a cache of at most 64
+    names, each kept as its decoded text."""
+    from minagent.providers import _sse
+
+    monkeypatch.setattr(_sse, "_NAMES", {})
+    data = b"".join(b"event: n%d\ndata: {}\n\n" % i for i in range(70))
+    events = SSEParser().feed(data)
+    assert [e.event for e in events] == [f"n{i}" for i in range(70)]
+    cached = _sse._NAMES
+    assert cached == {b"n%d" % i: f"n{i}" for i in range(64)}
