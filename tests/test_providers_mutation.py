@@ -29,6 +29,7 @@ from minagent.wire import (
     UnknownBlock,
     ValidationError,
 )
+from minagent.wire.errors import WireError
 from minagent.wire.limits import Limits
 
 DATA = Path(__file__).parent / "data"
@@ -1446,3 +1447,89 @@ def test_sse_event_names_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> No
     assert [e.event for e in events] == [f"n{i}" for i in range(70)]
     cached = _sse._NAMES
     assert cached == {b"n%d" % i: f"n{i}" for i in range(64)}
+
+
+# --- _registry -----------------------------------------------------------------------------------
+
+
+def test_adapter_passes_every_option_through() -> None:
+    """An Adapter's functions pass limits, policies, dropped lists, defaults, renames and
+    options to its module: the same results and refusals as calling the module."""
+    from minagent import providers
+    from minagent.providers import Renames, Request
+    from minagent.providers import anthropic as AM
+    from minagent.providers._base import UnsupportedError
+    from minagent.wire import Message, ModelResponse, ThinkingBlock
+
+    adapter = providers.get("anthropic")
+    assert repr(adapter) == "<Adapter 'anthropic': Anthropic Messages>"
+    assert (adapter.name, adapter.title) == ("anthropic", "Anthropic Messages")
+    assert adapter.module is AM and adapter.stream_module is providers.anthropic_stream
+    assert adapter.StreamParser is providers.anthropic_stream.StreamParser
+    assert adapter.StreamAccumulator is providers.anthropic_stream.StreamAccumulator
+    body = b'{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"hi"}]}'
+    small = Limits(max_size=10)
+    for call in (adapter.decode_request, adapter.decode_response):
+        with pytest.raises(WireError) as err:
+            call(body, limits=small)
+        assert "10" in err.value.message
+    msgs = [Message(role="user", content=[TextBlock("a"), ThinkingBlock("x", signature="s")])]
+    dropped: list[Any] = []
+    chat = providers.get("openai_chat")
+    out = chat.encode_request(msgs, unsupported="drop", dropped=dropped, model="m2")
+    assert json.loads(out) == {
+        "model": "m2",
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "a"}]}],
+    }
+    assert [d.path for d in dropped] == ["$.messages[0].content[1]"]
+    with pytest.raises(UnsupportedError):
+        chat.encode_request(msgs)
+    req = Request(messages=[Message(role="user", content="hi")])
+    filled = json.loads(adapter.encode_request(req, defaults={"max_tokens": 7, "model": "d"}))
+    assert (filled["max_tokens"], filled["model"]) == (7, "d")
+    renames = Renames()
+    tools_req = json.loads(body)
+    tools_req["tools"] = [{"name": "a.b", "input_schema": {"type": "object"}}]
+    chat_req = chat.encode_request(
+        AM.decode_request(json.dumps(tools_req).encode()), renames=renames
+    )
+    name = json.loads(chat_req)["tools"][0]["function"]["name"]
+    resp = ModelResponse(message=Message(role="assistant", content=[ToolUseBlock("c1", name, {})]))
+    resp_body = chat.encode_response(resp, unsupported="drop", id="r9", model="m9")
+    assert (json.loads(resp_body)["id"], json.loads(resp_body)["model"]) == ("r9", "m9")
+    back = chat.decode_response(resp_body, renames=renames)
+    assert back.message.content[0].name == "a.b"
+    head = {"id": "x", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+    call = {
+        "index": 0,
+        "id": "c1",
+        "type": "function",
+        "function": {"name": name, "arguments": "{}"},
+    }
+    stream = sse(
+        {
+            **head,
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": {"role": "assistant", "tool_calls": [call]},
+                    "finish_reason": None,
+                }
+            ],
+        },
+        "x",
+    ) + sse({**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}, "x")
+    stream = stream.replace(b"event: x\n", b"") + b"data: [DONE]\n\n"
+    assert chat.accumulate([stream]).message.content[0].name == name
+    assert chat.accumulate([stream], renames=renames).message.content[0].name == "a.b"
+    with pytest.raises(StreamError) as serr:
+        chat.accumulate([stream], limits=Limits(max_size=20))
+    assert serr.value.message == "the stream is longer than the limit of 20 bytes (Limits.max_size)"
+    with pytest.raises(ValueError) as info:
+        providers.get("nope")
+    assert str(info.value) == (
+        "no provider adapter named 'nope'; known: anthropic, openai_chat, openai_responses, gemini"
+    )
+    with pytest.raises(ValueError) as info:
+        providers.get([])  # type: ignore[arg-type]
+    assert str(info.value).startswith("no provider adapter named []; known: ")
