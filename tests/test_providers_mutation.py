@@ -1459,8 +1459,11 @@ def test_adapter_passes_every_option_through() -> None:
     from minagent.providers import Renames, Request
     from minagent.providers import anthropic as AM
     from minagent.providers._base import UnsupportedError
+    from minagent.providers._registry import Adapter
     from minagent.wire import Message, ModelResponse, ThinkingBlock
 
+    made = Adapter("gemini", "G")
+    assert (made.name, made.title, repr(made)) == ("gemini", "G", "<Adapter 'gemini': G>")
     adapter = providers.get("anthropic")
     assert repr(adapter) == "<Adapter 'anthropic': Anthropic Messages>"
     assert (adapter.name, adapter.title) == ("anthropic", "Anthropic Messages")
@@ -1488,12 +1491,13 @@ def test_adapter_passes_every_option_through() -> None:
     filled = json.loads(adapter.encode_request(req, defaults={"max_tokens": 7, "model": "d"}))
     assert (filled["max_tokens"], filled["model"]) == (7, "d")
     renames = Renames()
-    tools_req = json.loads(body)
-    tools_req["tools"] = [{"name": "a.b", "input_schema": {"type": "object"}}]
-    chat_req = chat.encode_request(
-        AM.decode_request(json.dumps(tools_req).encode()), renames=renames
+    tool = {"type": "function", "function": {"name": "a.b", "parameters": {"type": "object"}}}
+    chat_body = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "tools": [tool]}
+    out = adapter.encode_request(
+        chat.decode_request(json.dumps(chat_body).encode()), renames=renames
     )
-    name = json.loads(chat_req)["tools"][0]["function"]["name"]
+    name = json.loads(out)["tools"][0]["name"]
+    assert name != "a.b" and renames.names == {name: "a.b"}
     resp = ModelResponse(message=Message(role="assistant", content=[ToolUseBlock("c1", name, {})]))
     resp_body = chat.encode_response(resp, unsupported="drop", id="r9", model="m9")
     assert (json.loads(resp_body)["id"], json.loads(resp_body)["model"]) == ("r9", "m9")
@@ -1533,3 +1537,67 @@ def test_adapter_passes_every_option_through() -> None:
     with pytest.raises(ValueError) as info:
         providers.get([])  # type: ignore[arg-type]
     assert str(info.value).startswith("no provider adapter named []; known: ")
+
+
+# --- _emit_gemini --------------------------------------------------------------------------------
+
+
+def test_gemini_writer_chunks_exactly() -> None:
+    """The Gemini writer's chunks, byte for byte: the response's modelVersion and responseId
+    on every chunk, text and thought pieces, complete blocks, and the last chunk with every
+    key of the body but the first candidate's parts (finishReason STOP when it has none)."""
+    from minagent.providers._emit_gemini import GeminiWriter
+
+    w = GeminiWriter()
+    w.begin({})
+    w.text("a")
+    assert w.take() == (
+        b'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"a"}]},"index":0}]}'
+        b"\r\n\r\n"
+    )
+    w.begin({"modelVersion": "v", "responseId": "r", "usageMetadata": {"a": 1}})
+    top = b'"modelVersion":"v","responseId":"r"'
+    w.text("h\u00e9")
+    w.thinking('"q"')
+    w.blocks({"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {}}]}}]})
+    w.blocks({"candidates": [{"content": {"role": "model", "parts": []}}]})
+    w.blocks({})
+    head = b'data: {"candidates":[{"content":{"role":"model","parts":[{"text":'
+    assert w.take() == (
+        head
+        + b'"h\xc3\xa9"}]},"index":0}],'
+        + top
+        + b"}\r\n\r\n"
+        + head
+        + b'"\\"q\\"","thought":true}]},"index":0}],'
+        + top
+        + b"}\r\n\r\n"
+        b"data: {" + top + b',"candidates":[{"content":{"role":"model","parts":'
+        b'[{"functionCall":{}}]},"index":0}]}\r\n\r\n'
+    )
+    first = {"content": {"role": "model", "parts": [1]}, "finishReason": "MAX_TOKENS", "index": 0}
+    second = {"index": 1, "content": {"parts": []}}
+    cases = [
+        (
+            {"candidates": [first, second], "usageMetadata": {"x": 1}, "modelVersion": "v2"},
+            b'{"modelVersion":"v2","responseId":"r","usageMetadata":{"x":1},"candidates":'
+            b'[{"finishReason":"MAX_TOKENS","index":0,"content":{"role":"model"}},'
+            b'{"index":1,"content":{"parts":[]}}]}',
+        ),
+        (
+            {"candidates": [{"content": "odd"}]},
+            b"{" + top + b',"candidates":[{"content":"odd","finishReason":"STOP"}]}',
+        ),
+        (
+            {"candidates": [{"index": 0}]},
+            b"{" + top + b',"candidates":[{"index":0,"finishReason":"STOP"}]}',
+        ),
+        ({"candidates": 5}, b"{" + top + b',"candidates":5}'),
+        ({"candidates": [5]}, b"{" + top + b',"candidates":[5]}'),
+        ({"candidates": []}, b"{" + top + b',"candidates":[]}'),
+        ({}, b"{" + top + b"}"),
+    ]
+    for body, chunk in cases:
+        w.finish(body)
+        assert w.take() == b"data: " + chunk + b"\r\n\r\n", body
+    assert w.take() == b""
