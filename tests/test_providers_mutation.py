@@ -1601,3 +1601,20 @@ def test_gemini_writer_chunks_exactly() -> None:
         w.finish(body)
         assert w.take() == b"data: " + chunk + b"\r\n\r\n", body
     assert w.take() == b""
+
+
+def test_adapter_modules_are_imported_once_into_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An adapter imports its modules on first use and keeps them in the registry's cache."""
+    from minagent import providers
+    from minagent.providers import _registry
+
+    monkeypatch.setattr(_registry, "_MODULES", {})
+    adapter = providers.get("gemini")
+    assert adapter.module is providers.gemini
+    assert adapter.stream_module is providers.gemini_stream
+    cached = _registry._MODULES
+    assert cached == {
+        "minagent.providers.gemini": providers.gemini,
+        "minagent.providers.gemini_stream": providers.gemini_stream,
+    }
+    assert adapter.module is providers.gemini
