@@ -1618,3 +1618,87 @@ def test_adapter_modules_are_imported_once_into_the_cache(monkeypatch: pytest.Mo
         "minagent.providers.gemini_stream": providers.gemini_stream,
     }
     assert adapter.module is providers.gemini
+
+
+# --- _emit_chat ----------------------------------------------------------------------------------
+
+
+def test_chat_writer_chunks_exactly() -> None:
+    """The OpenAI Chat writer's chunks, byte for byte: the header keys (defaults when absent,
+    system_fingerprint and service_tier kept), the role delta, one empty content delta before
+    the first text, text pieces, complete blocks with tool calls numbered across blocks, and
+    the end: the first choice's keys, refusal and other message keys, response-level keys,
+    further choices whole, usage, [DONE]."""
+    from minagent.providers._emit_chat import ChatWriter
+
+    def chunk(top: bytes, choice: bytes, more: bytes = b"") -> bytes:
+        return b"data: {" + top + b',"choices":[' + choice + b"]" + more + b"}\n\n"
+
+    def delta(top: bytes, body: bytes, finish: bytes = b"null") -> bytes:
+        return chunk(top, b'{"index":0,"delta":' + body + b',"finish_reason":' + finish + b"}")
+
+    w = ChatWriter()
+    w.begin({})
+    w.open_text()
+    w.text("a")
+    w.open_text()
+    w.close_text()
+    empty = b'"id":"","object":"chat.completion.chunk","created":0,"model":""'
+    assert w.take() == (
+        delta(empty, b'{"role":"assistant"}')
+        + delta(empty, b'{"content":""}')
+        + delta(empty, b'{"content":"a"}')
+    )
+    w = ChatWriter()
+    head = {"id": "c", "created": 5, "model": "m", "system_fingerprint": "fp", "service_tier": "t"}
+    w.begin({**head, "other": 1})
+    top = (
+        b'"id":"c","object":"chat.completion.chunk","created":5,"model":"m",'
+        b'"system_fingerprint":"fp","service_tier":"t"'
+    )
+    w.blocks({"choices": [{"message": {"content": ""}}]})
+    w.blocks({"choices": [{"message": {"content": "x", "tool_calls": [{"id": "1"}, {"id": "2"}]}}]})
+    parts = [{"type": "text", "text": "p"}]
+    w.blocks({"choices": [{"message": {"content": parts, "tool_calls": [{"id": "3"}]}}]})
+    w.blocks({"choices": [{"message": {"content": []}}]})
+    w.blocks({})
+    assert w.take() == (
+        delta(top, b'{"role":"assistant"}')
+        + delta(top, b'{"content":""}')
+        + delta(top, b'{"content":"x"}')
+        + delta(top, b'{"tool_calls":[{"id":"1","index":0}]}')
+        + delta(top, b'{"tool_calls":[{"id":"2","index":1}]}')
+        + delta(top, b'{"content":[{"type":"text","text":"p"}]}')
+        + delta(top, b'{"tool_calls":[{"id":"3","index":2}]}')
+    )
+    message = {"role": "assistant", "content": "x", "refusal": "no", "annotations": [1]}
+    first = {"index": 0, "message": message, "finish_reason": "stop", "logprobs": None}
+    calls = {"content": "b", "tool_calls": [{"id": "a"}, {"id": "b"}]}
+    body = {
+        "choices": [first, {"message": calls}, {"index": 7, "message": None}],
+        "usage": {"total_tokens": 3},
+        "id": "zz",
+        "extra_top": 2,
+    }
+    w.finish(body)
+    assert w.take() == (
+        chunk(
+            top + b',"extra_top":2',
+            b'{"index":0,"logprobs":null,"delta":{"annotations":[1],"refusal":"no"},'
+            b'"finish_reason":"stop"}',
+        )
+        + chunk(
+            top,
+            b'{"index":1,"delta":{"content":"b","tool_calls":[{"id":"a","index":0},'
+            b'{"id":"b","index":1}]}}',
+        )
+        + chunk(top, b'{"index":7,"delta":{}}')
+        + b"data: {"
+        + top
+        + b',"choices":[],"usage":{"total_tokens":3}}\n\n'
+        + b"data: [DONE]\n\n"
+    )
+    w.finish({"usage": None, "choices": [{"message": {"refusal": 5}}]})
+    assert w.take() == delta(top, b"{}") + b"data: [DONE]\n\n"
+    w.finish({})
+    assert w.take() == delta(top, b"{}") + b"data: [DONE]\n\n"
