@@ -869,11 +869,6 @@ def test_gemini_content_kept_as_it_came_or_absent() -> None:
     }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: gemini_stream._Candidate.merge drops a content.parts that is not an array, so"
-    " the stream closes to an empty end_turn where the adapter refuses the same body",
-)
 def test_gemini_parts_that_are_not_an_array_are_not_dropped() -> None:
     """A chunk whose content.parts is not an array is refused as the adapter refuses it."""
     chunk = {"candidates": [{"content": {"role": "model", "parts": 5}, "finishReason": "STOP"}]}
@@ -1107,11 +1102,6 @@ def test_article_and_block_kind() -> None:
     assert H.block_kind(UnknownBlock(Extra({"type": "compaction", "x": 1}))) == "compaction"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: _helpers.a() goes by the first letter, so OpenAI Chat's refusal reads"
-    " 'in an user message'; a() is in src (not this test file's to fix)",
-)
 def test_a_user_message_takes_a_not_an() -> None:
     """The refusal of a block a user message cannot hold says "in a user message"."""
     from minagent.providers import openai_chat

@@ -179,9 +179,15 @@ def tool_arguments(block: Any, path: str) -> str:
         raise EncodeError(f"cannot write tool input: {err}", path=path + ".input") from None
 
 
+_SOUNDS_YOU = ("user", "usage", "url", "uri", "uni", "use")
+"""Words that start with a vowel letter but a consonant sound: "a user", "a URL"."""
+
+
 def a(word: str) -> str:
-    """``word`` after its indefinite article: ``a thinking``, ``an image``, ``an assistant``."""
-    return ("an " if word[:1] in "aeiou" else "a ") + word
+    """``word`` after its indefinite article: ``a thinking``, ``an image``, ``an assistant``,
+    ``a user`` (by the sound: `_SOUNDS_YOU`)."""
+    vowel = word[:1] in "aeiou" and not word.startswith(_SOUNDS_YOU)
+    return ("an " if vowel else "a ") + word
 
 
 def block_kind(block: Any) -> str:

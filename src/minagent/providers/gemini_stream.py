@@ -233,6 +233,8 @@ class _Candidate:
                     self._add(part)
                 else:
                     self.parts.append(part)
+        elif parts is not None:  # kept as it came: the final decode refuses it, as the adapter does
+            self.content["parts"] = parts
 
     def _add(self, part: dict[str, Any]) -> None:
         keys = set(part) - {"text", "thought", "thoughtSignature"}
