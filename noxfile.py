@@ -213,8 +213,8 @@ def lowest(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def mutation(session: nox.Session) -> None:
-    """Mutation testing of the wire core, lazy and the CLI with mutmut (modules and tests:
-    [tool.mutmut] in pyproject.toml). ``nox -s mutation -- 'minagent.wire._fallback*'``
+    """Mutation testing of the wire core, lazy, the CLI and the providers with mutmut (modules
+    and tests: [tool.mutmut] in pyproject.toml). ``nox -s mutation -- 'minagent.wire._fallback*'``
     mutates one module; then ``mutmut results`` / ``mutmut show NAME`` inside .nox's venv list
     the survivors.
     Hypothesis runs 10 examples per property unless MINAGENT_EXAMPLES says otherwise."""
