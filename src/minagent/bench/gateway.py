@@ -436,6 +436,18 @@ class Acceptance:
                 out[name] = [str(v) for v in verdict.sdk + verdict.rules]
         return out
 
+    def to_json(self) -> dict[str, Any]:
+        """The counts and reasons as JSON values (the bench's ``--json`` output)."""
+        return {
+            "accepted": self.accepted,
+            "sdk_ok": self.sdk_ok,
+            "rules_ok": self.rules_ok,
+            "raised": self.raised,
+            "by_rule": self.by_rule(),
+            "rejected": self.rejected(),
+            "foreign_keys": self.foreign_keys(),
+        }
+
     def by_rule(self) -> dict[str, int]:
         """Rule name -> how many outputs break it (``sdk`` for the SDK types)."""
         counts: dict[str, int] = {}
@@ -867,18 +879,7 @@ def _json(
             for t in timings
         ],
         "acceptance": [
-            {
-                "operation": r.operation,
-                "library": r.library,
-                "inputs": r.inputs,
-                "accepted": r.accepted,
-                "sdk_ok": r.sdk_ok,
-                "rules_ok": r.rules_ok,
-                "raised": r.raised,
-                "by_rule": r.by_rule(),
-                "rejected": r.rejected(),
-                "foreign_keys": r.foreign_keys(),
-            }
+            {"operation": r.operation, "library": r.library, "inputs": r.inputs, **r.to_json()}
             for r in results
         ],
     }

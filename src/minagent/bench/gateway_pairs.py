@@ -213,15 +213,7 @@ def pair_json(pairs: list[PairAcceptance]) -> list[dict[str, Any]]:
     for pair in pairs:
         libs: dict[str, Any] = {name: f"n/a: {why}" for name, why in pair.missing.items()}
         for name, r in pair.results.items():
-            libs[name] = {
-                "accepted": r.accepted,
-                "sdk_ok": r.sdk_ok,
-                "rules_ok": r.rules_ok,
-                "raised": r.raised,
-                "by_rule": r.by_rule(),
-                "rejected": r.rejected(),
-                "foreign_keys": r.foreign_keys(),
-            }
+            libs[name] = r.to_json()
         out.append(
             {
                 "operation": pair.operation,
