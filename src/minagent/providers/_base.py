@@ -595,17 +595,9 @@ def _capped_encode(obj: Any) -> bytes:
     ``max_depth``: up to CPython 3.11 the guard is the recursion limit; from 3.12 the thread's
     C recursion count is lowered for the call (`minagent.wire._codec.encode_budget`)."""
     budget = _codec.encode_budget()
-    if budget is None:
-        out: bytes = _ENCODER.encode(obj)
-        return out
-    cell, count = budget
-    before = cell[0]
-    if before > count:
-        cell[0] = count
-    try:
-        out = _ENCODER.encode(obj)
-    finally:
-        cell[0] = before
+    out: bytes = (
+        _ENCODER.encode(obj) if budget is None else _codec.run_capped(budget, _ENCODER.encode, obj)
+    )
     return out
 
 

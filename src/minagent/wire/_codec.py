@@ -41,7 +41,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -93,6 +93,22 @@ def encode_budget() -> tuple[Any, int] | None:
         return _budgets.found  # type: ignore[no-any-return]
     except AttributeError:
         return _budget_here()
+
+
+T = TypeVar("T")
+
+
+def run_capped(budget: tuple[Any, int], call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``call(*args, **kwargs)`` with this thread's C recursion count (`encode_budget`) lowered
+    to the budget's count for the call (never raised), and restored however it ends."""
+    cell, count = budget
+    before = cell[0]
+    if before > count:
+        cell[0] = count
+    try:
+        return call(*args, **kwargs)
+    finally:
+        cell[0] = before
 
 
 def _lazy() -> ModuleType:
@@ -559,17 +575,10 @@ class Codec:
             # meeting it is walked once (`_encode` refuses it, with its path, if too deep); one
             # that is not (it reached the lowered guard through our own frames, or nests exactly
             # max_depth deep) is written again with the guard as it was.
-            cell, count = budget
-            before = cell[0]
-            if before > count:
-                cell[0] = count
             try:
-                out = self._encode(obj, canonical, capped=True)
+                out = run_capped(budget, self._encode, obj, canonical, capped=True)
             except _WithinLimit:
-                cell[0] = before
                 out = self._encode(obj, canonical)
-            finally:
-                cell[0] = before
         else:
             if not _stack.fits(None):  # msgspec's encoder could nest deeper than this stack holds
                 return _stack.elsewhere(self.encode, obj, canonical)
