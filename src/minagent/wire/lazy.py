@@ -103,12 +103,18 @@ def _decodes_text(data: bytes, n: int) -> bool:
     headers and binary data are bytes >= 0x80 too), and much more when it is mostly non-ASCII
     (UTF-8 of CJK text becomes a wide str). Measured on the corpus: decoding wins at 0-24% of
     bytes >= 0x80 on every family, and loses 2-3x at 75% (multilingual). Judged on up to four
-    evenly spread windows of 512 bytes; long messages (`LONG`) are skipped whatever their script."""
-    size = len(data)
-    if n == 0 or size >= LONG * n:
+    evenly spread windows of 512 bytes (`_mostly_ascii`); long messages (`LONG`) are skipped
+    whatever their script."""
+    if n == 0 or len(data) >= LONG * n:
         return False
+    return _mostly_ascii(data)
+
+
+def _mostly_ascii(data: bytes) -> bool:
+    """Whether at most half of the sampled bytes of ``data`` are >= 0x80 (see `_decodes_text`)."""
     if data.isascii():  # word at a time: cheaper than sampling
         return True
+    size = len(data)
     if size <= _SAMPLES * _SAMPLE:
         sample = data
     else:
@@ -733,8 +739,10 @@ def _one_pass(codec: Codec, data: bytes, limits: Limits) -> _Source | None:
     no whitespace, so that is the input itself when its array header is the shortest). None
     when this does not apply (JSON, whose scan also finds the spacing between messages) or
     fails (then the scan path decides, and reports exactly what it reports)."""
-    if codec.text or not data:
+    if not data:
         return None
+    if codec.text:
+        return _json_one_pass(codec, data, limits)
     first = data[0]
     if 0x90 <= first <= 0x9F:
         n, header = first & 0x0F, 1
@@ -753,6 +761,69 @@ def _one_pass(codec: Codec, data: bytes, limits: Limits) -> _Source | None:
     source.short, source.heads = short, heads
     source.verbatim = data[:header] == join_array([], False, n)
     return source
+
+
+def _json_one_pass(codec: Codec, data: bytes, limits: Limits) -> _Source | None:
+    """A JSON array of messages whose heads skip their text (mostly non-ASCII input: see
+    `_decodes_text`) read in one pass, as `_one_pass` reads MessagePack: the heads check the
+    syntax as the scan would, and the scan waits until a message's own bytes are needed.
+    Writing everything back untouched needs no scan either when `_compact` proves the input
+    is the compact framing of its messages. None when the heads would decode the text (then
+    the scan runs first, and the text is decoded with the heads on the first routing read)."""
+    if _mostly_ascii(data):
+        return None
+    try:
+        heads = _decoders(codec).heads[0].decode(data)
+    except (*MALFORMED, RecursionError):
+        return None
+    if _decodes_text(data, len(heads)):
+        return None
+    source = _Source(codec, data, None, limits, len(heads))
+    source.heads = heads
+    source.verbatim = _compact(data, heads)
+    return source
+
+
+_ROLE = attrgetter("role")
+_TOOL_CALL_ID = attrgetter("tool_call_id")
+_IS_ERROR = attrgetter("is_error")
+_ABSENT = _Head.__struct_defaults__[0]
+
+
+def _compact(data: bytes, heads: list[_Head]) -> bool:
+    """Whether the JSON ``data`` is exactly ``[m0,m1,...]``, its messages (decoded into
+    ``heads``) joined with no space: what `join_array` of their bytes writes.
+
+    Every message holds at least its ``role``, ``content``, ``tool_call_id`` and ``is_error``
+    keys written compact with no escape in the strings, and the array at least its brackets
+    and commas; anything else (spaces, other keys, escapes, a key twice) only adds bytes. So
+    when ``data`` is exactly as long as that sum, nothing else is there: no space between the
+    messages either. A compact input with escapes or other keys is not recognised (False):
+    the scan then frames its messages, as it would without this check."""
+    n = len(heads)
+    if n == 0:
+        return data == b"[]"
+    contents = list(map(_CONTENT, heads))
+    ids = [i for i in map(_TOOL_CALL_ID, heads) if i is not UNSET]
+    errors = list(map(_IS_ERROR, heads))
+    try:
+        id_bytes = sum(map(len, map(str.encode, ids)))  # UTF-8: what msgspec writes, unescaped
+    except UnicodeEncodeError:  # a lone surrogate: written escaped, never at this length
+        return False
+    absent = contents.count(_ABSENT)
+    size = (
+        1  # the brackets and the n - 1 commas between messages: n + 1, with the n below
+        + 12 * n  # a comma, the braces and '"role":""'
+        + sum(map(len, map(_ROLE, heads)))
+        + 11 * (n - absent)  # ',"content":' (with its value's length below)
+        + sum(map(len, contents))
+        - absent * len(_ABSENT)
+        + 18 * len(ids)  # ',"tool_call_id":""'
+        + id_bytes
+        + 16 * errors.count(True)  # ',"is_error":true'
+        + 17 * errors.count(False)
+    )
+    return size == len(data)
 
 
 @_stack.runs_roomy_unsized
