@@ -66,7 +66,7 @@ class _BlockHead(Struct, gc=False):
     name: Any = UNSET
 
 
-class _Head(Struct, gc=False):
+class _Head(Struct, gc=False, omit_defaults=True):
     """What routing reads of a message with long content: ``content`` is kept raw (never
     decoded), every key routing does not read is skipped."""
 
@@ -227,8 +227,9 @@ class _Source:
         """The number of messages."""
         self.short = 0
         """Whether the heads were (or will be) decoded with their text (`_decodes_text`)."""
-        self.verbatim = False
-        """Whether ``data`` is exactly what encoding the untouched messages writes."""
+        self.verbatim: bool | None = False
+        """Whether ``data`` is exactly what encoding the untouched messages writes (None: not
+        known yet; `untouched` asks `_compact` of the JSON heads then)."""
         self.messages: list[Message | None] = [None] * n
         self.given = bytearray(n)  # 1 once a message's decoded objects were handed out
         self.heads: list[AnyHead | None] | None = None
@@ -255,7 +256,10 @@ class _Source:
 
     def untouched(self) -> bytes:
         """What encoding every message untouched, in this format, writes."""
-        if self.verbatim:
+        verbatim = self.verbatim
+        if verbatim is None:
+            verbatim = self.verbatim = _compact(self.data, self.heads)  # type: ignore[arg-type]
+        if verbatim:
             return self.data
         return join_array(self.raws, self.codec.text)
 
@@ -767,9 +771,10 @@ def _json_one_pass(codec: Codec, data: bytes, limits: Limits) -> _Source | None:
     """A JSON array of messages whose heads skip their text (mostly non-ASCII input: see
     `_decodes_text`) read in one pass, as `_one_pass` reads MessagePack: the heads check the
     syntax as the scan would, and the scan waits until a message's own bytes are needed.
-    Writing everything back untouched needs no scan either when `_compact` proves the input
-    is the compact framing of its messages. None when the heads would decode the text (then
-    the scan runs first, and the text is decoded with the heads on the first routing read)."""
+    Writing everything back untouched needs no scan either when `_compact` finds the input
+    is the compact framing of its messages (then it is the input itself). None when the
+    heads would decode the text (then the scan runs first, and the text is decoded with the
+    heads on the first routing read) or do not decode (the scan path says why)."""
     if _mostly_ascii(data):
         return None
     try:
@@ -780,50 +785,21 @@ def _json_one_pass(codec: Codec, data: bytes, limits: Limits) -> _Source | None:
         return None
     source = _Source(codec, data, None, limits, len(heads))
     source.heads = heads
-    source.verbatim = _compact(data, heads)
+    source.verbatim = None  # `_compact` decides, if everything is written back untouched
     return source
 
 
-_ROLE = attrgetter("role")
-_TOOL_CALL_ID = attrgetter("tool_call_id")
-_IS_ERROR = attrgetter("is_error")
-_ABSENT = _Head.__struct_defaults__[0]
-
-
 def _compact(data: bytes, heads: list[_Head]) -> bool:
-    """Whether the JSON ``data`` is exactly ``[m0,m1,...]``, its messages (decoded into
-    ``heads``) joined with no space: what `join_array` of their bytes writes.
+    """Whether the JSON ``data`` is exactly ``[m0,m1,...]`` with each message written as its
+    head writes it (msgspec, compact: ``role``, the ``content`` bytes as they came, then
+    ``tool_call_id`` and ``is_error`` when present). Then it is also what `join_array` of the
+    messages' bytes writes, so encoding them untouched can return ``data`` itself. An input
+    with other keys, another key order or spacing is not recognised (False): the scan frames
+    its messages then, as it would without this check."""
+    return _HEADS_JSON.encode(heads) == data  # (msgspec decodes no lone surrogate to encode)
 
-    Every message holds at least its ``role``, ``content``, ``tool_call_id`` and ``is_error``
-    keys written compact with no escape in the strings, and the array at least its brackets
-    and commas; anything else (spaces, other keys, escapes, a key twice) only adds bytes. So
-    when ``data`` is exactly as long as that sum, nothing else is there: no space between the
-    messages either. A compact input with escapes or other keys is not recognised (False):
-    the scan then frames its messages, as it would without this check."""
-    n = len(heads)
-    if n == 0:
-        return data == b"[]"
-    contents = list(map(_CONTENT, heads))
-    ids = [i for i in map(_TOOL_CALL_ID, heads) if i is not UNSET]
-    errors = list(map(_IS_ERROR, heads))
-    try:
-        id_bytes = sum(map(len, map(str.encode, ids)))  # UTF-8: what msgspec writes, unescaped
-    except UnicodeEncodeError:  # a lone surrogate: written escaped, never at this length
-        return False
-    absent = contents.count(_ABSENT)
-    size = (
-        1  # the brackets and the n - 1 commas between messages: n + 1, with the n below
-        + 12 * n  # a comma, the braces and '"role":""'
-        + sum(map(len, map(_ROLE, heads)))
-        + 11 * (n - absent)  # ',"content":' (with its value's length below)
-        + sum(map(len, contents))
-        - absent * len(_ABSENT)
-        + 18 * len(ids)  # ',"tool_call_id":""'
-        + id_bytes
-        + 16 * errors.count(True)  # ',"is_error":true'
-        + 17 * errors.count(False)
-    )
-    return size == len(data)
+
+_HEADS_JSON = msgspec.json.Encoder()
 
 
 @_stack.runs_roomy_unsized
