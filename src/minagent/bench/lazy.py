@@ -8,23 +8,27 @@ medians, ratios taken within one run:
   same format (eager reads ``m.tool_calls``; lazy reads ``m.tool_names``);
 - ``full access``: decode and read every message's content and every block of it.
 
-``ratio`` is eager time over lazy time (above 1: lazy is faster). Memory is the growth of
+``ratio`` is eager time over lazy time (above 1: lazy is faster), the median of the ratios of
+each repetition (eager and lazy timed back to back, so a busy machine slows both alike). Memory
+is the growth of
 `tracemalloc`'s traced total while one decoded sequence is alive (`runner.held_bytes`), lazy
 counted right after ``decode_lazy`` and again after every routing field was read.
 """
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from .. import wire
 from .corpus import json_bytes, msgpack_bytes, transcript
-from .runner import held_bytes, time_cases
+from .runner import CLOCK, held_bytes
 
 __all__ = [
     "OPERATIONS",
+    "TARGETS",
     "LazyMemory",
     "LazyResult",
     "cases",
@@ -36,6 +40,9 @@ __all__ = [
 ]
 
 OPERATIONS = ("decode", "pass-through", "full access")
+TARGETS = {"anthropic": {"json": 3.0, "msgpack": 3.0}, "multilingual": {"json": 5.0}}
+"""Pass-through targets (issue 28) above the floor of every family and format: 1.0x."""
+FLOOR = 1.0
 _CODECS: dict[str, Any] = {"json": wire.json, "msgpack": wire.msgpack}
 
 
@@ -51,11 +58,15 @@ class LazyResult:
     """Median seconds per transcript, eager path."""
     lazy: float
     """Median seconds per transcript, lazy path."""
+    paired: float | None = None
+    """The median over the repetitions of eager time over lazy time, each pair timed back to
+    back (None: not measured so)."""
 
     @property
     def ratio(self) -> float:
-        """Eager time over lazy time (above 1: lazy is faster)."""
-        return self.eager / self.lazy
+        """Eager time over lazy time (above 1: lazy is faster): `paired` if measured, else
+        the ratio of the medians."""
+        return self.paired if self.paired is not None else self.eager / self.lazy
 
 
 @dataclass(frozen=True)
@@ -152,12 +163,62 @@ def run(
                     raise AssertionError(f"lazy {fmt} disagrees on {family} x{size}: {problem}")
                 progress(f"lazy {family} x{size} {fmt}")
                 pairs = cases(data, fmt)
-                fns = [fn for op in OPERATIONS for fn in pairs[op]]
-                medians = time_cases(fns, repeat)
-                for k, op in enumerate(OPERATIONS):
-                    eager, lazy = medians[2 * k], medians[2 * k + 1]
-                    out.append(LazyResult(family, size, fmt, op, eager, lazy))
+                timed = time_pairs([pairs[op] for op in OPERATIONS], repeat)
+                for op, (eager, lazy, ratio) in zip(OPERATIONS, timed, strict=True):
+                    out.append(LazyResult(family, size, fmt, op, eager, lazy, ratio))
     return out
+
+
+def time_pairs(
+    pairs: list[tuple[Callable[[], object], Callable[[], object]]],
+    repeat: int,
+    sample_seconds: float = 0.01,
+) -> list[tuple[float, float, float]]:
+    """For each (eager, lazy) pair: the median seconds per call of each and the median of
+    eager / lazy over ``repeat`` repetitions. In each repetition every pair is timed back to
+    back (which goes first alternates), so the ratio of one repetition compares the two under
+    the same load; in CPU time of this process (`runner.CLOCK`)."""
+    numbers = []
+    for pair in pairs:
+        counts = []
+        for fn in pair:
+            fn()  # warm up
+            start = CLOCK()
+            fn()
+            counts.append(max(1, round(sample_seconds / max(CLOCK() - start, 1e-7))))
+        numbers.append(counts)
+    samples: list[tuple[list[float], list[float]]] = [([], []) for _ in pairs]
+    for r in range(repeat):
+        for pair, counts, (eager_s, lazy_s) in zip(pairs, numbers, samples, strict=True):
+            for side in (0, 1) if r % 2 == 0 else (1, 0):
+                fn, number = pair[side], counts[side]
+                start = CLOCK()
+                for _ in range(number):
+                    fn()
+                (eager_s, lazy_s)[side].append((CLOCK() - start) / number)
+    return [
+        (
+            statistics.median(eager_s),
+            statistics.median(lazy_s),
+            statistics.median([e / max(z, 1e-12) for e, z in zip(eager_s, lazy_s, strict=True)]),
+        )
+        for eager_s, lazy_s in samples
+    ]
+
+
+def verdicts(results: list[LazyResult]) -> list[str]:
+    """One line per family and format measured: its pass-through ratio against its target
+    (`TARGETS`, else `FLOOR`), and whether it meets it."""
+    lines = []
+    for r in results:
+        if r.operation != "pass-through":
+            continue
+        target = TARGETS.get(r.family, {}).get(r.format, FLOOR)
+        verdict = "meets" if r.ratio >= target else "BELOW"
+        lines.append(
+            f"  {r.family} x{r.size} {r.format}: {r.ratio:.2f}x, target {target:.1f}x: {verdict}"
+        )
+    return lines
 
 
 def memory(families: Iterable[str], size: int, formats: Iterable[str]) -> list[LazyMemory]:
@@ -195,7 +256,7 @@ def table(results: list[LazyResult], mem: list[LazyMemory] | None = None) -> str
             if found is None:
                 cells.append("-")
             elif op == "full access":
-                cells.append(f"{found.lazy / found.eager:.2f} of eager")
+                cells.append(f"{1 / found.ratio:.2f} of eager")
             else:
                 cells.append(f"{found.ratio:.2f}x")
         lines.append([family, str(size), fmt, *cells])
@@ -208,11 +269,14 @@ def table(results: list[LazyResult], mem: list[LazyMemory] | None = None) -> str
         for row in lines
     ]
     out = [
-        "Lazy vs eager (minagent), medians of one run: decode and pass-through as eager time / "
-        "lazy time; full access as lazy cost / eager cost.",
+        "Lazy vs eager (minagent), one run: decode and pass-through as eager time / lazy time "
+        "(median of the repetitions' ratios); full access as lazy cost / eager cost.",
         *text,
     ]
     if mem:
+        out.append("")
+        out.append("Pass-through against its target (1.0x: lazy never slower than eager):")
+        out.extend(verdicts(results))
         out.append("")
         out.append(
             "Memory held per message (tracemalloc): eager / lazy / lazy after routing reads; "
