@@ -276,3 +276,94 @@ def test_one_pass_routes_and_writes_back_as_eager(rows: list[tuple[str, str, boo
     assert one_pass == (bool(msgs) and not lazy_module._mostly_ascii(data))
     if one_pass:
         assert out is data
+
+
+# --- writing back untouched: the input itself when it is the framing -----------------------------
+
+
+def test_compact_ascii_json_is_written_back_as_the_input_itself() -> None:
+    """Scanned JSON whose messages fill the array with no space is the input itself when
+    written back untouched (no copy); `verbatim` is found by length on the first write."""
+    data = wire.json.encode([Message("user", "a"), Message("assistant", "b")])
+    lazy = wire.json.decode_lazy(data)
+    assert lazy._src._raws is not None and lazy._src.verbatim is None
+    assert wire.json.encode(lazy) is data
+    assert lazy._src.verbatim is True
+
+
+@pytest.mark.parametrize(
+    ("data", "out"),
+    [
+        (b'[{"role":"user"}]\n', b'[{"role":"user"}]'),
+        (b'[{"role":"user"} ,{"role":"tool"}]', b'[{"role":"user"},{"role":"tool"}]'),
+        (b"[ ]", b"[]"),
+        (b" []", b"[]"),
+    ],
+)
+def test_a_space_anywhere_in_the_framing_is_not_the_input(data: bytes, out: bytes) -> None:
+    """One byte of space around or between the messages: written back framed compact."""
+    lazy = wire.json.decode_lazy(data)
+    assert wire.json.encode(lazy) == out
+    assert lazy._src.verbatim is False
+
+
+def test_empty_array_is_its_own_framing() -> None:
+    """``[]`` (and an empty MessagePack array) are written back as the input itself."""
+    data = b"[]"
+    assert wire.json.encode(wire.json.decode_lazy(data)) is data
+    packed = wire.msgpack.encode([])
+    assert wire.msgpack.encode(wire.msgpack.decode_lazy(packed)) is packed
+
+
+def test_one_pass_scanned_since_is_judged_by_length() -> None:
+    """A one-pass JSON input whose messages were scanned before the write-back (a message's
+    `raw` was read) is judged by length, which accepts another key order `_compact` refuses."""
+    data = ('[{"content":"' + CJK * 3 + '","role":"user"}]').encode()
+    lazy = wire.json.decode_lazy(data)
+    assert lazy._src.heads is not None and lazy._src._raws is None
+    assert lazy[0].raw == data[1:-1]  # type: ignore[union-attr]
+    assert wire.json.encode(lazy) is data
+    assert lazy._src.verbatim is True
+
+
+def test_json_lines_are_framed_unless_a_line_holds_spaces() -> None:
+    """JSON Lines decoded lazily: the lines framed as an array when each line is one value with
+    no space around it; a line with spaces around its value is framed without them."""
+    lines = b'{"role":"user"}\n{"role":"tool"}\n'
+    assert wire.json.encode(wire.json.decode_lazy(lines, lines=True)) == (
+        b'[{"role":"user"},{"role":"tool"}]'
+    )
+    spaced = wire.json.decode_lazy(b' {"role":"user"} \n{"role":"tool"}\n', lines=True)
+    assert wire.json.encode(spaced) == b'[{"role":"user"},{"role":"tool"}]'
+    assert spaced._src.verbatim is False
+
+
+def test_msgpack_frames_are_written_back_as_one_array() -> None:
+    """MessagePack payloads read lazily as frames: written back as one array, each message's
+    bytes kept (the joined payloads are that array)."""
+    from minagent.wire.lazy import frames_span
+
+    one, two = wire.msgpack.encode(Message("user", "a")), wire.msgpack.encode(Message("tool", "b"))
+    buf = one + two
+    items, used, err = frames_span(buf, [(0, len(one)), (len(one), len(buf))], 0, wire.Limits())
+    assert (used, err) == (len(buf), None)
+    assert wire.msgpack.encode(items) == b"\x92" + one + two
+    assert items[0]._src.verbatim is None
+    assert wire.msgpack.encode(wire.msgpack.decode_lazy(b"\x92" + one + two)) == b"\x92" + one + two
+
+
+@pytest.mark.parametrize(("header", "verbatim"), [(b"\x92", True), (b"\xdc\x00\x02", False)])
+def test_scanned_msgpack_is_the_input_when_its_header_is_the_shortest(
+    header: bytes, verbatim: bool
+) -> None:
+    """A MessagePack array the one pass cannot read (a role it refuses) is scanned; written
+    back untouched it is the input itself under the shortest header, else re-framed."""
+    good = wire.msgpack.encode(Message("user", "a"))
+    bad = msgspec.msgpack.encode({"role": "robot", "content": "b"})
+    data = header + good + bad
+    lazy = wire.msgpack.decode_lazy(data)
+    assert lazy._src._raws is not None
+    out = wire.msgpack.encode(lazy)
+    assert out == b"\x92" + good + bad
+    assert (out is data) is verbatim
+    assert lazy._src.verbatim is verbatim

@@ -227,9 +227,9 @@ class _Source:
         """The number of messages."""
         self.short = 0
         """Whether the heads were (or will be) decoded with their text (`_decodes_text`)."""
-        self.verbatim: bool | None = False
+        self.verbatim: bool | None = None
         """Whether ``data`` is exactly what encoding the untouched messages writes (None: not
-        known yet; `untouched` asks `_compact` of the JSON heads then)."""
+        known yet; the first `untouched` finds out, `_is_framing`)."""
         self.messages: list[Message | None] = [None] * n
         self.given = bytearray(n)  # 1 once a message's decoded objects were handed out
         self.heads: list[AnyHead | None] | None = None
@@ -258,10 +258,22 @@ class _Source:
         """What encoding every message untouched, in this format, writes."""
         verbatim = self.verbatim
         if verbatim is None:
-            verbatim = self.verbatim = _compact(self.data, self.heads)  # type: ignore[arg-type]
+            verbatim = self.verbatim = self._is_framing()
         if verbatim:
             return self.data
         return join_array(self.raws, self.codec.text)
+
+    def _is_framing(self) -> bool:
+        """Whether ``data`` is exactly `join_array` of the messages' bytes. With the scan's
+        `Raw` spans, by length: the input holds them, the array's header (MessagePack) or its
+        brackets and commas (JSON) and nothing else only if it is that long. Without (a JSON
+        array read in one pass), by `_compact`."""
+        raws = self._raws
+        if raws is None:
+            return _compact(self.data, self.heads)  # type: ignore[arg-type]
+        n = len(raws)
+        framing = len(join_array([], self.codec.text, n)) + (n - 1 if self.codec.text and n else 0)
+        return len(self.data) == framing + sum(map(len, raws))
 
     # --- full decode --------------------------------------------------------------------------
 
@@ -785,7 +797,6 @@ def _json_one_pass(codec: Codec, data: bytes, limits: Limits) -> _Source | None:
         return None
     source = _Source(codec, data, None, limits, len(heads))
     source.heads = heads
-    source.verbatim = None  # `_compact` decides, if everything is written back untouched
     return source
 
 
