@@ -1,9 +1,10 @@
 """Lazy JSON read in one pass (`minagent.wire.lazy._json_one_pass`, `_compact`, `_mostly_ascii`).
 
 Mostly non-ASCII JSON is read like a MessagePack array: one msgspec call decodes the heads (text
-skipped), no scan; everything written back untouched is the input itself when msgspec writing
-the heads gives the input back. These tests pin when that path is taken, what it writes, and
-that it raises what the scan path raises.
+skipped), no scan; everything written back untouched is the input itself when the input is as
+long as msgspec writing the heads (then it is their compact framing). These tests pin when that
+path is taken, what it writes, and that it raises what the scan path raises; and when a scanned
+input is written back as itself.
 """
 
 from __future__ import annotations
@@ -106,26 +107,41 @@ def test_spacing_between_messages_is_dropped_as_the_scan_path_drops_it() -> None
 @pytest.mark.parametrize(
     "message",
     [
-        '{"content":"C","role":"user"}',  # another key order
         '{"role":"user","content":"C","id":"msg_1"}',  # a key the heads do not read
         '{"role":"user","content":"C","content":"C"}',  # a key twice
         '{"role":"tool","content":"C","tool_call_id":"\\u0061"}',  # an escape msgspec avoids
-        '{"role":"tool","content":"C","is_error":false,"tool_call_id":"a"}',
+        '{"role": "user","content":"C"}',  # a space inside the message
     ],
 )
-def test_a_compact_input_the_heads_do_not_write_back_is_framed_from_the_scan(message: str) -> None:
-    """`_compact` says False when msgspec writing the heads does not give the input back; the
+def test_a_compact_input_longer_than_its_heads_is_framed_from_the_scan(message: str) -> None:
+    """`_compact` says False when the input is longer than msgspec writing its heads; the
     scan then frames the same bytes (the input was compact), a new object."""
     data = ("[" + message.replace('"C"', '"' + CJK * 3 + '"') + "]").encode()
     lazy = wire.json.decode_lazy(data)
-    assert lazy._src.heads is not None
-    assert lazy._src.heads is not None and lazy_module._compact(data, lazy._src.heads) is False
+    assert lazy._src.heads is not None and lazy._src._raws is None
+    assert lazy_module._compact(data, lazy._src.heads) is False
     out = wire.json.encode(lazy)
     assert out == data and out is not data
     assert lazy._src.verbatim is False
 
 
-def test_compact_is_exactly_msgspec_writing_the_heads() -> None:
+@pytest.mark.parametrize(
+    "message",
+    [
+        '{"content":"C","role":"user"}',
+        '{"role":"tool","is_error":false,"content":"C","tool_call_id":"a"}',
+    ],
+)
+def test_another_key_order_is_still_the_input_itself(message: str) -> None:
+    """Key order does not change the length: a compact input with the keys in another order
+    is written back as the input itself, with no scan."""
+    data = ("[" + message.replace('"C"', '"' + CJK * 3 + '"') + "]").encode()
+    lazy = wire.json.decode_lazy(data)
+    assert wire.json.encode(lazy) is data
+    assert (lazy._src._raws, lazy._src.verbatim) == (None, True)
+
+
+def test_compact_is_as_long_as_msgspec_writing_the_heads() -> None:
     """`_compact` on hand-written inputs: no content key, a tool result with both optional
     keys, an empty array (True); one trailing newline or space after the array (False)."""
     dec = msgspec.json.Decoder(list[lazy_module._Head])
@@ -315,10 +331,11 @@ def test_empty_array_is_its_own_framing() -> None:
     assert wire.msgpack.encode(wire.msgpack.decode_lazy(packed)) is packed
 
 
-def test_one_pass_scanned_since_is_judged_by_length() -> None:
+def test_one_pass_scanned_since_is_judged_by_its_spans() -> None:
     """A one-pass JSON input whose messages were scanned before the write-back (a message's
-    `raw` was read) is judged by length, which accepts another key order `_compact` refuses."""
-    data = ('[{"content":"' + CJK * 3 + '","role":"user"}]').encode()
+    `raw` was read) is judged by the length of its spans, which accepts a key the heads do
+    not read (`_compact` refuses it)."""
+    data = ('[{"role":"user","content":"' + CJK * 3 + '","id":"m"}]').encode()
     lazy = wire.json.decode_lazy(data)
     assert lazy._src.heads is not None and lazy._src._raws is None
     assert lazy[0].raw == data[1:-1]  # type: ignore[union-attr]

@@ -805,13 +805,17 @@ def _json_one_pass(codec: Codec, data: bytes, limits: Limits) -> _Source | None:
 
 
 def _compact(data: bytes, heads: list[_Head]) -> bool:
-    """Whether the JSON ``data`` is exactly ``[m0,m1,...]`` with each message written as its
-    head writes it (msgspec, compact: ``role``, the ``content`` bytes as they came, then
-    ``tool_call_id`` and ``is_error`` when present). Then it is also what `join_array` of the
-    messages' bytes writes, so encoding them untouched can return ``data`` itself. An input
-    with other keys, another key order or spacing is not recognised (False): the scan frames
-    its messages then, as it would without this check."""
-    return _HEADS_JSON.encode(heads) == data  # (msgspec decodes no lone surrogate to encode)
+    """Whether the JSON ``data`` is exactly ``[m0,m1,...]``: its messages (decoded into
+    ``heads``) with no space around or between them, what `join_array` of their bytes writes.
+
+    msgspec writing the heads gives the shortest JSON of what they hold (the ``content`` bytes
+    as they came, ``role``, ``tool_call_id``, ``is_error``; every string at its shortest, as
+    msgspec writes every code point), and the array its brackets and commas; the input holds
+    at least as much, in any key order, and anything else it holds (spaces, other keys,
+    escapes, a key twice) only adds bytes. So an input exactly as long has nothing else: no
+    space between its messages either. One that is longer is not recognised (False): the scan
+    frames its messages then, as it would without this check."""
+    return len(_HEADS_JSON.encode(heads)) == len(data)
 
 
 _HEADS_JSON = msgspec.json.Encoder()
