@@ -384,3 +384,24 @@ def test_scanned_msgpack_is_the_input_when_its_header_is_the_shortest(
     assert out == b"\x92" + good + bad
     assert (out is data) is verbatim
     assert lazy._src.verbatim is verbatim
+
+
+def test_one_pass_content_errors_keep_eager_s_path() -> None:
+    """A bad block in a one-pass JSON input: reading that message raises eager's error at
+    eager's path (the scan runs for the chunk), reading the message before it does not."""
+    data = (
+        '[{"role":"user","content":"'
+        + CJK * 10
+        + '"},{"role":"assistant","content":[{"type":"text"}]},{"role":"user","content":"x"}]'
+    ).encode()
+    lazy = wire.json.decode_lazy(data)
+    assert lazy._src.heads is not None and lazy._src._raws is None
+    assert [m.role for m in lazy] == ["user", "assistant", "user"]  # type: ignore[union-attr]
+    assert lazy[2].content == "x"  # type: ignore[union-attr]
+    with pytest.raises(ValidationError) as err:
+        lazy[1].content  # noqa: B018
+    with pytest.raises(ValidationError) as eager:
+        wire.json.decode(data)
+    assert err.value.path == eager.value.path == "$[1].content[0]"
+    assert err.value.message == eager.value.message
+    assert lazy[0].content == CJK * 10  # type: ignore[union-attr]
