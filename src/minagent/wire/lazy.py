@@ -756,9 +756,9 @@ def _one_pass(codec: Codec, data: bytes, limits: Limits) -> _Source | None:
     """A MessagePack array of messages read in one pass: the heads of every message, which
     checks the syntax as the scan would; the scan of each message's bytes waits until they
     are needed (not for routing, nor for writing everything back untouched: MessagePack has
-    no whitespace, so that is the input itself when its array header is the shortest). None
-    when this does not apply (JSON, whose scan also finds the spacing between messages) or
-    fails (then the scan path decides, and reports exactly what it reports)."""
+    no whitespace, so that is the input itself when its array header is the shortest). JSON
+    goes to `_json_one_pass`. None when this does not apply (not an array header) or fails
+    (then the scan path decides, and reports exactly what it reports)."""
     if not data:
         return None
     if codec.text:
