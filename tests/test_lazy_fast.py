@@ -405,3 +405,20 @@ def test_one_pass_content_errors_keep_eager_s_path() -> None:
     assert err.value.path == eager.value.path == "$[1].content[0]"
     assert err.value.message == eager.value.message
     assert lazy[0].content == CJK * 10  # type: ignore[union-attr]
+
+
+def test_msgspec_writes_every_code_point_at_its_shortest() -> None:
+    """What `_compact` rests on, checked on the installed msgspec: each character is written
+    in the fewest bytes JSON allows (raw UTF-8; two-byte escapes for quote, backslash and the
+    five short controls; six bytes for the other controls). Every ASCII character and every
+    97th code point beyond (surrogates have no UTF-8 form to write)."""
+    short = {'"', "\\", "\b", "\f", "\n", "\r", "\t"}
+    points = [*range(0x80), *range(0x80, 0x110000, 97), 0x2028, 0x2029, 0xFFFF, 0x10FFFF]
+    for point in points:
+        if 0xD800 <= point < 0xE000:
+            continue
+        char = chr(point)
+        shortest = (
+            4 if char in short else 8 if point < 0x20 else len(char.encode()) + 2
+        )  # with the quotes
+        assert len(msgspec.json.encode(char)) == shortest, hex(point)
