@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
@@ -575,13 +576,56 @@ class _NeedsLowering(Exception):
     pass
 
 
+class Spliced:
+    """A JSON string `encode_json` puts into its output after msgspec has written the rest:
+    ``"`` + ``head`` + ``body`` + ``"``, with ``body`` (base64 text, often megabytes) copied in
+    once, never encoded, escaped or searched. ``head`` (a short prefix such as ``data:image/png;
+    base64,``) and ``body`` must be JSON string text with nothing to escape (the callers:
+    media types checked by `minagent.providers._helpers`, base64 text)."""
+
+    __slots__ = ("body", "head")
+
+    def __init__(self, body: bytes | memoryview, head: bytes = b"") -> None:
+        self.body = body
+        self.head = head
+
+    def __repr__(self) -> str:
+        return f"Spliced({bytes(self.head)!r}, {len(self.body)} bytes)"
+
+
+_MARK = b"\x00"
+"""Where a `Spliced` body goes in msgspec's output: JSON text never holds a raw NUL (msgspec
+escapes it in strings, and its decoder refuses one, so no decoded `msgspec.Raw` holds one)."""
+
+_local = threading.local()
+
+
 def _hook(obj: Any) -> Any:
+    if type(obj) is Spliced:
+        pieces = getattr(_local, "pieces", None)
+        if pieces is None:  # (the fallback, or an encoder not collecting: written whole)
+            return msgspec.Raw(b'"' + obj.head + bytes(obj.body) + b'"')
+        pieces.append(obj.body)
+        return msgspec.Raw(b'"' + obj.head + _MARK + b'"')
     if type(obj) is Extra:
         raise _NeedsLowering
     raise NotImplementedError(f"cannot write objects of type {type(obj).__name__}")
 
 
 _ENCODER = msgspec.json.Encoder(enc_hook=_hook)
+
+
+def _splice(out: bytes, pieces: list[bytes | memoryview]) -> bytes | None:
+    """``out`` with each `_MARK` replaced by its piece, in order (None if the marks do not
+    match the pieces: the caller writes the pieces whole instead)."""
+    parts = out.split(_MARK)
+    if len(parts) != len(pieces) + 1:  # pragma: no cover (no JSON text holds a raw NUL)
+        return None
+    joined: list[bytes | memoryview] = [parts[0]]
+    for piece, part in zip(pieces, parts[1:]):  # noqa: B905 (lengths checked)
+        joined.append(piece)
+        joined.append(part)
+    return b"".join(joined)
 
 
 def lowered(value: Any, path: str) -> Any:
@@ -596,8 +640,16 @@ def _capped_encode(obj: Any) -> bytes:
     C recursion count is lowered for the call (`minagent.wire._codec.encode_budget`)."""
     budget = _codec.encode_budget()
     out: bytes = (
-        _ENCODER.encode(obj) if budget is None else _codec.run_capped(budget, _ENCODER.encode, obj)
+        _encode_once(obj) if budget is None else _codec.run_capped(budget, _encode_once, obj)
     )
+    return out
+
+
+def _encode_once(obj: Any, splice: bool = True) -> bytes:
+    """One `_ENCODER` call, collecting the `Spliced` pieces in ``_local.pieces`` (``splice``:
+    marks for them; else written whole, ``_local.pieces`` None)."""
+    _local.pieces = [] if splice else None
+    out: bytes = _ENCODER.encode(obj)
     return out
 
 
@@ -609,6 +661,9 @@ def encode_json(obj: Any) -> bytes:
     the adapters' decoders refuse) and a NaN or infinity (msgspec would write ``null``), each
     with its path in ``obj`` (`minagent.wire._finite`: looked for only when the output holds a
     null).
+
+    A `Spliced` value (base64 text, as the adapters write images) is put in after msgspec and
+    the NaN check have run over the rest: its text is copied once, never encoded or searched.
     """
     where: str | None = None
     try:
@@ -617,7 +672,7 @@ def encode_json(obj: Any) -> bytes:
         except RecursionError:  # too deep to read back, or encoded from deep in the stack
             where = _depth.too_deep(obj, DEFAULT.max_depth)
             if where is None:
-                out = deep(lambda: _ENCODER.encode(obj))
+                out = deep(lambda: _encode_once(obj))
     except _NeedsLowering:
         raise EncodeError("internal: a block with extra keys was not lowered") from None
     except (TypeError, ValueError, OverflowError, NotImplementedError) as err:
@@ -628,7 +683,12 @@ def encode_json(obj: Any) -> bytes:
             "(decoding refuses it)",
             path=where,
         )
-    _finite.refuse_nonfinite(obj, out)
+    pieces = getattr(_local, "pieces", None)
+    _local.pieces = None
+    _finite.refuse_nonfinite(obj, out)  # on the output without the spliced text
+    if pieces:
+        spliced = _splice(out, pieces)
+        out = spliced if spliced is not None else _encode_once(obj, splice=False)
     return out
 
 

@@ -62,6 +62,8 @@ from ._helpers import MISSING as MISSING
 from ._helpers import a as a
 from ._helpers import b64_exact as b64_exact
 from ._helpers import base64_json as base64_json
+from ._helpers import base64_source as base64_source
+from ._helpers import base64_text as base64_text
 from ._helpers import block_kind
 from ._helpers import data_url as data_url
 from ._helpers import extra_dict as extra_dict

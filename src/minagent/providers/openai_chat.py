@@ -636,27 +636,10 @@ def _part(part: Any, path: str) -> wb.ContentBlock:
 
 
 def _source(url: str) -> wb.Base64Source | wb.UrlSource:
-    """A data URL with canonical base64 as bytes; any other URL as it is."""
-    if url.startswith("data:"):
-        head, sep, b64 = url.partition(",")
-        if sep and head.endswith(";base64"):
-            media_type = head[5:-7]
-            text = b64.encode("ascii", "replace")
-            try:  # msgspec's base64 is several times faster than binascii's here
-                data = _BYTES.decode(b'"' + text + b'"')
-            except msgspec.DecodeError:
-                data = None
-            if (
-                data is not None
-                and media_type
-                and ";" not in media_type
-                and _ENC.encode(data)[1:-1] == text
-            ):
-                return wb.Base64Source(media_type=media_type, data=data)
-    return wb.UrlSource(url=url)
-
-
-_BYTES = msgspec.json.Decoder(bytes)
+    """A data URL with canonical base64 as bytes (keeping its text, written back as it came);
+    any other URL as it is."""
+    source = kit.parse_data_url(url) if url.startswith("data:") else None
+    return source if source is not None else wb.UrlSource(url=url)
 
 
 _CALL_KEYS = frozenset({"id", "type", "function"})
