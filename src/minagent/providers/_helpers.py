@@ -144,7 +144,7 @@ def base64_text(source: Base64Source) -> bytes | memoryview:
     unchanged, else its bytes encoded."""
     kept = kept_base64(source)
     if kept is not None:
-        return kept.encode("ascii")
+        return kept
     return binascii.b2a_base64(source.data, newline=False)
 
 

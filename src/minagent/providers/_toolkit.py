@@ -22,6 +22,7 @@ from typing import Any, Protocol, TypeVar
 import msgspec
 from msgspec import UNSET
 
+from ..wire import _stack
 from ..wire._stack import runs_roomy
 from ..wire.blocks import UnknownBlock
 from ..wire.errors import ValidationError
@@ -616,12 +617,15 @@ def request_encoder(write: Callable[[Request, Unsupported], bytes]) -> RequestEn
         renames: Renames | None = None,
         **options: Any,
     ) -> bytes:
-        return write(
-            as_request(request, options, defaults), Unsupported(unsupported, dropped, renames)
-        )
+        if options or defaults is not None or type(request) is not Request:
+            request = as_request(request, options, defaults)
+        policy = Unsupported(unsupported, dropped, renames)
+        if _stack.fits(None):  # (`runs_roomy`, without sizing a Request)
+            return write(request, policy)  # type: ignore[arg-type]
+        return _stack.elsewhere(write, request, policy)
 
     _named(encode_request, write, "encode_request")
-    return runs_roomy(encode_request)
+    return encode_request
 
 
 def response_encoder(

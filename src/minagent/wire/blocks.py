@@ -190,13 +190,14 @@ class Base64Source(_Tagged, tag="base64", dict=True, gc=True):
         try:
             if "\\" in text:  # a JSON escape: not base64, however msgspec would read it
                 raise msgspec.DecodeError
-            data = _B64_BYTES.decode(b'"' + text.encode("ascii") + b'"')
+            ascii_text = text.encode("ascii")
+            data = _B64_BYTES.decode(b'"' + ascii_text + b'"')
         except (UnicodeEncodeError, msgspec.DecodeError, msgspec.ValidationError):
             raise ValidationError(
                 "invalid base64 text (expected standard base64 with padding)"
             ) from None
         source = cls(media_type, data, extra)
-        source.__dict__[_KEPT] = (text, data)
+        source.__dict__[_KEPT] = (ascii_text, data)
         return source
 
     @property
@@ -204,7 +205,7 @@ class Base64Source(_Tagged, tag="base64", dict=True, gc=True):
         """The base64 text this source is written as: the text it was read from while ``data``
         is unchanged (`from_base64`), else the standard encoding of ``data``."""
         kept = kept_base64(self)
-        return kept if kept is not None else _b64encode(self.data).decode("ascii")
+        return (kept if kept is not None else _b64encode(self.data)).decode("ascii")
 
 
 def _b64encode(data: bytes) -> bytes:
@@ -212,13 +213,15 @@ def _b64encode(data: bytes) -> bytes:
 
 
 _KEPT = "_base64_text"
-"""Key of a `Base64Source`'s kept text in its ``__dict__``: ``(text, the bytes read from it)``."""
+"""Key of a `Base64Source`'s kept text in its ``__dict__``: ``(the text as ASCII bytes, the
+bytes read from it)``."""
 
 _B64_BYTES = msgspec.json.Decoder(bytes)
 
 
-def kept_base64(source: Base64Source) -> str | None:
-    """The base64 text ``source`` was read from, if it still holds the bytes read from it."""
+def kept_base64(source: Base64Source) -> bytes | None:
+    """The base64 text ``source`` was read from (ASCII bytes, ready to write), if it still
+    holds the bytes read from it; else None."""
     kept = source.__dict__.get(_KEPT)
     if kept is not None and kept[1] is source.data:
         return kept[0]  # type: ignore[no-any-return]
@@ -226,11 +229,13 @@ def kept_base64(source: Base64Source) -> str | None:
 
 
 def keep_base64(source: Base64Source, text: str) -> None:
-    """Record that ``source.data`` was read from the base64 ``text`` (a decoder that read both
-    from one JSON string); `kept_base64` returns it until ``data`` changes. Ignored unless the
-    lengths agree (standard base64 with padding: 4 characters per 3 bytes, rounded up)."""
-    if type(text) is str and len(text) == (len(source.data) + 2) // 3 * 4:
-        source.__dict__[_KEPT] = (text, source.data)
+    """Record that ``source.data`` was read from the base64 ``text`` by a decoder that read
+    both from one JSON string (the caller vouches for that: the text is written back as it is);
+    `kept_base64` returns it until ``data`` changes. Ignored unless ``text`` is an ASCII
+    ``str`` whose length matches the bytes (standard base64 with padding: 4 characters per 3
+    bytes, rounded up)."""
+    if type(text) is str and len(text) == (len(source.data) + 2) // 3 * 4 and text.isascii():
+        source.__dict__[_KEPT] = (text.encode("ascii"), source.data)
 
 
 class UrlSource(_Tagged, tag="url"):
