@@ -13,8 +13,9 @@ tool inputs: plain dicts and lists, checked by msgspec while decoding.
 Keys a known block does not name land in its ``extra``; a block whose ``type`` is not known
 becomes an :class:`UnknownBlock` holding the whole object. Both are written back unchanged.
 
-All Structs here are created with ``gc=False``: decoded messages are trees (no reference cycles),
-so the garbage collector never needs to track them. Do not build reference cycles through them
+All Structs here but `Base64Source` (whose instances have a ``__dict__``) are created with
+``gc=False``: decoded messages are trees (no reference cycles), so the garbage collector never
+needs to track them. Do not build reference cycles through them
 (for example a tool ``input`` that contains the block itself): such a cycle would never be freed.
 """
 
@@ -160,15 +161,14 @@ OptionalText = str | None | UnsetType
 class Base64Source(_Tagged, tag="base64", dict=True, gc=True):
     """Inline binary data: ``bytes`` in memory, base64 text in JSON, ``bin`` in MessagePack.
 
-    A source read from base64 text by a provider adapter (`from_base64`) also keeps that text:
-    while ``data`` is the bytes it was read with, `base64` is that exact text, and the adapters
-    write it back as it came, with no encode (a megabyte image costs a copy, not a base64
-    encode; text whose padding bits are not zero, such as ``"QR=="``, stays as it was). Set
-    ``data`` to other bytes and the text is dropped: those bytes are encoded. The kept text is
-    not a field: equality, ``repr``, the wire codec and `msgspec.structs.replace` see ``data``
-    only (a copy made by ``replace`` encodes its bytes). It lives in the instance ``__dict__``,
-    which is why this Struct, unlike the others, is tracked by the garbage collector.
+    A source read from base64 text (`from_base64`, the provider adapters) keeps that text and
+    is written back as it came while ``data`` is unchanged (`base64`).
     """
+
+    # The kept text is not a field (equality, repr, the wire codec and msgspec.structs.replace
+    # see ``data`` only): it lives in the instance ``__dict__`` (``dict=True``), which is why
+    # this Struct, unlike the others, is tracked by the garbage collector (msgspec refuses
+    # ``gc=False`` with ``dict=True``). See `from_base64`.
 
     type: ClassVar[Literal["base64"]] = "base64"
     media_type: str
@@ -183,8 +183,12 @@ class Base64Source(_Tagged, tag="base64", dict=True, gc=True):
         cls, media_type: str, text: str, extra: Extra | UnsetType = UNSET
     ) -> Base64Source:
         """A source holding the bytes of standard base64 ``text`` (with padding), keeping the
-        text itself to write back (`base64`). Raises `ValidationError` if ``text`` is not
-        standard base64 (another alphabet, whitespace, missing padding)."""
+        text itself: while ``data`` is the bytes read from it, `base64` is that exact text and
+        the provider adapters write it back as it came, with no encode (a megabyte image costs
+        a copy; text whose padding bits are not zero, such as ``"QR=="``, stays as it was).
+        Set ``data`` to other bytes and the text is dropped: those bytes are encoded; a copy
+        made by `msgspec.structs.replace` encodes its bytes too. Raises `ValidationError` if
+        ``text`` is not standard base64 (another alphabet, whitespace, missing padding)."""
         if type(text) is not str:
             raise ValidationError(f"expected base64 text (a str), got {type(text).__name__}")
         try:
