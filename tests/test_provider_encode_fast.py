@@ -185,6 +185,21 @@ def test_anthropic_base64_in_tool_results_and_documents_kept() -> None:
     assert A.encode_request(A.decode_request(raw)) == raw
 
 
+def test_anthropic_base64_inside_a_content_source_kept() -> None:
+    """An image inside a document's content source (with and without an unknown key on the
+    image) comes back as written."""
+    image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": QR}}
+    for extra in ({}, {"future_key": 1}):
+        source = {"type": "content", "content": [{**image, **extra}, {"type": "text", "text": "t"}]}
+        body = {
+            "model": "m",
+            "max_tokens": 1,
+            "messages": [{"role": "user", "content": [{"type": "document", "source": source}]}],
+        }
+        raw = _compact(body)
+        assert A.encode_request(A.decode_request(raw)) == raw, extra
+
+
 @pytest.mark.parametrize("target", sorted(ADAPTERS))
 def test_every_adapter_writes_kept_text_without_encoding(
     target: str, monkeypatch: pytest.MonkeyPatch

@@ -910,7 +910,7 @@ def _content(
                     continue
         break
     else:
-        return [_spliced(block) for block in content] if media else content
+        return _spliced_all(content) if media else content
     kept: list[Any] = []
     for j, block in enumerate(content):
         where = f"{path}.content[{j}]"
@@ -945,7 +945,7 @@ def _content(
         block = _checked_block(block, where, policy)
         if block is not None:
             kept.append(block)
-    return [_spliced(block) for block in kit.lowered(kept, path + ".content")]
+    return _spliced_all(kit.lowered(kept, path + ".content"))
 
 
 class _Base64Out(msgspec.Struct, tag="base64", tag_field="type", gc=False):
@@ -965,14 +965,23 @@ def _spliced(block: Any) -> Any:
         source = block.get("source")
         if type(source) is wb.Base64Source and source.extra is UNSET:
             return {**block, "source": _Base64Out(source.media_type, kit.base64_json(source))}
+        if type(source) is dict and type(source.get("content")) is list:  # a content source
+            return {**block, "source": {**source, "content": _spliced_all(source["content"])}}
         return block
     if cls is not wb.ImageBlock and cls is not wb.DocumentBlock:
         return block
     source = block.source
+    if type(source) is wb.ContentSource and type(source.content) is list:
+        content = msgspec.structs.replace(source, content=_spliced_all(source.content))
+        return msgspec.structs.replace(block, source=content)
     if type(source) is not wb.Base64Source or source.extra is not UNSET:
         return block
     data = kit.base64_json(source)
     return msgspec.structs.replace(block, source=_Base64Out(source.media_type, data))
+
+
+def _spliced_all(blocks: list[Any]) -> list[Any]:
+    return [_spliced(block) for block in blocks]
 
 
 _MEDIA: dict[type[Any], frozenset[str]] = {

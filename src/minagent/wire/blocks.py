@@ -232,14 +232,18 @@ def kept_base64(source: Base64Source) -> bytes | None:
     return None
 
 
-def keep_base64(source: Base64Source, text: str) -> None:
-    """Record that ``source.data`` was read from the base64 ``text`` by a decoder that read
-    both from one JSON string (the caller vouches for that: the text is written back as it is);
-    `kept_base64` returns it until ``data`` changes. Ignored unless ``text`` is an ASCII
-    ``str`` whose length matches the bytes (standard base64 with padding: 4 characters per 3
-    bytes, rounded up)."""
-    if type(text) is str and len(text) == (len(source.data) + 2) // 3 * 4 and text.isascii():
+def keep_base64(source: Base64Source, text: str | bytes) -> None:
+    """Record that ``source.data`` was read from the base64 ``text`` (a ``str``, or its ASCII
+    bytes) by a decoder that read both from one JSON string, with no escapes in it (the caller
+    vouches for that: the text is written back as it is); `kept_base64` returns it until
+    ``data`` changes. Ignored unless ``text`` is ASCII and its length matches the bytes
+    (standard base64 with padding: 4 characters per 3 bytes, rounded up)."""
+    if len(text) != (len(source.data) + 2) // 3 * 4 or not text.isascii():
+        return
+    if type(text) is str:
         source.__dict__[_KEPT] = (text.encode("ascii"), source.data)
+    elif type(text) is bytes:
+        source.__dict__[_KEPT] = (text, source.data)
 
 
 class UrlSource(_Tagged, tag="url"):
