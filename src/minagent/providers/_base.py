@@ -634,23 +634,26 @@ def lowered(value: Any, path: str) -> Any:
     return _lossless.lower_located(value, path, _values.json_problem)
 
 
-def _capped_encode(obj: Any) -> bytes:
-    """`_ENCODER` on ``obj`` with msgspec's recursion guard stopping past the default
-    ``max_depth``: up to CPython 3.11 the guard is the recursion limit; from 3.12 the thread's
-    C recursion count is lowered for the call (`minagent.wire._codec.encode_budget`)."""
-    budget = _codec.encode_budget()
-    out: bytes = (
-        _encode_once(obj) if budget is None else _codec.run_capped(budget, _encode_once, obj)
-    )
-    return out
-
-
 def _encode_once(obj: Any, splice: bool = True) -> bytes:
     """One `_ENCODER` call, collecting the `Spliced` pieces in ``_local.pieces`` (``splice``:
     marks for them; else written whole, ``_local.pieces`` None)."""
     _local.pieces = [] if splice else None
     out: bytes = _ENCODER.encode(obj)
     return out
+
+
+def _encode_deep(obj: Any) -> bytes:
+    """``obj`` written after msgspec's capped guard stopped it: refused with the path of the
+    first container past the default ``max_depth`` (what decoding refuses), else written again
+    with the guard as it was (up to CPython 3.11: with headroom, `deep`)."""
+    where = _depth.too_deep(obj, DEFAULT.max_depth)
+    if where is not None:
+        raise EncodeError(
+            f"cannot write JSON: nesting deeper than max_depth={DEFAULT.max_depth} "
+            "(decoding refuses it)",
+            path=where,
+        )
+    return deep(lambda: _encode_once(obj))  # type: ignore[no-any-return]
 
 
 def encode_json(obj: Any) -> bytes:
@@ -662,30 +665,36 @@ def encode_json(obj: Any) -> bytes:
     with its path in ``obj`` (`minagent.wire._finite`: looked for only when the output holds a
     null).
 
+    msgspec's recursion guard stops past the default ``max_depth``: up to CPython 3.11 the guard
+    is the recursion limit; from 3.12 the thread's C recursion count is lowered for the call
+    (`minagent.wire._codec.encode_budget`).
+
     A `Spliced` value (base64 text, as the adapters write images) is put in after msgspec and
     the NaN check have run over the rest: its text is copied once, never encoded or searched.
     """
-    where: str | None = None
+    local = _local
+    local.pieces = pieces = []
+    budget = _codec.encode_budget()
     try:
         try:
-            out: bytes = _capped_encode(obj)
+            out: bytes = (
+                _ENCODER.encode(obj)
+                if budget is None
+                else _codec.run_capped(budget, _ENCODER.encode, obj)
+            )
         except RecursionError:  # too deep to read back, or encoded from deep in the stack
-            where = _depth.too_deep(obj, DEFAULT.max_depth)
-            if where is None:
-                out = deep(lambda: _encode_once(obj))
+            out = _encode_deep(obj)
+            pieces = local.pieces
     except _NeedsLowering:
         raise EncodeError("internal: a block with extra keys was not lowered") from None
     except (TypeError, ValueError, OverflowError, NotImplementedError) as err:
+        if isinstance(err, EncodeError):
+            raise
         raise EncodeError(f"cannot write JSON: {err}") from None
-    if where is not None:
-        raise EncodeError(
-            f"cannot write JSON: nesting deeper than max_depth={DEFAULT.max_depth} "
-            "(decoding refuses it)",
-            path=where,
-        )
-    pieces = getattr(_local, "pieces", None)
-    _local.pieces = None
-    _finite.refuse_nonfinite(obj, out)  # on the output without the spliced text
+    finally:
+        local.pieces = None
+    if b"null" in out:  # (the NaN check looks closer only then: `_finite.refuse_nonfinite`)
+        _finite.refuse_nonfinite(obj, out)  # on the output without the spliced text
     if pieces:
         spliced = _splice(out, pieces)
         out = spliced if spliced is not None else _encode_once(obj, splice=False)
