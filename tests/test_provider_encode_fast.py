@@ -11,23 +11,26 @@ import base64
 import json
 import os
 import random
+from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec import UNSET
 
 from minagent.providers import _helpers
 from minagent.providers import anthropic as A
 from minagent.providers import gemini as G
 from minagent.providers import openai_chat as C
 from minagent.providers import openai_responses as R
-from minagent.providers._base import Request, Spliced, encode_json
+from minagent.providers._base import SOURCE, Request, Spliced, Unsupported, encode_json
 from minagent.wire import (
     Base64Source,
     DocumentBlock,
     EncodeError,
+    Extra,
     ImageBlock,
     Message,
     TextBlock,
@@ -310,3 +313,92 @@ def test_a_large_image_request_round_trips_exactly_through_every_adapter() -> No
     for name, adapter in ADAPTERS.items():
         first = adapter.encode_request(req)
         assert adapter.encode_request(adapter.decode_request(first)) == first, name
+
+
+# --- Chat Completions: messages tagged with hints only, written directly ------------------------
+
+_CHAT_REQUESTS = sorted(
+    [
+        *Path(__file__, "..", "data", "provider-examples", "openai").resolve().glob("request_*"),
+        *Path(__file__, "..", "data", "provider-real", "openai_chat").resolve().glob("request_*"),
+        *Path(__file__, "..", "data", "provider-dialects").resolve().glob("request_*.json"),
+    ]
+)
+
+
+def _general(msg: Message, i: int, ext: bool) -> Any:
+    return C._encode_message(msg, f"$.messages[{i}]", Unsupported(), ext=ext)
+
+
+def test_hinted_messages_of_recordings_written_as_the_general_path_writes_them() -> None:
+    """For every message of every Chat Completions request recording, the direct writer gives
+    either nothing (not its case) or what the general path writes; it takes the recordings'
+    developer messages and tool-call turns."""
+    taken = 0
+    assert len(_CHAT_REQUESTS) > 10
+    for path in _CHAT_REQUESTS:
+        for i, msg in enumerate(C.decode_request(path.read_bytes()).messages):
+            if msg.extra is UNSET:
+                continue
+            fast = C._hinted_message(msg, i)
+            if fast is not None:
+                taken += 1
+                assert fast == _general(msg, i, True) == _general(msg, i, False), path.name
+    assert taken == 3  # (the developer message and the two tool-call turns of the examples)
+
+
+_TAG = {SOURCE: "openai_chat"}
+_CALL = ToolUseBlock("c1", "f", {"a": [1, "x"]})
+
+
+@pytest.mark.parametrize(
+    ("msg", "taken"),
+    [
+        (Message("system", "be brief", extra=Extra({**_TAG, "developer": True})), True),
+        (Message("system", "be brief", extra=Extra(_TAG)), False),
+        (Message("system", "hi", extra=Extra({**_TAG, "developer": True, "name": "b"})), False),
+        (Message("system", [TextBlock("x")], extra=Extra({**_TAG, "developer": True})), False),
+        (Message("assistant", [_CALL], extra=Extra({**_TAG, "content_absent": True})), True),
+        (Message("assistant", [_CALL, _CALL], extra=Extra(_TAG)), True),
+        (Message("assistant", [_CALL], extra=Extra({"content_absent": True})), False),
+        (Message("assistant", [_CALL], extra=Extra({SOURCE: "gemini"})), False),
+        (Message("assistant", [_CALL], extra=Extra({**_TAG, "content_list": True})), False),
+        (Message("assistant", [_CALL, TextBlock("t")], extra=Extra(_TAG)), False),
+        (
+            Message(
+                "assistant",
+                [ToolUseBlock("c1", "f", {}, cache_control={"type": "ephemeral"})],
+                extra=Extra(_TAG),
+            ),
+            False,
+        ),
+        (
+            Message(
+                "assistant",
+                [ToolUseBlock("c1", "f", {}, extra=Extra({"arguments": "{ }"}))],
+                extra=Extra(_TAG),
+            ),
+            False,
+        ),
+        (Message("assistant", [], extra=Extra(_TAG)), False),
+    ],
+)
+def test_hinted_message_cases(msg: Message, taken: bool) -> None:
+    """The direct writer takes exactly a tagged developer message with string content and a
+    tagged turn of plain tool calls (content absent or null), and writes what the general path
+    writes."""
+    fast = C._hinted_message(msg, 0)
+    assert (fast is not None) is taken
+    if fast is not None:
+        assert fast == _general(msg, 0, True)
+
+
+def test_hinted_tool_call_refuses_a_nan_with_its_path() -> None:
+    """A NaN in a plain tool call's input is refused at its path, as by the general path."""
+    call = ToolUseBlock("c", "f", {"x": float("nan")})
+    msg = Message("assistant", [TextBlock("t"), call], extra=Extra(_TAG))
+    calls_only = Message("assistant", [_CALL, call], extra=Extra(_TAG))
+    for m in (msg, calls_only):
+        with pytest.raises(EncodeError) as err:
+            C.encode_request(Request(messages=[Message("user", "q"), m], model="m"))
+        assert err.value.path == "$.messages[1].content[1].input.x"

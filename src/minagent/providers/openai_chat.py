@@ -949,11 +949,44 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
         ):
             messages.append(msg)  # the neutral struct is this API's shape: msgspec writes it
             continue
-        out = _encode_message(msg, f"$.messages[{i}]", policy, ext=ext)
+        out = _hinted_message(msg, i) if msg.extra is not UNSET else None
+        if out is None:
+            out = _encode_message(msg, f"$.messages[{i}]", policy, ext=ext)
         if out is not None:
             messages.append(out)
     body["messages"] = messages
     return kit.encode_json(body)
+
+
+def _hinted_message(msg: Message, i: int) -> dict[str, Any] | None:
+    """What `_encode_message` writes for the two messages this adapter's decoder tags with
+    hints only, written directly (None for any other): a developer message with string content,
+    and an assistant turn of plain tool calls (content absent, or null)."""
+    extra: Extra = msg.extra  # type: ignore[assignment]
+    if extra.get(kit.SOURCE) != NAME:
+        return None
+    size = len(extra)
+    content = msg.content
+    if msg.role == "system":
+        if size == 2 and extra.get("developer") is True and type(content) is str:
+            return {"role": "developer", "content": content}
+        return None
+    if msg.role != "assistant" or type(content) is not list or not content:
+        return None
+    absent = extra.get("content_absent") is True
+    if size != 1 + absent:
+        return None
+    for block in content:
+        if type(block) is not wb.ToolUseBlock or not kit.bare(block):
+            return None
+    calls = []
+    for j, block in enumerate(content):
+        arguments = kit.tool_arguments(block, f"$.messages[{i}].content[{j}]")
+        function = {"name": block.name, "arguments": arguments}  # type: ignore[union-attr]
+        calls.append({"id": block.id, "type": "function", "function": function})  # type: ignore[union-attr]
+    if absent:
+        return {"role": "assistant", "tool_calls": calls}
+    return {"role": "assistant", "content": None, "tool_calls": calls}
 
 
 def _extensions(value: Any) -> bool:
