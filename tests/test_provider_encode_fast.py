@@ -18,7 +18,6 @@ import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from msgspec import UNSET
 
 from minagent.providers import _helpers
 from minagent.providers import anthropic as A
@@ -31,10 +30,12 @@ from minagent.wire import (
     DocumentBlock,
     EncodeError,
     Extra,
+    FileSource,
     ImageBlock,
     Message,
     TextBlock,
     ToolUseBlock,
+    UrlSource,
     ValidationError,
 )
 from minagent.wire.blocks import keep_base64, kept_base64
@@ -315,7 +316,7 @@ def test_a_large_image_request_round_trips_exactly_through_every_adapter() -> No
         assert adapter.encode_request(adapter.decode_request(first)) == first, name
 
 
-# --- Chat Completions: messages tagged with hints only, written directly ------------------------
+# --- Chat Completions: the commonest messages, written directly ----------------------------------
 
 _CHAT_REQUESTS = sorted(
     [
@@ -330,21 +331,26 @@ def _general(msg: Message, i: int, ext: bool) -> Any:
     return C._encode_message(msg, f"$.messages[{i}]", Unsupported(), ext=ext)
 
 
-def test_hinted_messages_of_recordings_written_as_the_general_path_writes_them() -> None:
+def _written(message: Any) -> bytes:
+    """A written message as its JSON bytes (parts may be Structs or Spliced data URLs)."""
+    return encode_json(message)
+
+
+def test_direct_messages_of_recordings_written_as_the_general_path_writes_them() -> None:
     """For every message of every Chat Completions request recording, the direct writer gives
-    either nothing (not its case) or what the general path writes; it takes the recordings'
-    developer messages and tool-call turns."""
+    either nothing (not its case) or the bytes the general path writes; it takes the
+    recordings' developer message, tool-call turns and user messages of text and image parts."""
     taken = 0
     assert len(_CHAT_REQUESTS) > 10
     for path in _CHAT_REQUESTS:
         for i, msg in enumerate(C.decode_request(path.read_bytes()).messages):
-            if msg.extra is UNSET:
-                continue
-            fast = C._hinted_message(msg, i)
+            fast = C._direct_message(msg, i)
             if fast is not None:
                 taken += 1
-                assert fast == _general(msg, i, True) == _general(msg, i, False), path.name
-    assert taken == 3  # (the developer message and the two tool-call turns of the examples)
+                written = _written(fast)
+                assert written == _written(_general(msg, i, True)), path.name
+                assert written == _written(_general(msg, i, False)), path.name
+    assert taken == 7  # a developer message, two tool-call turns, four user messages of parts
 
 
 _TAG = {SOURCE: "openai_chat"}
@@ -381,19 +387,29 @@ _CALL = ToolUseBlock("c1", "f", {"a": [1, "x"]})
             False,
         ),
         (Message("assistant", [], extra=Extra(_TAG)), False),
+        (Message("user", [TextBlock("t"), ImageBlock(UrlSource("https://x/a.png"))]), True),
+        (Message("user", [ImageBlock(Base64Source("image/png", b"A")), TextBlock("t")]), True),
+        (Message("user", [TextBlock("t", cache_control={"type": "ephemeral"})]), False),
+        (Message("user", [ImageBlock(UrlSource("u", extra=Extra({"detail": "low"})))]), False),
+        (Message("user", [ImageBlock(UrlSource("u"), extra=Extra({"detail": "low"}))]), False),
+        (Message("user", [ImageBlock(FileSource("file-1"))]), False),
+        (Message("user", [DocumentBlock(Base64Source("application/pdf", b"A"))]), False),
+        (Message("assistant", [TextBlock("t"), ImageBlock(UrlSource("u"))]), False),
+        (Message("user", [TextBlock("t")], is_error=True), False),
+        (Message("user", "text"), False),
     ],
 )
-def test_hinted_message_cases(msg: Message, taken: bool) -> None:
-    """The direct writer takes exactly a tagged developer message with string content and a
-    tagged turn of plain tool calls (content absent or null), and writes what the general path
-    writes."""
-    fast = C._hinted_message(msg, 0)
+def test_direct_message_cases(msg: Message, taken: bool) -> None:
+    """The direct writer takes exactly a tagged developer message with string content, a tagged
+    turn of plain tool calls (content absent or null) and an untagged user message of plain
+    text and image parts, and writes the bytes the general path writes."""
+    fast = C._direct_message(msg, 0)
     assert (fast is not None) is taken
     if fast is not None:
-        assert fast == _general(msg, 0, True)
+        assert _written(fast) == _written(_general(msg, 0, True))
 
 
-def test_hinted_tool_call_refuses_a_nan_with_its_path() -> None:
+def test_direct_tool_call_refuses_a_nan_with_its_path() -> None:
     """A NaN in a plain tool call's input is refused at its path, as by the general path."""
     call = ToolUseBlock("c", "f", {"x": float("nan")})
     msg = Message("assistant", [TextBlock("t"), call], extra=Extra(_TAG))

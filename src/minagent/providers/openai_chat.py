@@ -949,7 +949,7 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
         ):
             messages.append(msg)  # the neutral struct is this API's shape: msgspec writes it
             continue
-        out = _hinted_message(msg, i) if msg.extra is not UNSET else None
+        out = _direct_message(msg, i)
         if out is None:
             out = _encode_message(msg, f"$.messages[{i}]", policy, ext=ext)
         if out is not None:
@@ -958,11 +958,14 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
     return kit.encode_json(body)
 
 
-def _hinted_message(msg: Message, i: int) -> dict[str, Any] | None:
-    """What `_encode_message` writes for the two messages this adapter's decoder tags with
-    hints only, written directly (None for any other): a developer message with string content,
-    and an assistant turn of plain tool calls (content absent, or null)."""
-    extra: Extra = msg.extra  # type: ignore[assignment]
+def _direct_message(msg: Message, i: int) -> dict[str, Any] | None:
+    """What `_encode_message` writes for the commonest messages msgspec cannot write as they
+    are, written directly (None for any other): a user message of plain text and image parts;
+    and the two this adapter's decoder tags with hints only, a developer message with string
+    content and an assistant turn of plain tool calls (content absent, or null)."""
+    extra = msg.extra
+    if extra is UNSET:
+        return _user_parts(msg)
     if extra.get(kit.SOURCE) != NAME:
         return None
     size = len(extra)
@@ -987,6 +990,33 @@ def _hinted_message(msg: Message, i: int) -> dict[str, Any] | None:
     if absent:
         return {"role": "assistant", "tool_calls": calls}
     return {"role": "assistant", "content": None, "tool_calls": calls}
+
+
+def _user_parts(msg: Message) -> dict[str, Any] | None:
+    """A user message without extra keys whose parts are plain texts and plain images (no
+    optional field or extra key on the block or its URL or base64 source), as `_parts` writes
+    it; None for any other."""
+    content = msg.content
+    if msg.role != "user" or type(content) is not list or msg.is_error is not UNSET:
+        return None
+    parts: list[Any] = []
+    for block in content:
+        cls = type(block)
+        if cls is wb.TextBlock and kit.bare(block):
+            parts.append(block)  # {"type": "text", "text": ...} as msgspec writes the struct
+            continue
+        if cls is not wb.ImageBlock or not kit.bare(block):
+            return None
+        source = block.source  # type: ignore[union-attr]
+        kind = type(source)
+        if kind is wb.UrlSource and source.extra is UNSET:
+            url: Any = source.url
+        elif kind is wb.Base64Source and source.extra is UNSET:
+            url = kit.data_url(source)
+        else:
+            return None
+        parts.append({"type": "image_url", "image_url": {"url": url}})
+    return {"role": "user", "content": parts}
 
 
 def _extensions(value: Any) -> bool:
