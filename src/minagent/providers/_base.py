@@ -618,13 +618,19 @@ _ENCODER = msgspec.json.Encoder(enc_hook=_hook)
 def _splice(out: bytes, pieces: list[bytes | memoryview]) -> bytes | None:
     """``out`` with each `_MARK` replaced by its piece, in order (None if the marks do not
     match the pieces: the caller writes the pieces whole instead)."""
-    parts = out.split(_MARK)
-    if len(parts) != len(pieces) + 1:  # pragma: no cover (no JSON text holds a raw NUL)
-        return None
-    joined: list[bytes | memoryview] = [parts[0]]
-    for piece, part in zip(pieces, parts[1:]):  # noqa: B905 (lengths checked)
+    joined: list[bytes | memoryview] = []
+    find = out.find
+    start = 0
+    for piece in pieces:
+        at = find(_MARK, start)
+        if at < 0:  # pragma: no cover (no JSON text holds a raw NUL)
+            return None
+        joined.append(out[start:at])  # (short: the body without the spliced text)
         joined.append(piece)
-        joined.append(part)
+        start = at + 1
+    if find(_MARK, start) >= 0:  # pragma: no cover
+        return None
+    joined.append(out[start:])
     return b"".join(joined)
 
 

@@ -129,9 +129,18 @@ def data_url(source: Base64Source) -> Any:
     (the text the source was read from, or its bytes encoded once) is copied in after msgspec
     has written the rest (a ``str`` when the media type needs JSON escaping)."""
     media = source.media_type
-    if _PLAIN_MEDIA.fullmatch(media) is None:
-        return f"data:{media};base64,{source.base64}"
-    return Spliced(base64_text(source), b"data:" + media.encode() + b";base64,")
+    head = _DATA_URL_HEADS.get(media)
+    if head is None:
+        if type(media) is not str or _PLAIN_MEDIA.fullmatch(media) is None:
+            return f"data:{media};base64,{source.base64}"
+        head = b"data:" + media.encode() + b";base64,"
+        if len(_DATA_URL_HEADS) < 256:
+            _DATA_URL_HEADS[media] = head
+    return Spliced(base64_text(source), head)
+
+
+_DATA_URL_HEADS: dict[str, bytes] = {}
+"""``data:<type>;base64,`` for the plain media types met so far (a few: image and PDF types)."""
 
 
 def base64_json(source: Base64Source) -> Any:
