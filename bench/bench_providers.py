@@ -1,7 +1,8 @@
 """pytest-benchmark suite for the provider adapters against the official SDKs.
 
 Groups are ``<operation> <provider> <input>`` with two members, ``minagent`` and ``sdk`` (and
-``floor``, schema-less msgspec, where it applies), so ``--benchmark-group-by=group`` shows each
+``floor``, schema-less msgspec, and ``client``, the SDK client's whole request building, where
+they apply), so ``--benchmark-group-by=group`` shows each
 comparison side by side. Under ``--benchmark-disable`` (the test session) every case runs once.
 ``minagent bench --family providers`` times the same cases interleaved and prints the ratios.
 """
@@ -22,7 +23,7 @@ CASES = [c for c in ALL if c.provider in ("anthropic", "openai")]
 def _params() -> list[Any]:
     out = []
     for case in CASES:
-        for side in ("ours", "sdk", "floor"):
+        for side in ("ours", "sdk", "floor", "client"):
             if getattr(case, side) is not None:
                 name = f"{case.operation.replace(' ', '-')}-{case.provider}-{case.name}-{side}"
                 out.append(pytest.param(case, side, id=name))

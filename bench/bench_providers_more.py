@@ -1,7 +1,8 @@
 """pytest-benchmark suite for the Responses and Gemini adapters against the official SDKs.
 
 Same shape as ``bench_providers.py``: groups ``<operation> <provider> <input>`` with the members
-``minagent``, ``sdk`` and ``floor`` (schema-less msgspec). Under ``--benchmark-disable`` every
+``minagent``, ``sdk``, ``floor`` (schema-less msgspec) and, for requests, ``client`` (the SDK
+client's whole request building). Under ``--benchmark-disable`` every
 case runs once. ``python -m minagent.bench.providers_extra`` times them interleaved and prints
 the ratios.
 """
@@ -20,7 +21,9 @@ CASES = cases()
 def _params() -> list[Any]:
     out = []
     for case in CASES:
-        for side in ("ours", "sdk", "floor"):
+        for side in ("ours", "sdk", "floor", "client"):
+            if getattr(case, side) is None:
+                continue
             name = f"{case.operation.replace(' ', '-')}-{case.provider}-{case.name}-{side}"
             out.append(pytest.param(case, side, id=name))
     return out
@@ -42,6 +45,19 @@ def test_ours_and_sdk_agree_on_requests() -> None:
         if case.operation == "request encode" and json.loads(case.ours()) != json.loads(case.sdk())
     ]
     assert differ == ["request_file_data.json"]
+
+
+def test_ours_and_the_sdk_clients_agree_on_requests() -> None:
+    """Each request-encode case's client side (OpenAI's maybe_transform and openapi_dumps,
+    google-genai's generate_content request building) writes the same JSON (parsed) as ours, but
+    the Gemini recording with inlineData, which google-genai's converter writes with a
+    snake_case ``mime_type`` inside it."""
+    import json
+
+    clients = [case for case in CASES if case.client is not None]
+    assert len(clients) == 16
+    differ = [case.name for case in clients if json.loads(case.ours()) != json.loads(case.client())]
+    assert differ == ["request_inline_data.json"]
 
 
 @pytest.mark.parametrize(("case", "side"), _params())

@@ -4,9 +4,12 @@ Three operations, each per provider (Anthropic Messages, OpenAI Chat Completions
 
 - ``response decode``: response bytes to a `ModelResponse`, against the SDK's
   ``model_validate_json`` (``anthropic.types.Message`` / ``openai.types.chat.ChatCompletion``);
-- ``request encode``: a request to bytes, against what the SDK client does to send one:
-  ``openapi_dumps`` (its ``json.dumps``) over the request params, with the assistant turns held
-  as the SDK's own response blocks (pydantic models), as an agent loop holds them;
+- ``request encode``: a request to bytes, against the SDK's writer: ``openapi_dumps`` (its
+  ``json.dumps``) over the request params, with the assistant turns held as the SDK's own
+  response blocks (pydantic models), as an agent loop holds them. The ``client`` column times
+  the SDK client's whole request building where it does more before writing (OpenAI's
+  ``create`` runs ``maybe_transform`` over the params; Anthropic's writes them as they are, so
+  its SDK time is all of it);
 - ``stream parse`` / ``stream accumulate``: a recorded SSE stream to typed events (and to the
   final message), against the SDK's ``Stream`` over an in-memory HTTP response (and its
   accumulator: ``accumulate_event`` / ``ChatCompletionStreamState``).
@@ -31,7 +34,17 @@ from typing import Any
 
 import msgspec
 
-__all__ = ["TARGETS", "Case", "Row", "cases", "command", "data_dir", "run", "table"]
+__all__ = [
+    "TARGETS",
+    "Case",
+    "Row",
+    "cases",
+    "command",
+    "data_dir",
+    "openai_client_body",
+    "run",
+    "table",
+]
 
 TARGETS = {"response decode": 20.0, "request encode": 5.0, "stream parse": 10.0}
 """The issue's targets, as SDK time over ours."""
@@ -48,6 +61,11 @@ class Case:
     sdk: Callable[[], Any]
     floor: Callable[[], Any] | None = None
     """msgspec alone, schema-less, on the same JSON (decode bytes / encode the parsed value)."""
+    client: Callable[[], Any] | None = None
+    """For a request: the SDK client's whole request building, where it does more than ``sdk``
+    (OpenAI's ``create`` runs ``maybe_transform`` over the params before ``openapi_dumps``;
+    google-genai's ``generate_content`` builds its parameter model and converts it). None
+    where ``sdk`` is already all of it (Anthropic's ``create`` writes its params as they are)."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +84,9 @@ class Row:
     best: float | None = None
     """SDK time over ours from the fastest round of each (noise on a shared machine only adds
     time, so the minimum is the steadier estimate when the medians swing)."""
+    client: float | None = None
+    """Total median seconds of the SDK client's whole request building (`Case.client`, else
+    ``sdk``), where some input has one."""
 
     @property
     def ratio(self) -> float:
@@ -208,6 +229,7 @@ def _openai_cases(data: Path) -> list[Case]:
         ChatCompletionChunk,
         ChatCompletionMessageFunctionToolCall,
     )
+    from openai.types.chat.completion_create_params import CompletionCreateParamsNonStreaming
 
     from ..providers import get
 
@@ -243,6 +265,7 @@ def _openai_cases(data: Path) -> list[Case]:
                 partial(openai_chat.encode_request, req),
                 partial(openapi_dumps, params),
                 partial(msgspec.json.encode, json.loads(body)),
+                partial(openai_client_body, params, CompletionCreateParamsNonStreaming),
             )
         )
     client = sdk_module.OpenAI(api_key="offline")
@@ -287,6 +310,16 @@ def _openai_cases(data: Path) -> list[Case]:
     return out
 
 
+def openai_client_body(params: dict[str, Any], expected: Any) -> bytes:
+    """The body OpenAI's client writes for ``create(**params)``: ``maybe_transform`` over the
+    params (its TypedDict ``expected``: SDK models dumped, keys aliased), then
+    ``openapi_dumps``."""
+    from openai._utils import maybe_transform
+    from openai._utils._json import openapi_dumps
+
+    return openapi_dumps(maybe_transform(params, expected))
+
+
 def _calibrate(fn: Callable[[], Any], seconds: float) -> int:
     loops = 1
     while True:
@@ -311,7 +344,7 @@ def run(
     timed = [
         (c, side, getattr(c, side))
         for c in found
-        for side in ("ours", "sdk", "floor")
+        for side in ("ours", "sdk", "floor", "client")
         if getattr(c, side) is not None
     ]
     loops = [_calibrate(fn, sample_seconds) for _, _, fn in timed]
@@ -348,8 +381,21 @@ def run(
         best = sum(min(by_round[id(c), "sdk"]) for c in group) / sum(
             min(by_round[id(c), "ours"]) for c in group
         )
+        client = None
+        if any(c.client is not None for c in group):
+            client = sum(medians.get((id(c), "client"), medians[id(c), "sdk"]) for c in group)
         out.append(
-            Row(operation, provider, len(group), sum(ours), sum(sdk), min(paired), floor, best)
+            Row(
+                operation,
+                provider,
+                len(group),
+                sum(ours),
+                sum(sdk),
+                min(paired),
+                floor,
+                best,
+                client,
+            )
         )
     return out
 
@@ -361,13 +407,15 @@ def _us(seconds: float) -> str:
 def table(rows: list[Row]) -> str:
     """The rows as a text table: ratio = SDK time / ours from the medians (best: from the
     fastest rounds; worst: the smallest per-input ratio),
-    target from the issue, and the schema-less msgspec floor with SDK time / floor (no adapter
-    can beat the floor, so a target above SDK/floor cannot be met)."""
+    target from the issue, the schema-less msgspec floor with SDK time / floor (no adapter
+    can beat the floor, so a target above SDK/floor cannot be met), and for requests the SDK
+    client's whole request building over ours (``client``: `Case.client`)."""
     if not rows:
         return "providers: no inputs (tests/data not found) or no SDK installed; nothing timed"
     lines = [
         f"{'operation':<18} {'provider':<10} {'inputs':>6} {'minagent':>12} {'SDK':>12}"
-        f" {'ratio':>7} {'best':>7} {'worst':>7} {'target':>7} {'floor':>12} {'SDK/floor':>9}",
+        f" {'ratio':>7} {'best':>7} {'worst':>7} {'target':>7} {'floor':>12} {'SDK/floor':>9}"
+        f" {'client':>8}",
     ]
     for row in rows:
         target = TARGETS.get(row.operation)
@@ -375,7 +423,8 @@ def table(rows: list[Row]) -> str:
             f"{row.operation:<18} {row.provider:<10} {row.inputs:>6} {_us(row.ours)} {_us(row.sdk)}"
             f" {row.ratio:6.1f}x {row.best or 0:6.1f}x {row.worst:6.1f}x"
             + (f" {target:6.0f}x" if target else "       -")
-            + (f" {_us(row.floor)} {row.sdk / row.floor:8.1f}x" if row.floor else "")
+            + (f" {_us(row.floor)} {row.sdk / row.floor:8.1f}x" if row.floor else " " * 23)
+            + (f" {row.client / row.ours:7.1f}x" if row.client else "")
         )
     return "\n".join(lines)
 
@@ -402,6 +451,7 @@ def command(args: Any) -> int:
                     "worst": r.worst,
                     "best": r.best,
                     "floor_s": r.floor,
+                    "client_s": r.client,
                 }
                 for r in rows
             ],

@@ -12,7 +12,10 @@ The same `Case` shape as `minagent.bench.providers`, whose ``cases()`` includes 
 - ``request encode``: a request to bytes, against what an SDK user does: OpenAI's
   ``openapi_dumps`` over the params with the earlier output items held as the SDK's response
   models (as an agent loop holds them); Gemini's ``contents`` held as ``types.Content`` models,
-  dumped by alias without ``None`` and written with ``json.dumps``.
+  dumped by alias without ``None`` and written with ``json.dumps``. Their ``client`` side is
+  the SDK client's whole request building: OpenAI's ``maybe_transform`` before
+  ``openapi_dumps``; google-genai's ``generate_content`` parameter model and converter
+  (`gemini_client_body`).
 
 ``python -m minagent.bench.providers_extra`` times them (interleaved rounds, medians, as the
 group does) and prints the table.
@@ -29,9 +32,9 @@ from typing import Any
 
 import msgspec
 
-from .providers import Case, Row, data_dir, table
+from .providers import Case, Row, data_dir, openai_client_body, table
 
-__all__ = ["cases", "main", "run"]
+__all__ = ["cases", "gemini_client_body", "main", "run"]
 
 
 def cases(data: Path | None = None) -> list[Case]:
@@ -51,6 +54,7 @@ def _responses_cases(data: Path) -> list[Case]:
     import pydantic
     from openai._utils._json import openapi_dumps
     from openai.types.responses import Response, ResponseOutputItem
+    from openai.types.responses.response_create_params import ResponseCreateParamsNonStreaming
 
     from ..providers import get
 
@@ -93,12 +97,14 @@ def _responses_cases(data: Path) -> list[Case]:
                 partial(openai_responses.encode_request, req),
                 partial(openapi_dumps, params),
                 partial(msgspec.json.encode, json.loads(body)),
+                partial(openai_client_body, params, ResponseCreateParamsNonStreaming),
             )
         )
     return out
 
 
 def _gemini_cases(data: Path) -> list[Case]:
+    from google import genai
     from google.genai import types
 
     from ..providers import get
@@ -122,12 +128,17 @@ def _gemini_cases(data: Path) -> list[Case]:
                 partial(msgspec.json.decode, body),
             )
         )
+    client = genai.Client(api_key="offline")  # no request is sent
     for path in sorted((data / "provider-examples-gemini").glob("request_*.json")):
         body = path.read_bytes()
         req = gemini.decode_request(body)
         params = json.loads(body)
         contents = [types.Content.model_validate_json(json.dumps(c)) for c in params["contents"]]
         rest = {k: v for k, v in params.items() if k != "contents"}
+        held = {key: params[key] for key in _CONFIG_KEYS if key in params}
+        config = types.GenerateContentConfig.model_validate(
+            {**params.get("generationConfig", {}), **held}
+        )
         out.append(
             Case(
                 "request encode",
@@ -136,9 +147,34 @@ def _gemini_cases(data: Path) -> list[Case]:
                 partial(gemini.encode_request, req),
                 partial(_gemini_sdk_encode, contents, rest),
                 partial(msgspec.json.encode, json.loads(body)),
+                partial(gemini_client_body, client, contents, config),
             )
         )
     return out
+
+
+_CONFIG_KEYS = ("systemInstruction", "tools", "toolConfig", "safetySettings")
+"""Top-level request keys google-genai takes inside ``GenerateContentConfig`` (camelCase is
+accepted as the alias), besides the generation config's own."""
+
+
+def gemini_client_body(client: Any, contents: list[Any], config: Any) -> bytes:
+    """The body google-genai's ``client.models.generate_content(model=..., contents=...,
+    config=...)`` writes for the Gemini API, before sending it: its parameter model, the
+    converter to the API's shape, ``convert_to_dict``, ``encode_unserializable_types`` and
+    ``json.dumps`` (as ``Models._generate_content`` and its API client do)."""
+    from google.genai import _common, types
+    from google.genai.models import _GenerateContentParameters_to_mldev
+
+    model = types._GenerateContentParameters(
+        model="gemini-2.5-flash", contents=contents, config=config
+    )
+    api = client.models._api_client
+    request = _GenerateContentParameters_to_mldev(api, model, None, model)
+    for key in ("config", "_url", "_query"):
+        request.pop(key, None)
+    request = _common.encode_unserializable_types(_common.convert_to_dict(request))
+    return json.dumps(request).encode()
 
 
 def _gemini_sdk_encode(contents: list[Any], rest: dict[str, Any]) -> bytes:

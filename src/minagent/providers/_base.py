@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
@@ -575,7 +576,37 @@ class _NeedsLowering(Exception):
     pass
 
 
+class Spliced:
+    """A JSON string `encode_json` puts into its output after msgspec has written the rest:
+    ``"`` + ``head`` + ``body`` + ``"``, with ``body`` (base64 text, often megabytes) copied in
+    once, never encoded, escaped or searched. ``head`` (a short prefix such as ``data:image/png;
+    base64,``) and ``body`` must be JSON string text with nothing to escape (the callers:
+    media types checked by `minagent.providers._helpers`, base64 text)."""
+
+    __slots__ = ("body", "head")
+
+    def __init__(self, body: bytes | memoryview, head: bytes = b"") -> None:
+        self.body = body
+        self.head = head
+
+    def __repr__(self) -> str:
+        return f"Spliced({bytes(self.head)!r}, {len(self.body)} bytes)"
+
+
+_MARK = b"\x00"
+"""Where a `Spliced` body goes in msgspec's output: JSON text never holds a raw NUL (msgspec
+escapes it in strings, and its decoder refuses one, so no decoded `msgspec.Raw` holds one)."""
+
+_local = threading.local()
+
+
 def _hook(obj: Any) -> Any:
+    if type(obj) is Spliced:
+        pieces = getattr(_local, "pieces", None)
+        if pieces is None:  # (the fallback, or an encoder not collecting: written whole)
+            return msgspec.Raw(b'"' + obj.head + bytes(obj.body) + b'"')
+        pieces.append(obj.body)
+        return msgspec.Raw(b'"' + obj.head + _MARK + b'"')
     if type(obj) is Extra:
         raise _NeedsLowering
     raise NotImplementedError(f"cannot write objects of type {type(obj).__name__}")
@@ -584,21 +615,51 @@ def _hook(obj: Any) -> Any:
 _ENCODER = msgspec.json.Encoder(enc_hook=_hook)
 
 
+def _splice(out: bytes, pieces: list[bytes | memoryview]) -> bytes | None:
+    """``out`` with each `_MARK` replaced by its piece, in order (None if the marks do not
+    match the pieces: the caller writes the pieces whole instead)."""
+    joined: list[bytes | memoryview] = []
+    find = out.find
+    start = 0
+    for piece in pieces:
+        at = find(_MARK, start)
+        if at < 0:  # pragma: no cover (no JSON text holds a raw NUL)
+            return None
+        joined.append(out[start:at])  # (short: the body without the spliced text)
+        joined.append(piece)
+        start = at + 1
+    if find(_MARK, start) >= 0:  # pragma: no cover
+        return None
+    joined.append(out[start:])
+    return b"".join(joined)
+
+
 def lowered(value: Any, path: str) -> Any:
     """``value`` (blocks, or a list of them) with every Struct carrying `Extra` data turned into a
     plain dict, ready for msgspec; JSON-unsafe unknown data raises `EncodeError` with its path."""
     return _lossless.lower_located(value, path, _values.json_problem)
 
 
-def _capped_encode(obj: Any) -> bytes:
-    """`_ENCODER` on ``obj`` with msgspec's recursion guard stopping past the default
-    ``max_depth``: up to CPython 3.11 the guard is the recursion limit; from 3.12 the thread's
-    C recursion count is lowered for the call (`minagent.wire._codec.encode_budget`)."""
-    budget = _codec.encode_budget()
-    out: bytes = (
-        _ENCODER.encode(obj) if budget is None else _codec.run_capped(budget, _ENCODER.encode, obj)
-    )
+def _encode_once(obj: Any, splice: bool = True) -> bytes:
+    """One `_ENCODER` call, collecting the `Spliced` pieces in ``_local.pieces`` (``splice``:
+    marks for them; else written whole, ``_local.pieces`` None)."""
+    _local.pieces = [] if splice else None
+    out: bytes = _ENCODER.encode(obj)
     return out
+
+
+def _encode_deep(obj: Any) -> bytes:
+    """``obj`` written after msgspec's capped guard stopped it: refused with the path of the
+    first container past the default ``max_depth`` (what decoding refuses), else written again
+    with the guard as it was (up to CPython 3.11: with headroom, `deep`)."""
+    where = _depth.too_deep(obj, DEFAULT.max_depth)
+    if where is not None:
+        raise EncodeError(
+            f"cannot write JSON: nesting deeper than max_depth={DEFAULT.max_depth} "
+            "(decoding refuses it)",
+            path=where,
+        )
+    return deep(lambda: _encode_once(obj))  # type: ignore[no-any-return]
 
 
 def encode_json(obj: Any) -> bytes:
@@ -609,26 +670,40 @@ def encode_json(obj: Any) -> bytes:
     the adapters' decoders refuse) and a NaN or infinity (msgspec would write ``null``), each
     with its path in ``obj`` (`minagent.wire._finite`: looked for only when the output holds a
     null).
+
+    msgspec's recursion guard stops past the default ``max_depth``: up to CPython 3.11 the guard
+    is the recursion limit; from 3.12 the thread's C recursion count is lowered for the call
+    (`minagent.wire._codec.encode_budget`).
+
+    A `Spliced` value (base64 text, as the adapters write images) is put in after msgspec and
+    the NaN check have run over the rest: its text is copied once, never encoded or searched.
     """
-    where: str | None = None
+    local = _local
+    local.pieces = pieces = []
+    budget = _codec.encode_budget()
     try:
         try:
-            out: bytes = _capped_encode(obj)
+            out: bytes = (
+                _ENCODER.encode(obj)
+                if budget is None
+                else _codec.run_capped(budget, _ENCODER.encode, obj)
+            )
         except RecursionError:  # too deep to read back, or encoded from deep in the stack
-            where = _depth.too_deep(obj, DEFAULT.max_depth)
-            if where is None:
-                out = deep(lambda: _ENCODER.encode(obj))
+            out = _encode_deep(obj)
+            pieces = local.pieces
     except _NeedsLowering:
         raise EncodeError("internal: a block with extra keys was not lowered") from None
     except (TypeError, ValueError, OverflowError, NotImplementedError) as err:
+        if isinstance(err, EncodeError):
+            raise
         raise EncodeError(f"cannot write JSON: {err}") from None
-    if where is not None:
-        raise EncodeError(
-            f"cannot write JSON: nesting deeper than max_depth={DEFAULT.max_depth} "
-            "(decoding refuses it)",
-            path=where,
-        )
-    _finite.refuse_nonfinite(obj, out)
+    finally:
+        local.pieces = None
+    if b"null" in out:  # (the NaN check looks closer only then: `_finite.refuse_nonfinite`)
+        _finite.refuse_nonfinite(obj, out)  # on the output without the spliced text
+    if pieces:
+        spliced = _splice(out, pieces)
+        out = spliced if spliced is not None else _encode_once(obj, splice=False)
     return out
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import binascii
 import re
 from typing import Any
@@ -11,16 +10,18 @@ import msgspec
 from msgspec import UNSET
 
 from ..wire import _finite
-from ..wire.blocks import Base64Source, UnknownBlock
+from ..wire.blocks import Base64Source, UnknownBlock, keep_base64, kept_base64
 from ..wire.errors import EncodeError, ValidationError
 from ..wire.extra import Extra
-from ._base import deep
+from ._base import Spliced, deep
 
 __all__ = [
     "MISSING",
     "arguments_exact",
     "b64_exact",
     "base64_json",
+    "base64_source",
+    "base64_text",
     "block_kind",
     "data_url",
     "extra_dict",
@@ -79,16 +80,28 @@ def _kind(value: Any) -> str:
 
 
 def b64_exact(text: str) -> bytes | None:
-    """The bytes ``text`` holds in standard base64, if re-encoding them gives ``text`` back."""
-    try:
-        raw = base64.b64decode(text, validate=True)
-    except (binascii.Error, ValueError):
+    """The bytes ``text`` holds in standard base64, if re-encoding them gives ``text`` back.
+
+    One decode and no re-encode: only the padding bits of the last four characters can differ
+    (``"QR=="`` reads as ``b"A"``, written ``"QQ=="``), so only those are written again."""
+    if "\\" in text:  # a JSON escape, which the decoder below would read
         return None
-    return raw if base64.b64encode(raw).decode("ascii") == text else None
+    try:
+        raw: bytes = _BYTES.decode(b'"' + text.encode("ascii") + b'"')
+    except (UnicodeEncodeError, msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    if not raw:
+        return raw
+    tail = len(raw) - (len(raw) - 1) // 3 * 3  # bytes in the last group of four characters
+    return raw if binascii.b2a_base64(raw[-tail:], newline=False) == text[-4:].encode() else None
+
+
+_BYTES = msgspec.json.Decoder(bytes)
 
 
 def parse_data_url(url: str) -> Base64Source | None:
-    """A ``data:<type>;base64,<data>`` URL as a `Base64Source`, if it reads back exactly."""
+    """A ``data:<type>;base64,<data>`` URL as a `Base64Source`, if it reads back exactly; the
+    source keeps the base64 text (`Base64Source.base64`), so it is written back as it came."""
     if not url.startswith("data:"):
         return None
     head, comma, payload = url[5:].partition(",")
@@ -97,25 +110,51 @@ def parse_data_url(url: str) -> Base64Source | None:
     media_type = head[: -len(";base64")]
     if not media_type or ";" in media_type:
         return None
-    raw = b64_exact(payload)
+    return base64_source(media_type, payload)
+
+
+def base64_source(media_type: str, text: str, extra: Any = UNSET) -> Base64Source | None:
+    """A `Base64Source` of canonical standard base64 ``text``, keeping the text (None for any
+    other text: the caller keeps it whole, as a URL or unknown data)."""
+    raw = b64_exact(text)
     if raw is None:
         return None
-    return Base64Source(media_type=media_type, data=raw)
+    source = Base64Source(media_type, raw, extra)
+    keep_base64(source, text)
+    return source
 
 
 def data_url(source: Base64Source) -> Any:
-    """A `Base64Source` as a ``data:`` URL, for msgspec to write: JSON text (`msgspec.Raw`)
-    whose base64 msgspec wrote once, with no ``str`` copies (a ``str`` when the media type
-    needs JSON escaping)."""
+    """A `Base64Source` as a ``data:`` URL, for `encode_json` to write: a `Spliced` whose base64
+    (the text the source was read from, or its bytes encoded once) is copied in after msgspec
+    has written the rest (a ``str`` when the media type needs JSON escaping)."""
     media = source.media_type
-    if _PLAIN_MEDIA.fullmatch(media) is None:
-        return f"data:{media};base64,{base64.b64encode(source.data).decode('ascii')}"
-    return msgspec.Raw(b'"data:' + media.encode() + b";base64," + _ENC.encode(source.data)[1:])
+    head = _DATA_URL_HEADS.get(media)
+    if head is None:
+        if type(media) is not str or _PLAIN_MEDIA.fullmatch(media) is None:
+            return f"data:{media};base64,{source.base64}"
+        head = b"data:" + media.encode() + b";base64,"
+        if len(_DATA_URL_HEADS) < 256:
+            _DATA_URL_HEADS[media] = head
+    return Spliced(base64_text(source), head)
 
 
-def base64_json(data: bytes) -> Any:
-    """``data`` as a JSON base64 string, for msgspec to write (`msgspec.Raw`)."""
-    return msgspec.Raw(_ENC.encode(data))
+_DATA_URL_HEADS: dict[str, bytes] = {}
+"""``data:<type>;base64,`` for the plain media types met so far (a few: image and PDF types)."""
+
+
+def base64_json(source: Base64Source) -> Any:
+    """``source``'s data as a JSON base64 string, for `encode_json` to write (`Spliced`)."""
+    return Spliced(base64_text(source))
+
+
+def base64_text(source: Base64Source) -> bytes | memoryview:
+    """``source``'s base64 as ASCII bytes: the text it was read from while its data is
+    unchanged, else its bytes encoded."""
+    kept = kept_base64(source)
+    if kept is not None:
+        return kept
+    return binascii.b2a_base64(source.data, newline=False)
 
 
 _PLAIN_MEDIA = re.compile(r"[A-Za-z0-9!#$&^_.+\-/;= ]*")

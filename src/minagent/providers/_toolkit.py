@@ -22,6 +22,7 @@ from typing import Any, Protocol, TypeVar
 import msgspec
 from msgspec import UNSET
 
+from ..wire import _stack
 from ..wire._stack import runs_roomy
 from ..wire.blocks import UnknownBlock
 from ..wire.errors import ValidationError
@@ -62,6 +63,8 @@ from ._helpers import MISSING as MISSING
 from ._helpers import a as a
 from ._helpers import b64_exact as b64_exact
 from ._helpers import base64_json as base64_json
+from ._helpers import base64_source as base64_source
+from ._helpers import base64_text as base64_text
 from ._helpers import block_kind
 from ._helpers import data_url as data_url
 from ._helpers import extra_dict as extra_dict
@@ -614,12 +617,15 @@ def request_encoder(write: Callable[[Request, Unsupported], bytes]) -> RequestEn
         renames: Renames | None = None,
         **options: Any,
     ) -> bytes:
-        return write(
-            as_request(request, options, defaults), Unsupported(unsupported, dropped, renames)
-        )
+        if options or defaults is not None or type(request) is not Request:
+            request = as_request(request, options, defaults)
+        policy = Unsupported(unsupported, dropped, renames)
+        if _stack.fits(None):  # (`runs_roomy`, without sizing a Request)
+            return write(request, policy)  # type: ignore[arg-type]
+        return _stack.elsewhere(write, request, policy)
 
     _named(encode_request, write, "encode_request")
-    return runs_roomy(encode_request)
+    return encode_request
 
 
 def response_encoder(

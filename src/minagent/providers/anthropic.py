@@ -151,6 +151,8 @@ def _decode_request(data: Any, limits: Limits) -> Request:
     if raw_messages is None:
         raise ValidationError("a request needs 'messages'", path="$")
     messages = kit.decode_messages(raw_messages, "$.messages", limits)
+    if _mentions_base64(data):
+        _keep_base64(messages, kit.decode_json(raw_messages, "$.messages"))
     out: list[Message] = []
     raw_system = top.pop("system", None)
     if raw_system is not None:
@@ -162,6 +164,48 @@ def _decode_request(data: Any, limits: Limits) -> Request:
             out[start] = _hinted(out[start], kit.NEW_TURN)  # two user turns: keep them two
     options = {key: kit.decode_json(raw, f"$.{key}") for key, raw in top.items()}
     return kit.decoded_request(out, options, NAME, read_settings)
+
+
+def _mentions_base64(data: Any) -> bool:
+    """Whether the request text holds ``"base64"`` (else it has no base64 source)."""
+    if type(data) is bytes or type(data) is bytearray:
+        return b'"base64"' in data
+    if type(data) is str:
+        return '"base64"' in data
+    return b'"base64"' in bytes(data)
+
+
+def _keep_base64(messages: list[Message], raws: Any) -> None:
+    """Give each base64 source of the decoded ``messages`` the text it was read from (``raws``:
+    the same messages as plain JSON values), so that it is written back as it came
+    (`wb.keep_base64`), with no encode: the wire codec reads base64 into bytes only."""
+    if type(raws) is not list or len(raws) != len(messages):
+        return
+    for msg, raw in zip(messages, raws, strict=True):
+        if type(raw) is dict:
+            _keep_in(msg.content, raw.get("content"))
+
+
+_NESTED = (wb.ToolResultBlock, wb.McpToolResultBlock, wb.SearchResultBlock)
+
+
+def _keep_in(blocks: Any, raws: Any) -> None:
+    if type(blocks) is not list or type(raws) is not list or len(blocks) != len(raws):
+        return
+    for block, raw in zip(blocks, raws, strict=True):
+        if type(raw) is not dict:
+            continue
+        cls = type(block)
+        if cls is wb.ImageBlock or cls is wb.DocumentBlock:
+            source, raw_source = block.source, raw.get("source")
+            if type(raw_source) is not dict:
+                continue
+            if type(source) is wb.Base64Source:
+                wb.keep_base64(source, raw_source.get("data"))
+            elif type(source) is wb.ContentSource:
+                _keep_in(source.content, raw_source.get("content"))
+        elif cls in _NESTED:
+            _keep_in(block.content, raw.get("content"))
 
 
 def _tool_ok(tool: Any) -> bool:
@@ -842,6 +886,7 @@ def _content(
     and ids fitted to the API's patterns."""
     if isinstance(content, str):
         return content
+    media = False  # an image or document among them (its base64 is spliced in: `_spliced`)
     for block in content:  # the common case: plain blocks go to msgspec as they are
         cls = type(block)
         if cls in _PLAIN:
@@ -858,13 +903,14 @@ def _content(
         elif (cls is wb.ImageBlock or cls is wb.DocumentBlock) and block.extra is UNSET:  # type: ignore[union-attr]
             source = block.source  # type: ignore[union-attr]
             if type(source) in _PLAIN_SOURCES and source.extra is UNSET:  # type: ignore[union-attr]
+                media = media or type(source) is wb.Base64Source
                 if not fix or type(source) is not wb.Base64Source:
                     continue
                 if source.media_type in _MEDIA[cls]:
                     continue
         break
     else:
-        return content
+        return _spliced_all(content) if media else content
     kept: list[Any] = []
     for j, block in enumerate(content):
         where = f"{path}.content[{j}]"
@@ -899,7 +945,43 @@ def _content(
         block = _checked_block(block, where, policy)
         if block is not None:
             kept.append(block)
-    return kit.lowered(kept, path + ".content")
+    return _spliced_all(kit.lowered(kept, path + ".content"))
+
+
+class _Base64Out(msgspec.Struct, tag="base64", tag_field="type", gc=False):
+    """A `wb.Base64Source` without extra keys as written: the same keys in the same order, its
+    ``data`` a `Spliced` (`kit.base64_json`: the text it was read from, or its bytes encoded
+    once, copied in after msgspec has written the rest)."""
+
+    media_type: str
+    data: Any
+
+
+def _spliced(block: Any) -> Any:
+    """``block`` (lowered: a Struct or a dict), or for an image or document whose source is a
+    `wb.Base64Source` without extra keys, a copy writing that through `_Base64Out`."""
+    cls = type(block)
+    if cls is dict:
+        source = block.get("source")
+        if type(source) is wb.Base64Source and source.extra is UNSET:
+            return {**block, "source": _Base64Out(source.media_type, kit.base64_json(source))}
+        if type(source) is dict and type(source.get("content")) is list:  # a content source
+            return {**block, "source": {**source, "content": _spliced_all(source["content"])}}
+        return block
+    if cls is not wb.ImageBlock and cls is not wb.DocumentBlock:
+        return block
+    source = block.source
+    if type(source) is wb.ContentSource and type(source.content) is list:
+        content = msgspec.structs.replace(source, content=_spliced_all(source.content))
+        return msgspec.structs.replace(block, source=content)
+    if type(source) is not wb.Base64Source or source.extra is not UNSET:
+        return block
+    data = kit.base64_json(source)
+    return msgspec.structs.replace(block, source=_Base64Out(source.media_type, data))
+
+
+def _spliced_all(blocks: list[Any]) -> list[Any]:
+    return [_spliced(block) for block in blocks]
 
 
 _MEDIA: dict[type[Any], frozenset[str]] = {

@@ -508,11 +508,10 @@ def _inline(value: dict[str, Any], rest: dict[str, Any]) -> wb.ContentBlock | No
     mime, data = value.get("mimeType"), value.get("data")
     if type(mime) is not str or type(data) is not str:
         return None
-    raw = kit.b64_exact(data)
-    if raw is None:
-        return None
     more = {k: v for k, v in value.items() if k not in ("mimeType", "data")}
-    source = wb.Base64Source(media_type=mime, data=raw, extra=kit.extra_or_unset(more))
+    source = kit.base64_source(mime, data, kit.extra_or_unset(more))
+    if source is None:
+        return None
     if mime.startswith("image/"):
         return wb.ImageBlock(source=source, extra=kit.extra_or_unset(rest))
     if _is_document(mime):
@@ -759,7 +758,7 @@ def _media(block: Any, path: str, policy: Unsupported, own: bool) -> Any:
                 kit.foreign_key(policy, f"{path}.source.{key}", what, key, value)
         more = {k: v for k, v in more.items() if k == "mimeType"}
     if type(source) is wb.Base64Source:
-        data = kit.base64_json(source.data)  # msgspec.Raw: base64 written once
+        data = kit.base64_json(source)  # the text it came as, or its bytes encoded once
         return {"inlineData": {"mimeType": source.media_type, "data": data, **more}, **keys}
     if type(source) is wb.UrlSource:
         mime = more.pop("mimeType", None) or _guess(source.url)

@@ -636,27 +636,10 @@ def _part(part: Any, path: str) -> wb.ContentBlock:
 
 
 def _source(url: str) -> wb.Base64Source | wb.UrlSource:
-    """A data URL with canonical base64 as bytes; any other URL as it is."""
-    if url.startswith("data:"):
-        head, sep, b64 = url.partition(",")
-        if sep and head.endswith(";base64"):
-            media_type = head[5:-7]
-            text = b64.encode("ascii", "replace")
-            try:  # msgspec's base64 is several times faster than binascii's here
-                data = _BYTES.decode(b'"' + text + b'"')
-            except msgspec.DecodeError:
-                data = None
-            if (
-                data is not None
-                and media_type
-                and ";" not in media_type
-                and _ENC.encode(data)[1:-1] == text
-            ):
-                return wb.Base64Source(media_type=media_type, data=data)
-    return wb.UrlSource(url=url)
-
-
-_BYTES = msgspec.json.Decoder(bytes)
+    """A data URL with canonical base64 as bytes (keeping its text, written back as it came);
+    any other URL as it is."""
+    source = kit.parse_data_url(url) if url.startswith("data:") else None
+    return source if source is not None else wb.UrlSource(url=url)
 
 
 _CALL_KEYS = frozenset({"id", "type", "function"})
@@ -966,11 +949,74 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
         ):
             messages.append(msg)  # the neutral struct is this API's shape: msgspec writes it
             continue
-        out = _encode_message(msg, f"$.messages[{i}]", policy, ext=ext)
+        out = _direct_message(msg, i)
+        if out is None:
+            out = _encode_message(msg, f"$.messages[{i}]", policy, ext=ext)
         if out is not None:
             messages.append(out)
     body["messages"] = messages
     return kit.encode_json(body)
+
+
+def _direct_message(msg: Message, i: int) -> dict[str, Any] | None:
+    """What `_encode_message` writes for the commonest messages msgspec cannot write as they
+    are, written directly (None for any other): a user message of plain text and image parts;
+    and the two this adapter's decoder tags with hints only, a developer message with string
+    content and an assistant turn of plain tool calls (content absent, or null)."""
+    extra = msg.extra
+    if extra is UNSET:
+        return _user_parts(msg)
+    if extra.get(kit.SOURCE) != NAME:
+        return None
+    size = len(extra)
+    content = msg.content
+    if msg.role == "system":
+        if size == 2 and extra.get("developer") is True and type(content) is str:
+            return {"role": "developer", "content": content}
+        return None
+    if msg.role != "assistant" or type(content) is not list or not content:
+        return None
+    absent = extra.get("content_absent") is True
+    if size != 1 + absent:
+        return None
+    for block in content:
+        if type(block) is not wb.ToolUseBlock or not kit.bare(block):
+            return None
+    calls = []
+    for j, block in enumerate(content):
+        arguments = kit.tool_arguments(block, f"$.messages[{i}].content[{j}]")
+        function = {"name": block.name, "arguments": arguments}  # type: ignore[union-attr]
+        calls.append({"id": block.id, "type": "function", "function": function})  # type: ignore[union-attr]
+    if absent:
+        return {"role": "assistant", "tool_calls": calls}
+    return {"role": "assistant", "content": None, "tool_calls": calls}
+
+
+def _user_parts(msg: Message) -> dict[str, Any] | None:
+    """A user message without extra keys whose parts are plain texts and plain images (no
+    optional field or extra key on the block or its URL or base64 source), as `_parts` writes
+    it; None for any other."""
+    content = msg.content
+    if msg.role != "user" or type(content) is not list or msg.is_error is not UNSET:
+        return None
+    parts: list[Any] = []
+    for block in content:
+        cls = type(block)
+        if cls is wb.TextBlock and kit.bare(block):
+            parts.append(block)  # {"type": "text", "text": ...} as msgspec writes the struct
+            continue
+        if cls is not wb.ImageBlock or not kit.bare(block):
+            return None
+        source = block.source  # type: ignore[union-attr]
+        kind = type(source)
+        if kind is wb.UrlSource and source.extra is UNSET:
+            url: Any = source.url
+        elif kind is wb.Base64Source and source.extra is UNSET:
+            url = kit.data_url(source)
+        else:
+            return None
+        parts.append({"type": "image_url", "image_url": {"url": url}})
+    return {"role": "user", "content": parts}
 
 
 def _extensions(value: Any) -> bool:

@@ -13,19 +13,22 @@ tool inputs: plain dicts and lists, checked by msgspec while decoding.
 Keys a known block does not name land in its ``extra``; a block whose ``type`` is not known
 becomes an :class:`UnknownBlock` holding the whole object. Both are written back unchanged.
 
-All Structs here are created with ``gc=False``: decoded messages are trees (no reference cycles),
-so the garbage collector never needs to track them. Do not build reference cycles through them
+All Structs here but `Base64Source` (whose instances have a ``__dict__``) are created with
+``gc=False``: decoded messages are trees (no reference cycles), so the garbage collector never
+needs to track them. Do not build reference cycles through them
 (for example a tool ``input`` that contains the block itself): such a cycle would never be freed.
 """
 
 from __future__ import annotations
 
 import sys
+from binascii import b2a_base64
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, NewType, Union
 
 import msgspec
 from msgspec import UNSET, Struct, UnsetType
 
+from .errors import ValidationError
 from .extra import Extra
 
 __all__ = [
@@ -155,8 +158,17 @@ OptionalText = str | None | UnsetType
 # --- image / document sources ---------------------------------------------------------------
 
 
-class Base64Source(_Tagged, tag="base64"):
-    """Inline binary data: ``bytes`` in memory, base64 text in JSON, ``bin`` in MessagePack."""
+class Base64Source(_Tagged, tag="base64", dict=True, gc=True):
+    """Inline binary data: ``bytes`` in memory, base64 text in JSON, ``bin`` in MessagePack.
+
+    A source read from base64 text (`from_base64`, the provider adapters) keeps that text and
+    is written back as it came while ``data`` is unchanged (`base64`).
+    """
+
+    # The kept text is not a field (equality, repr, the wire codec and msgspec.structs.replace
+    # see ``data`` only): it lives in the instance ``__dict__`` (``dict=True``), which is why
+    # this Struct, unlike the others, is tracked by the garbage collector (msgspec refuses
+    # ``gc=False`` with ``dict=True``). See `from_base64`.
 
     type: ClassVar[Literal["base64"]] = "base64"
     media_type: str
@@ -165,6 +177,73 @@ class Base64Source(_Tagged, tag="base64"):
     """The raw bytes."""
     extra: Extra | UnsetType = UNSET
     """Keys this protocol does not name, written back unchanged."""
+
+    @classmethod
+    def from_base64(
+        cls, media_type: str, text: str, extra: Extra | UnsetType = UNSET
+    ) -> Base64Source:
+        """A source holding the bytes of standard base64 ``text`` (with padding), keeping the
+        text itself: while ``data`` is the bytes read from it, `base64` is that exact text and
+        the provider adapters write it back as it came, with no encode (a megabyte image costs
+        a copy; text whose padding bits are not zero, such as ``"QR=="``, stays as it was).
+        Set ``data`` to other bytes and the text is dropped: those bytes are encoded; a copy
+        made by `msgspec.structs.replace` encodes its bytes too. Raises `ValidationError` if
+        ``text`` is not standard base64 (another alphabet, whitespace, missing padding)."""
+        if type(text) is not str:
+            raise ValidationError(f"expected base64 text (a str), got {type(text).__name__}")
+        try:
+            if "\\" in text:  # a JSON escape: not base64, however msgspec would read it
+                raise msgspec.DecodeError
+            ascii_text = text.encode("ascii")
+            data = _B64_BYTES.decode(b'"' + ascii_text + b'"')
+        except (UnicodeEncodeError, msgspec.DecodeError, msgspec.ValidationError):
+            raise ValidationError(
+                "invalid base64 text (expected standard base64 with padding)"
+            ) from None
+        source = cls(media_type, data, extra)
+        source.__dict__[_KEPT] = (ascii_text, data)
+        return source
+
+    @property
+    def base64(self) -> str:
+        """The base64 text this source is written as: the text it was read from while ``data``
+        is unchanged (`from_base64`), else the standard encoding of ``data``."""
+        kept = kept_base64(self)
+        return (kept if kept is not None else _b64encode(self.data)).decode("ascii")
+
+
+def _b64encode(data: bytes) -> bytes:
+    return b2a_base64(data, newline=False)
+
+
+_KEPT = "_base64_text"
+"""Key of a `Base64Source`'s kept text in its ``__dict__``: ``(the text as ASCII bytes, the
+bytes read from it)``."""
+
+_B64_BYTES = msgspec.json.Decoder(bytes)
+
+
+def kept_base64(source: Base64Source) -> bytes | None:
+    """The base64 text ``source`` was read from (ASCII bytes, ready to write), if it still
+    holds the bytes read from it; else None."""
+    kept = source.__dict__.get(_KEPT)
+    if kept is not None and kept[1] is source.data:
+        return kept[0]  # type: ignore[no-any-return]
+    return None
+
+
+def keep_base64(source: Base64Source, text: str | bytes) -> None:
+    """Record that ``source.data`` was read from the base64 ``text`` (a ``str``, or its ASCII
+    bytes) by a decoder that read both from one JSON string, with no escapes in it (the caller
+    vouches for that: the text is written back as it is); `kept_base64` returns it until
+    ``data`` changes. Ignored unless ``text`` is ASCII and its length matches the bytes
+    (standard base64 with padding: 4 characters per 3 bytes, rounded up)."""
+    if len(text) != (len(source.data) + 2) // 3 * 4 or not text.isascii():
+        return
+    if type(text) is str:
+        source.__dict__[_KEPT] = (text.encode("ascii"), source.data)
+    elif type(text) is bytes:
+        source.__dict__[_KEPT] = (text, source.data)
 
 
 class UrlSource(_Tagged, tag="url"):
