@@ -1,0 +1,165 @@
+"""The codec's fast ways around the slow path: odd messages decoded block by block, the rest of
+a list element by element, with results and errors exactly those of the whole-message lossless
+builder."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from minagent import wire
+from minagent.wire import _lossless
+from minagent.wire.limits import Limits
+
+FORMATS = [wire.json, wire.msgpack]
+
+_UNKNOWN = {"type": "compaction", "content": "summary", "n": [1, {"k": None}]}
+_TEXT = {"type": "text", "text": "hello", "cache_control": {"type": "ephemeral"}}
+_TOOL = {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"q": [1, 2.5, None]}}
+
+
+def _encode(fmt: Any, value: Any) -> bytes:
+    if fmt is wire.json:
+        return json.dumps(value, separators=(",", ":")).encode()
+    return msgspec.msgpack.encode(value)
+
+
+def _whole_message(fmt: Any, element: dict[str, Any]) -> wire.Message:
+    """The element built the old way: one schema-less decode, the lossless builder on all of it."""
+    schemaless = msgspec.json if fmt is wire.json else msgspec.msgpack
+    value = schemaless.decode(_encode(fmt, element))
+    result: wire.Message = _lossless.build(wire.Message, value)
+    return result
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_odd_message_decodes_its_known_blocks_strictly(
+    fmt: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A message holding known blocks and one unknown block sends only the unknown block through
+    the lossless builder (no known block or message is built from a dict there), and equals the
+    whole-message build."""
+    element = {"role": "assistant", "content": [_TEXT, _UNKNOWN, _TOOL], "tool_call_id": "c"}
+    expected = _whole_message(fmt, element)
+    built: list[type] = []
+    original = _lossless._object
+
+    def counting(cls: type, obj: dict[str, Any], path: str | None) -> Any:
+        built.append(cls)
+        return original(cls, obj, path)
+
+    monkeypatch.setattr(_lossless, "_object", counting)
+    data = _encode(fmt, [{"role": "user", "content": "hi"}, element])
+    decoded = fmt.decode(data)
+    assert built == []
+    assert decoded[1] == expected
+    assert type(decoded[1].content[1]) is wire.UnknownBlock
+    assert decoded[1].content[1].data == _UNKNOWN
+    assert [type(b) for b in decoded[1].content] == [
+        wire.TextBlock,
+        wire.UnknownBlock,
+        wire.ToolUseBlock,
+    ]
+    assert fmt.encode(decoded) == data
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_odd_message_with_its_own_unknown_key_is_built_whole(fmt: Any) -> None:
+    """A message whose own keys are unknown (not only a block) keeps them in ``extra`` and its
+    unknown block whole, and writes back the same bytes."""
+    element = {"role": "assistant", "content": [_UNKNOWN, _TEXT], "id": "msg_1"}
+    data = _encode(fmt, [element])
+    decoded = fmt.decode(data)
+    assert decoded[0].extra == {"id": "msg_1"}
+    assert decoded[0] == _whole_message(fmt, element)
+    assert fmt.encode(decoded) == data
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_bad_known_block_beside_an_unknown_one_is_named_exactly(fmt: Any) -> None:
+    """A known block with a wrong value in an odd message is refused with the path and message
+    the whole-message builder gives."""
+    bad = {"type": "text", "text": 5}
+    odd = {"role": "user", "content": [_UNKNOWN, bad]}
+    data = _encode(fmt, [{"role": "user", "content": "a"}, odd])
+    with pytest.raises(wire.ValidationError) as info:
+        fmt.decode(data)
+    assert info.value.path == "$[1].content[1].text"
+    assert info.value.message == "Expected `str`, got `int`"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_unknown_block_without_a_string_type_is_named(fmt: Any) -> None:
+    """A block whose ``type`` is not a string, beside a known one, is refused at its ``type``."""
+    data = _encode(fmt, [{"role": "user", "content": [_TEXT, {"type": 3}]}])
+    with pytest.raises(wire.ValidationError) as info:
+        fmt.decode(data)
+    assert info.value.path == "$[0].content[1].type"
+    assert info.value.message == "Expected `str`, got `int`"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("index", [0, 1, 5])
+def test_max_depth_is_exact_inside_an_odd_block(fmt: Any, index: int) -> None:
+    """An unknown block nested to exactly max_depth decodes; one level more is refused at the
+    path of its first container past the limit (the block sits at depth 4 in a list), wherever
+    the message sits in the list."""
+    limit = 12
+    for levels, ok in ((limit - 4, True), (limit - 3, False)):  # ``v`` sits at depth 5
+        inner: Any = []
+        for _ in range(levels - 1):
+            inner = [inner]
+        block = {"type": "future", "v": inner}
+        messages = [{"role": "user", "content": "x"}] * index
+        data = _encode(fmt, [*messages, {"role": "user", "content": [_TEXT, block]}])
+        if ok:
+            assert fmt.decode(data, limits=Limits(max_depth=limit))[index].content[1].data == block
+        else:
+            with pytest.raises(wire.DecodeError, match="max_depth=12") as info:
+                fmt.decode(data, limits=Limits(max_depth=limit))
+            assert info.value.path == f"$[{index}].content[1].v" + "[0]" * (limit - 4)
+
+
+def test_bad_utf8_after_an_odd_message_names_its_element() -> None:
+    """Invalid UTF-8 in a known element after an odd one (read one element per call) is refused
+    at that element."""
+    data = (
+        b'[{"role":"user","content":"a","x":1},{"role":"user","content":"ok"},'
+        b'{"role":"user","content":"\xff"}]'
+    )
+    with pytest.raises(wire.DecodeError) as info:
+        wire.json.decode(data)
+    assert info.value.path == "$[2]"
+    assert "UTF-8" in info.value.message
+
+
+_KINDS = st.sampled_from(["known", "odd-key", "odd-block", "odd-both", "blocks"])
+
+
+def _element(i: int, kind: str) -> dict[str, Any]:
+    if kind == "odd-key":
+        return {"role": "user", "content": f"m{i}", "id": f"msg_{i}"}
+    if kind == "odd-block":
+        return {"role": "assistant", "content": [_TEXT, {**_UNKNOWN, "i": i}, _TOOL]}
+    if kind == "odd-both":
+        return {"role": "assistant", "content": [{**_UNKNOWN, "i": i}], "id": i}
+    if kind == "blocks":
+        return {"role": "assistant", "content": [_TEXT, _TOOL]}
+    return {"role": "user", "content": f"m{i}"}
+
+
+@given(st.lists(_KINDS, max_size=40))
+def test_any_mix_decodes_like_each_message_alone(kinds: list[str]) -> None:
+    """A list of known and odd messages in any order decodes to what each element gives alone
+    through the whole-message builder, and writes back the same bytes, in both formats."""
+    value = [_element(i, kind) for i, kind in enumerate(kinds)]
+    for fmt in FORMATS:
+        data = _encode(fmt, value)
+        decoded = fmt.decode(data)
+        assert decoded == [_whole_message(fmt, element) for element in value]
+        assert fmt.encode(decoded) == data
