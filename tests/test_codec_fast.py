@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from minagent import wire
-from minagent.wire import _lossless
+from minagent.wire import _finite, _lossless
 from minagent.wire.limits import Limits
 
 FORMATS = [wire.json, wire.msgpack]
@@ -163,3 +163,43 @@ def test_any_mix_decodes_like_each_message_alone(kinds: list[str]) -> None:
         decoded = fmt.decode(data)
         assert decoded == [_whole_message(fmt, element) for element in value]
         assert fmt.encode(decoded) == data
+
+
+# --- the NaN look ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("packed", "holds"),
+    [
+        (b"", False),
+        (b"\xcb", False),  # a last byte, nothing after it
+        (b"\xcb\x7f", False),
+        (b"\xcb\x7f\xf0", True),
+        (b"x\xcb\xff\xf8" + bytes(6), True),
+        (b"\xcb\x7f\xef" + bytes(6), False),  # the largest finite floats start 7f e?/ff e?
+        (b"\xcb\x3f" * 100 + b"\xcb\x7f\xf8", True),  # past the integer walk: the regex
+        (b"\xcb\x3f" * 100, False),
+    ],
+)
+def test_the_float64_look_finds_only_nonfinite_bit_patterns(packed: bytes, holds: bool) -> None:
+    """The byte search over the MessagePack look: ``cb 7f f?`` / ``cb ff f?`` (NaN and
+    infinity) anywhere, however many finite floats come first; nothing else."""
+    assert _finite._has_nonfinite_float64(packed) is holds
+    assert _finite._has_nonfinite_float64(bytearray(packed)) is holds
+
+
+@pytest.mark.parametrize(
+    ("out", "holds"),
+    [
+        (b'"null"', False),
+        (b'["is null",null]', True),  # the word first, a value later
+        (b'["null null null"]', False),
+        (b'{"a":"x:null"}', True),  # a text holding ":null": a yes too (one look, never a miss)
+        (b'{"nullable":1,"b":null}', True),
+    ],
+)
+def test_writes_null_reads_past_the_word_in_texts(out: bytes, holds: bool) -> None:
+    """`writes_null` in one pass: the word ``null`` inside texts before a real value is skipped
+    and the value still found; texts alone are no value, unless the text itself reads like one
+    (``:null``), which only costs the MessagePack look."""
+    assert _finite.writes_null(out) is holds
