@@ -203,3 +203,36 @@ def test_writes_null_reads_past_the_word_in_texts(out: bytes, holds: bool) -> No
     and the value still found; texts alone are no value, unless the text itself reads like one
     (``:null``), which only costs the MessagePack look."""
     assert _finite.writes_null(out) is holds
+
+
+# --- encoding a list holding unknown data -----------------------------------------------------
+
+
+def _odd_message(i: int) -> wire.Message:
+    return wire.Message("assistant", [wire.UnknownBlock(wire.Extra({"type": "future", "i": i}))])
+
+
+@given(st.lists(st.booleans(), max_size=3 * 32 + 5))
+def test_lists_with_odd_messages_encode_as_each_message_alone(odd: list[bool]) -> None:
+    """A list mixing known messages and messages with unknown data, at any place across the
+    encoder's chunks, writes exactly the elements each written alone, framed as one array."""
+    items = [_odd_message(i) if o else wire.Message("user", f"m{i}") for i, o in enumerate(odd)]
+    for fmt in FORMATS:
+        alone = [fmt.encode(m, canonical=False) for m in items]
+        whole = fmt.encode(items)
+        if fmt is wire.json:
+            assert whole == b"[" + b",".join(alone) + b"]"
+        else:
+            assert msgspec.msgpack.decode(whole) == [msgspec.msgpack.decode(a) for a in alone]
+        assert fmt.decode(whole) == items
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_misplaced_extra_after_an_odd_message_is_named(fmt: Any) -> None:
+    """An Extra inside a tool input, in the same chunk as a message with unknown data before
+    it, is refused with its own path."""
+    bad = wire.Message("assistant", [wire.ToolUseBlock("t", "f", {"x": wire.Extra({"a": 1})})])
+    items = [_odd_message(0), wire.Message("user", "hi"), bad]
+    with pytest.raises(wire.EncodeError) as info:
+        fmt.encode(items)
+    assert info.value.path == "$[2].content[0].input.x"

@@ -640,7 +640,7 @@ class Codec:
             except (WireError, _Recursion):
                 return None
         shell.content = blocks
-        return Message(**{name: getattr(shell, name) for name in Message.__struct_fields__})
+        return Message(*msgspec.structs.astuple(shell))  # the shell has Message's field order
 
     # --- encoding -----------------------------------------------------------------------------
 
