@@ -236,3 +236,49 @@ def test_misplaced_extra_after_an_odd_message_is_named(fmt: Any) -> None:
     with pytest.raises(wire.EncodeError) as info:
         fmt.encode(items)
     assert info.value.path == "$[2].content[0].input.x"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_lone_odd_message_decodes_its_known_blocks_strictly(
+    fmt: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lone message (``type=Message``, as stream lines are read) with an unknown block builds
+    only that block through the lossless builder, from bytes or (JSON) text alike."""
+    element = {"role": "assistant", "content": [_TEXT, _UNKNOWN, _TOOL]}
+    expected = _whole_message(fmt, element)
+    built: list[type] = []
+    original = _lossless._object
+
+    def counting(cls: type, obj: dict[str, Any], path: str | None) -> Any:
+        built.append(cls)
+        return original(cls, obj, path)
+
+    monkeypatch.setattr(_lossless, "_object", counting)
+    data = _encode(fmt, element)
+    inputs: list[Any] = [data, bytearray(data), memoryview(data)]
+    if fmt is wire.json:
+        inputs.append(data.decode())
+    for given_data in inputs:
+        assert fmt.decode(given_data, type=wire.Message) == expected
+    assert built == []
+    assert fmt.encode(expected) == data
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_max_depth_is_exact_inside_a_lone_odd_message(fmt: Any) -> None:
+    """In a lone message the odd block sits at depth 3: nesting to exactly max_depth decodes,
+    one level more is refused at its first container past the limit."""
+    limit = 12
+    for levels, ok in ((limit - 3, True), (limit - 2, False)):  # ``v`` sits at depth 4
+        inner: Any = []
+        for _ in range(levels - 1):
+            inner = [inner]
+        block = {"type": "future", "v": inner}
+        data = _encode(fmt, {"role": "user", "content": [_TEXT, block]})
+        if ok:
+            decoded = fmt.decode(data, type=wire.Message, limits=Limits(max_depth=limit))
+            assert decoded.content[1].data == block
+        else:
+            with pytest.raises(wire.DecodeError, match="max_depth=12") as info:
+                fmt.decode(data, type=wire.Message, limits=Limits(max_depth=limit))
+            assert info.value.path == "$.content[1].v" + "[0]" * (limit - 3)

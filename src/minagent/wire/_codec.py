@@ -542,7 +542,8 @@ class Codec:
             return self._value(data, limits)
 
         if tp not in _LISTS:
-            return _lossless.build(tp, again(), copy=again)
+            found = self._blockwise(data, limits, "$", 0) if tp is Message else None
+            return found if found is not None else _lossless.build(tp, again(), copy=again)
         try:
             raws = self._raw_list.decode(data)
         except (msgspec.ValidationError, RecursionError):
@@ -586,7 +587,7 @@ class Codec:
         def decode_odd(i: int) -> Any:
             path = f"$[{i}]"
             if item_tp is Message:
-                found = self._blockwise(raws[i], limits, path)
+                found = self._blockwise(raws[i], limits, path, 1)
                 if found is not None:
                     return found
             again = functools.partial(self._value, raws[i], limits, path, 1)
@@ -602,11 +603,12 @@ class Codec:
             first_bad,
         )
 
-    def _blockwise(self, raw: Any, limits: Limits, path: str) -> Message | None:
-        """The message in ``raw`` (element ``path`` of a list) with its known blocks decoded
-        strictly and only its odd blocks through the lossless builder; None when the message
-        itself holds what the strict decode refuses (an unknown key, a wrong value outside its
-        blocks), or on any error, which the whole-message lossless path then reports.
+    def _blockwise(self, raw: Any, limits: Limits, path: str, nested: int) -> Message | None:
+        """The message in ``raw`` (at ``path``, inside ``nested`` containers: 1 for an element
+        of a list, 0 for a lone message) with its known blocks decoded strictly and only its
+        odd blocks through the lossless builder; None when the message itself holds what the
+        strict decode refuses (an unknown key, a wrong value outside its blocks), or on any
+        error, which the whole-message lossless path then reports.
 
         An unknown block in a message of a dozen known ones no longer sends the dozen through
         the lossless builder (a schema-less decode, then msgspec.convert per block)."""
@@ -634,7 +636,7 @@ class Codec:
             except (*MALFORMED, RecursionError):
                 return None
             at = f"{path}.content[{j}]"
-            again = functools.partial(self._value, raw_block, limits, at, 3)
+            again = functools.partial(self._value, raw_block, limits, at, nested + 2)
             try:
                 blocks.append(_lossless.build(ContentBlock, again(), at, copy=again))
             except (WireError, _Recursion):
