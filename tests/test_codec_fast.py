@@ -282,3 +282,31 @@ def test_max_depth_is_exact_inside_a_lone_odd_message(fmt: Any) -> None:
             with pytest.raises(wire.DecodeError, match="max_depth=12") as info:
                 fmt.decode(data, type=wire.Message, limits=Limits(max_depth=limit))
             assert info.value.path == "$.content[1].v" + "[0]" * (limit - 3)
+
+
+def test_a_long_output_gets_the_look_without_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An output longer than `SCAN_UP_TO` goes straight to the MessagePack look (searching it
+    for ``null`` would cost more than the look); a short one without a ``null`` value is only
+    searched; either way a NaN is refused at its path."""
+    calls = {"search": 0, "look": 0}
+
+    def counted(name: str, real: Any) -> Any:
+        def call(*args: Any) -> Any:
+            calls[name] += 1
+            return real(*args)
+
+        return call
+
+    monkeypatch.setattr(_finite, "writes_null", counted("search", _finite.writes_null))
+    monkeypatch.setattr(_finite, "may_hold_nonfinite", counted("look", _finite.may_hold_nonfinite))
+    long_text = [wire.Message("user", "null " * (_finite.SCAN_UP_TO // 5 + 1))]
+    assert len(wire.json.encode(long_text)) > _finite.SCAN_UP_TO
+    assert calls == {"search": 0, "look": 1}
+    short = [wire.Message("user", "null " * 10)]
+    wire.json.encode(short)
+    assert calls == {"search": 1, "look": 1}
+    nan = wire.Message("assistant", [wire.ToolUseBlock("t", "f", {"x": float("nan")})])
+    for items, path in (([*long_text, nan], "$[1]"), ([nan], "$[0]")):
+        with pytest.raises(wire.EncodeError) as info:
+            wire.json.encode(items)
+        assert info.value.path == path + ".content[0].input.x"
