@@ -310,3 +310,34 @@ def test_a_long_output_gets_the_look_without_the_search(monkeypatch: pytest.Monk
         with pytest.raises(wire.EncodeError) as info:
             wire.json.encode(items)
         assert info.value.path == path + ".content[0].input.x"
+
+
+@pytest.mark.parametrize("leaf", [b"\xd6\xff\x00\x00\x00\x01", b"\x07"], ids=["timestamp", "int"])
+@pytest.mark.parametrize("in_list", [False, True], ids=["message", "list-element"])
+def test_max_depth_is_exact_in_an_odd_block_read_by_the_timestamp_reader(
+    leaf: bytes, in_list: bool
+) -> None:
+    """An odd block beside a known one, holding a MessagePack timestamp (read by the codec's own
+    reader, not msgspec) or a plain integer nested in arrays: exactly max_depth decodes, one
+    level more is refused at the innermost array, counted from where the block sits."""
+    limit = 14
+    message = {"role": "user", "content": [_TEXT, {"type": "future", "v": {"k": None}}]}
+    prefix = msgspec.msgpack.encode(
+        [{"role": "user", "content": "a"}, message] if in_list else message
+    )
+    prefix = prefix[:-1]  # the None: replaced by the arrays
+    tp = list[wire.Message] if in_list else wire.Message
+    fits = limit - 4 - in_list  # arrays below {"k": ...}, at depth 5 in a lone message
+    for levels in (fits, fits + 1):
+        data = prefix + b"\x91" * levels + leaf
+        if levels == fits:
+            decoded = wire.msgpack.decode(data, type=tp, limits=Limits(max_depth=limit))
+            block = (decoded[1] if in_list else decoded).content[1]
+            assert type(block) is wire.UnknownBlock
+            continue
+        with pytest.raises(wire.DecodeError) as info:
+            wire.msgpack.decode(data, type=tp, limits=Limits(max_depth=limit))
+        assert info.value.path == (
+            ("$[1]" if in_list else "$") + ".content[1].v.k" + "[0]" * (levels - 1)
+        )
+        assert f"max_depth={limit}" in info.value.message
