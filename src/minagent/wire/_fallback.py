@@ -5,10 +5,10 @@ The fast path handles a whole list in one msgspec call. When that call stops at 
 once (msgspec scanning them into ``Raw``, tokenising only), the ``k`` before the odd one are
 decoded strictly in one call, and each later element in a strict call of its own, driven from C;
 an element that fails goes through the lossless builder. Known messages therefore cost one
-strict decode (and the scan); nothing is decoded twice.
+strict decode and the scan, besides the fast attempt's work up to the first odd element.
 
-`encode_list` writes each element with the strict encoder and lowers (spreads `Extra` keys back
-into dicts) only the elements that the encoder refuses.
+`encode_list` writes the elements in chunks with the strict encoder and lowers (spreads `Extra`
+keys back into dicts) only the elements that the encoder refuses.
 """
 
 from __future__ import annotations
