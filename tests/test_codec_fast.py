@@ -37,6 +37,20 @@ def _whole_message(fmt: Any, element: dict[str, Any]) -> wire.Message:
     return result
 
 
+def _count(monkeypatch: pytest.MonkeyPatch, module: Any, *names: str) -> dict[str, int]:
+    """Count the calls of the module's functions ``names`` for the rest of the test."""
+    calls = dict.fromkeys(names, 0)
+    for name in names:
+        real = getattr(module, name)
+
+        def call(*args: Any, _name: str = name, _real: Any = real) -> Any:
+            calls[_name] += 1
+            return _real(*args)
+
+        monkeypatch.setattr(module, name, call)
+    return calls
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_odd_message_decodes_its_known_blocks_strictly(
     fmt: Any, monkeypatch: pytest.MonkeyPatch
@@ -46,17 +60,10 @@ def test_odd_message_decodes_its_known_blocks_strictly(
     whole-message build."""
     element = {"role": "assistant", "content": [_TEXT, _UNKNOWN, _TOOL], "tool_call_id": "c"}
     expected = _whole_message(fmt, element)
-    built: list[type] = []
-    original = _lossless._object
-
-    def counting(cls: type, obj: dict[str, Any], path: str | None) -> Any:
-        built.append(cls)
-        return original(cls, obj, path)
-
-    monkeypatch.setattr(_lossless, "_object", counting)
+    calls = _count(monkeypatch, _lossless, "_object")
     data = _encode(fmt, [{"role": "user", "content": "hi"}, element])
     decoded = fmt.decode(data)
-    assert built == []
+    assert calls == {"_object": 0}
     assert decoded[1] == expected
     assert type(decoded[1].content[1]) is wire.UnknownBlock
     assert decoded[1].content[1].data == _UNKNOWN
@@ -104,25 +111,30 @@ def test_unknown_block_without_a_string_type_is_named(fmt: Any) -> None:
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-@pytest.mark.parametrize("index", [0, 1, 5])
-def test_max_depth_is_exact_inside_an_odd_block(fmt: Any, index: int) -> None:
-    """An unknown block nested to exactly max_depth decodes; one level more is refused at the
-    path of its first container past the limit (the block sits at depth 4 in a list), wherever
-    the message sits in the list."""
+@pytest.mark.parametrize("index", [None, 0, 1, 5], ids=["lone", "0", "1", "5"])
+def test_max_depth_is_exact_inside_an_odd_block(fmt: Any, index: int | None) -> None:
+    """An unknown block beside a known one, nested to exactly max_depth, decodes; one level
+    more is refused at the path of its first container past the limit: in a lone message
+    (``type=Message``) and wherever the message sits in a list."""
     limit = 12
-    for levels, ok in ((limit - 4, True), (limit - 3, False)):  # ``v`` sits at depth 5
+    above = 3 if index is None else 4  # containers above ``v``: (the list,) message, content, block
+    tp = wire.Message if index is None else list[wire.Message]
+    where = "$" if index is None else f"$[{index}]"
+    for levels, ok in ((limit - above, True), (limit - above + 1, False)):
         inner: Any = []
         for _ in range(levels - 1):
             inner = [inner]
         block = {"type": "future", "v": inner}
-        messages = [{"role": "user", "content": "x"}] * index
-        data = _encode(fmt, [*messages, {"role": "user", "content": [_TEXT, block]}])
+        message = {"role": "user", "content": [_TEXT, block]}
+        value = message if index is None else [*[{"role": "user", "content": "x"}] * index, message]
+        data = _encode(fmt, value)
         if ok:
-            assert fmt.decode(data, limits=Limits(max_depth=limit))[index].content[1].data == block
+            decoded = fmt.decode(data, type=tp, limits=Limits(max_depth=limit))
+            assert (decoded if index is None else decoded[index]).content[1].data == block
         else:
             with pytest.raises(wire.DecodeError, match="max_depth=12") as info:
-                fmt.decode(data, limits=Limits(max_depth=limit))
-            assert info.value.path == f"$[{index}].content[1].v" + "[0]" * (limit - 4)
+                fmt.decode(data, type=tp, limits=Limits(max_depth=limit))
+            assert info.value.path == f"{where}.content[1].v" + "[0]" * (levels - 1)
 
 
 def test_bad_utf8_after_an_odd_message_names_its_element() -> None:
@@ -246,65 +258,28 @@ def test_a_lone_odd_message_decodes_its_known_blocks_strictly(
     only that block through the lossless builder, from bytes or (JSON) text alike."""
     element = {"role": "assistant", "content": [_TEXT, _UNKNOWN, _TOOL]}
     expected = _whole_message(fmt, element)
-    built: list[type] = []
-    original = _lossless._object
-
-    def counting(cls: type, obj: dict[str, Any], path: str | None) -> Any:
-        built.append(cls)
-        return original(cls, obj, path)
-
-    monkeypatch.setattr(_lossless, "_object", counting)
+    calls = _count(monkeypatch, _lossless, "_object")
     data = _encode(fmt, element)
     inputs: list[Any] = [data, bytearray(data), memoryview(data)]
     if fmt is wire.json:
         inputs.append(data.decode())
     for given_data in inputs:
         assert fmt.decode(given_data, type=wire.Message) == expected
-    assert built == []
+    assert calls == {"_object": 0}
     assert fmt.encode(expected) == data
-
-
-@pytest.mark.parametrize("fmt", FORMATS)
-def test_max_depth_is_exact_inside_a_lone_odd_message(fmt: Any) -> None:
-    """In a lone message the odd block sits at depth 3: nesting to exactly max_depth decodes,
-    one level more is refused at its first container past the limit."""
-    limit = 12
-    for levels, ok in ((limit - 3, True), (limit - 2, False)):  # ``v`` sits at depth 4
-        inner: Any = []
-        for _ in range(levels - 1):
-            inner = [inner]
-        block = {"type": "future", "v": inner}
-        data = _encode(fmt, {"role": "user", "content": [_TEXT, block]})
-        if ok:
-            decoded = fmt.decode(data, type=wire.Message, limits=Limits(max_depth=limit))
-            assert decoded.content[1].data == block
-        else:
-            with pytest.raises(wire.DecodeError, match="max_depth=12") as info:
-                fmt.decode(data, type=wire.Message, limits=Limits(max_depth=limit))
-            assert info.value.path == "$.content[1].v" + "[0]" * (limit - 3)
 
 
 def test_a_long_output_gets_the_look_without_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
     """An output longer than `SCAN_UP_TO` goes straight to the MessagePack look (searching it
     for ``null`` would cost more than the look); a short one without a ``null`` value is only
     searched; either way a NaN is refused at its path."""
-    calls = {"search": 0, "look": 0}
-
-    def counted(name: str, real: Any) -> Any:
-        def call(*args: Any) -> Any:
-            calls[name] += 1
-            return real(*args)
-
-        return call
-
-    monkeypatch.setattr(_finite, "writes_null", counted("search", _finite.writes_null))
-    monkeypatch.setattr(_finite, "may_hold_nonfinite", counted("look", _finite.may_hold_nonfinite))
+    calls = _count(monkeypatch, _finite, "writes_null", "may_hold_nonfinite")
     long_text = [wire.Message("user", "null " * (_finite.SCAN_UP_TO // 5 + 1))]
     assert len(wire.json.encode(long_text)) > _finite.SCAN_UP_TO
-    assert calls == {"search": 0, "look": 1}
+    assert calls == {"writes_null": 0, "may_hold_nonfinite": 1}
     short = [wire.Message("user", "null " * 10)]
     wire.json.encode(short)
-    assert calls == {"search": 1, "look": 1}
+    assert calls == {"writes_null": 1, "may_hold_nonfinite": 1}
     nan = wire.Message("assistant", [wire.ToolUseBlock("t", "f", {"x": float("nan")})])
     for items, path in (([*long_text, nan], "$[1]"), ([nan], "$[0]")):
         with pytest.raises(wire.EncodeError) as info:
