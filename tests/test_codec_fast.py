@@ -5,6 +5,7 @@ builder."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import msgspec
@@ -189,15 +190,42 @@ def test_any_mix_decodes_like_each_message_alone(kinds: list[str]) -> None:
         (b"\xcb\x7f\xf0", True),
         (b"x\xcb\xff\xf8" + bytes(6), True),
         (b"\xcb\x7f\xef" + bytes(6), False),  # the largest finite floats start 7f e?/ff e?
-        (b"\xcb\x3f" * 100 + b"\xcb\x7f\xf8", True),  # past the integer walk: the regex
+        (b"\xcb\x3f" * 100 + b"\xcb\x7f\xf8", True),  # many floats: found by its 0x7f
         (b"\xcb\x3f" * 100, False),
+        (b"\xcb\x3f" * 20 + b"\xcb\xff\xf0", True),
+        (b"\xcb\x3f" * 20 + b"\xcb\x7f\xf0", True),
+        (b"\xcb\x3f" * 20 + b"\x7f\xf8\xff\xff", False),  # 7f / ff after no 0xcb
+        (b"\xcb\x3f" * 20 + b"\x7f" * 40 + b"\xcb\x7f\xf8", True),  # many 7f too: the regex
+        (b"\xcb\x3f" * 20 + b"\xff" * 40, False),
+        (b"\xcb\x3f" * 8 + b"\xcb\x7f\xf8", True),  # the ninth 0xcb, where the walks meet
     ],
 )
 def test_the_float64_look_finds_only_nonfinite_bit_patterns(packed: bytes, holds: bool) -> None:
     """The byte search over the MessagePack look: ``cb 7f f?`` / ``cb ff f?`` (NaN and
-    infinity) anywhere, however many finite floats come first; nothing else."""
+    infinity) anywhere, however many finite floats or ``0x7f`` / ``0xff`` bytes come first;
+    nothing else."""
     assert _finite._has_nonfinite_float64(packed) is holds
     assert _finite._has_nonfinite_float64(bytearray(packed)) is holds
+
+
+_PIECES = st.sampled_from(
+    [b"\xcb", b"\x7f", b"\xff", b"\xf0", b"\xf8", b"\xef", b"\x3f", b"a", b"\xcb\x3f\x00"]
+)
+
+
+@given(
+    st.builds(
+        lambda floats, pieces: b"\xcb\x3f\x00" * floats + b"".join(pieces),
+        st.integers(0, 40),
+        st.lists(_PIECES, max_size=80),
+    )
+    | st.binary(max_size=300)
+)
+def test_the_float64_look_agrees_with_the_pattern(packed: bytes) -> None:
+    """On any bytes, dense in the bytes it walks, the search answers as the plain regex for
+    ``cb (7f|ff) f?`` does."""
+    expected = re.search(rb"\xcb[\x7f\xff][\xf0-\xff]", packed) is not None
+    assert _finite._has_nonfinite_float64(packed) is expected
 
 
 @pytest.mark.parametrize(
