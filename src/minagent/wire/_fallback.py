@@ -106,28 +106,22 @@ def encode_list(
     needs_lossless: type[BaseException],
     json: bool,
 ) -> bytes:
-    """Encode ``items`` in chunks of `CHUNK` (one strict call each). A chunk the strict encoder
-    refuses is encoded element by element (driven from C, ``list.extend`` over ``map``) up to
-    the element it refuses, which is lowered; chunks go on right after that element."""
+    """Encode ``items`` in chunks of `CHUNK` (one strict call each); a chunk the strict encoder
+    refuses is encoded element by element, lowering only the elements it refuses."""
     parts: list[Any] = []
     n = len(items)
-    start = 0
-    while start < n:
+    for start in range(0, n, CHUNK):
         chunk = items[start : start + CHUNK]
         try:
             parts.extend(_elements(encode(list(chunk)), len(chunk), json))
-            start += len(chunk)
             continue
         except needs_lossless:
             pass
-        before = len(parts)
-        try:
-            parts.extend(map(encode, chunk))
-            start += len(chunk)
-        except needs_lossless:
-            i = start + len(parts) - before
-            parts.append(encode(lowered(items[i], i)))
-            start = i + 1
+        for i, item in enumerate(chunk, start):
+            try:
+                parts.append(encode(item))
+            except needs_lossless:
+                parts.append(encode(lowered(item, i)))
     return join_array(parts, json, n)
 
 
