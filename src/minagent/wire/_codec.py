@@ -652,9 +652,9 @@ class Codec:
         A value nested deeper than the default ``max_depth`` (what decoding refuses) is refused
         with the path of the first container past it: by msgspec's own recursion guard, capped
         there, or where nothing caps it (`_depth.encode_budget`) by `_refuse_deep_output`. JSON
-        refuses NaN and infinity (msgspec would write ``null``), looking for them only when the
-        output holds ``null`` (`_finite`). Lazy messages (`minagent.wire.lazy`) are written by
-        `lazy.encode`."""
+        refuses NaN and infinity (msgspec would write ``null``): a short output without a ``null``
+        value needs only a byte search, any other one MessagePack look (`_finite`). Lazy
+        messages (`minagent.wire.lazy`) are written by `lazy.encode`."""
         if type(obj) in _LAZY_TYPES:
             return _lazy().encode(self, obj, canonical)
         budget = encode_budget()
