@@ -2,10 +2,12 @@
 
 Decoding tries the strict fast path first: one msgspec call over the whole buffer straight into
 Structs. Only if msgspec refuses the shape does the codec look closer: for a list it splits the
-buffer into raw elements (tokenising only) and re-decodes them strictly in chunks
-(`_fallback.decode_list`), sending just the elements that still fail through the lossless builder.
-So a transcript with one odd message pays mostly for that message, and a genuinely malformed one
-is reported with its full path.
+buffer into raw elements (tokenising only) and re-decodes them strictly, those before the odd one
+in one call and the rest one call each (`_fallback.decode_list`). An element that still fails is
+read block by block when only its blocks are odd (`Codec._blockwise`: its known blocks strictly,
+the odd ones through the lossless builder), else whole through the lossless builder. So a
+transcript with one odd block pays mostly for that block, and a genuinely malformed one is
+reported with its full path.
 
 Limits (`minagent.wire.limits`) are checked where they cost nothing: the input size before
 parsing; the nesting depth by the recursion guard msgspec shares with the interpreter, which on
@@ -45,9 +47,9 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from . import _depth, _fallback, _finite, _lossless, _mpreader, _paths, _stack, _values
+from . import _depth, _fallback, _fields, _finite, _lossless, _mpreader, _paths, _stack, _values
 from ._malformed import MALFORMED
-from .blocks import TYPED_LEVELS, Deep
+from .blocks import EXTRA_KEY, TYPED_LEVELS, ContentBlock, Deep
 from .errors import DecodeError, EncodeError, ValidationError, WireError
 from .extra import Extra, MsgpackOnly
 from .limits import DEFAULT, Limits
@@ -278,6 +280,29 @@ def guard_covers(limits: Limits) -> bool:
     return _GUARD_BEFORE_3_12 and limits.max_depth >= _recursion_limit()
 
 
+@functools.lru_cache(maxsize=1)
+def _message_shell() -> type[msgspec.Struct]:
+    """`Message` with its blocks left as raw bytes (``content: str | list[Raw]``), for decoding
+    an odd message block by block (`Codec._blockwise`); every other field as `Message` has it.
+    Built on first use."""
+    names, given = Message.__struct_fields__, Message.__struct_defaults__
+    defaults = dict(zip(names[len(names) - len(given) :], given, strict=True))
+    shell_fields: list[Any] = []
+    for field in _fields.fields(Message):
+        kind = str | list[msgspec.Raw] if field.name == "content" else field.type
+        if field.name in defaults:
+            shell_fields.append((field.name, kind, defaults[field.name]))
+        else:
+            shell_fields.append((field.name, kind))
+    return msgspec.defstruct(
+        "_MessageShell",
+        shell_fields,
+        forbid_unknown_fields=True,
+        rename={"extra": EXTRA_KEY},
+        gc=False,
+    )
+
+
 Reader = Callable[[Any, int], Any]
 
 
@@ -317,6 +342,7 @@ class Codec:
         self._canonical = module.Encoder(enc_hook=enc_hook, order="sorted")
         self._refused = refused
         self._unencodable = unencodable
+        self._shells: tuple[Any, Any] | None = None
 
     @property
     def text(self) -> bool:
@@ -516,7 +542,8 @@ class Codec:
             return self._value(data, limits)
 
         if tp not in _LISTS:
-            return _lossless.build(tp, again(), copy=again)
+            found = self._blockwise(data, limits, "$", 0) if tp is Message else None
+            return found if found is not None else _lossless.build(tp, again(), copy=again)
         try:
             raws = self._raw_list.decode(data)
         except (msgspec.ValidationError, RecursionError):
@@ -548,12 +575,74 @@ class Codec:
             except RecursionError:
                 raise _Recursion(f"$[{start}]") from None
 
+        def fail(err: Exception, i: int) -> Exception:
+            if isinstance(err, RecursionError):
+                return _Recursion(f"$[{i}]")
+            if isinstance(err, MALFORMED):  # the split does not check UTF-8: name the element
+                return self._malformed_element(raws, i, i + 1) or self.decode_error(
+                    err, raws[i], f"$[{i}]"
+                )
+            return err
+
         def decode_odd(i: int) -> Any:
             path = f"$[{i}]"
+            if item_tp is Message:
+                found = self._blockwise(raws[i], limits, path, 1)
+                if found is not None:
+                    return found
             again = functools.partial(self._value, raws[i], limits, path, 1)
             return _lossless.build(item_tp, again(), path, copy=again)
 
-        return _fallback.decode_list(raws, decode_chunk, decode_odd, self._text, first_bad)
+        return _fallback.decode_list(
+            raws,
+            decode_chunk,
+            self.decoder_for(item_tp).decode,
+            decode_odd,
+            fail,
+            self._text,
+            first_bad,
+        )
+
+    def _blockwise(self, raw: Any, limits: Limits, path: str, nested: int) -> Message | None:
+        """The message in ``raw`` (at ``path``, inside ``nested`` containers: 1 for an element
+        of a list, 0 for a lone message) with its known blocks decoded strictly and only its
+        odd blocks through the lossless builder; None when the message itself holds what the
+        strict decode refuses (an unknown key, a wrong value outside its blocks), or on any
+        error, which the whole-message lossless path then reports.
+
+        An unknown block in a message of a dozen known ones no longer sends the dozen through
+        the lossless builder (a schema-less decode, then msgspec.convert per block)."""
+        shells = self._shells
+        if shells is None:
+            shells = self._shells = (
+                self._module.Decoder(_message_shell(), dec_hook=_dec_hook),
+                self._module.Decoder(ContentBlock, dec_hook=_dec_hook),
+            )
+        shell_decoder, block_decoder = shells
+        try:
+            shell = shell_decoder.decode(raw)
+        except (*MALFORMED, RecursionError):
+            return None
+        content = shell.content
+        if type(content) is not list:
+            return None
+        blocks: list[Any] = []
+        for j, raw_block in enumerate(content):
+            try:
+                blocks.append(block_decoder.decode(raw_block))
+                continue
+            except msgspec.ValidationError:
+                pass
+            except (*MALFORMED, RecursionError):
+                return None
+            at = f"{path}.content[{j}]"
+            again = functools.partial(self._value, raw_block, limits, at, nested + 2)
+            try:
+                blocks.append(_lossless.build(ContentBlock, again(), at, copy=again))
+            except (WireError, _Recursion):
+                return None
+        shell.content = blocks
+        return Message(*msgspec.structs.astuple(shell))  # the shell has Message's field order
 
     # --- encoding -----------------------------------------------------------------------------
 
@@ -563,9 +652,9 @@ class Codec:
         A value nested deeper than the default ``max_depth`` (what decoding refuses) is refused
         with the path of the first container past it: by msgspec's own recursion guard, capped
         there, or where nothing caps it (`_depth.encode_budget`) by `_refuse_deep_output`. JSON
-        refuses NaN and infinity (msgspec would write ``null``), looking for them only when the
-        output holds ``null`` (`_finite`). Lazy messages (`minagent.wire.lazy`) are written by
-        `lazy.encode`."""
+        refuses NaN and infinity (msgspec would write ``null``): a short output without a ``null``
+        value needs only a byte search, any other one MessagePack look (`_finite`). Lazy
+        messages (`minagent.wire.lazy`) are written by `lazy.encode`."""
         if type(obj) in _LAZY_TYPES:
             return _lazy().encode(self, obj, canonical)
         budget = encode_budget()

@@ -1,14 +1,14 @@
 """Transcripts that hold unknown data: decode and encode them paying only for the odd messages.
 
 The fast path handles a whole list in one msgspec call. When that call stops at element ``k``
-(an unknown block or key), `decode_list` goes on in chunks: the elements are located once
-(msgspec scanning them into ``Raw``, tokenising only), each chunk of up to `CHUNK` elements is
-decoded strictly in one call, and a chunk that stops at an element is decoded up to it, the odd
-element goes through the lossless builder, and the rest of the chunk is tried again. Known
-messages therefore cost one strict decode plus at most one wasted chunk per odd message.
+(an unknown block or key), `decode_list` goes on element by element: the elements are located
+once (msgspec scanning them into ``Raw``, tokenising only), the ``k`` before the odd one are
+decoded strictly in one call, and each later element in a strict call of its own, driven from C;
+an element that fails goes through the lossless builder. Known messages therefore cost one
+strict decode and the scan, besides the fast attempt's work up to the first odd element.
 
-`encode_list` writes each element with the strict encoder and lowers (spreads `Extra` keys back
-into dicts) only the elements that the encoder refuses.
+`encode_list` writes the elements in chunks with the strict encoder and lowers (spreads `Extra`
+keys back into dicts) only the elements that the encoder refuses.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import msgspec
 __all__ = ["CHUNK", "decode_list", "encode_list", "first_index", "join_array"]
 
 CHUNK = 32
-"""Elements decoded per strict call on the lossless path: small enough that a wasted attempt is
+"""Elements encoded per strict call on the lossless path: small enough that a wasted attempt is
 cheap, large enough that per-call overhead is negligible."""
 
 _INDEX = re.compile(r" - at `\$\[(\d+)\]")
@@ -58,41 +58,44 @@ def join_array(parts: Sequence[Any], json: bool, count: int | None = None) -> by
 def decode_list(
     raws: Sequence[Any],
     decode_chunk: Callable[[bytes, int, int], list[Any]],
+    decode_one: Callable[[Any], Any],
     decode_odd: Callable[[int], Any],
+    fail: Callable[[Exception, int], Exception],
     json: bool,
     first_bad: int | None = None,
 ) -> list[Any]:
-    """Decode ``raws`` (the elements' raw bytes) strictly in chunks, odd elements one by one.
+    """Decode ``raws`` (the elements' raw bytes) strictly, odd elements one by one.
 
     ``decode_chunk(framed, start, stop)`` decodes the framed array of elements ``start`` to
-    ``stop`` strictly (raising msgspec.ValidationError at the first odd element);
-    ``decode_odd(i)`` decodes element ``i`` through the lossless builder.
-    ``first_bad``, when known from a failed fast attempt, saves one wasted chunk.
+    ``stop`` strictly: the elements before ``first_bad`` (known from the failed fast attempt to
+    be fine) in one call. The rest are decoded one element per strict call, ``decode_one(raw)``,
+    driven from C (``list.extend`` over ``map``, which keeps what it appended before an element
+    fails): an element msgspec refuses (msgspec.ValidationError) goes to ``decode_odd(i)``, the
+    lossless builder, and nothing is decoded twice. Any other error of ``decode_one`` at element
+    ``i`` is replaced by ``fail(err, i)``.
+
+    One call per element costs less than chunks of elements framed again: a chunk holding an
+    odd element was decoded up to it and thrown away, and each chunk copied its elements
+    (anthropic-1in100, 300 messages: 1.5x the all-known decode against 1.8-2.2x in chunks).
     """
     out: list[Any] = []
-    start, n = 0, len(raws)
-    size = CHUNK  # adapts: halves after a miss, doubles after a hit (dense odd lists)
+    n = len(raws)
+    start = 0
+    if first_bad is not None and 0 < first_bad < n:
+        out.extend(decode_chunk(join_array(raws[:first_bad], json), 0, first_bad))
+        start = first_bad
+    append, extend = out.append, out.extend
     while start < n:
-        end = min(start + size, n)
-        bad: int | None
-        if first_bad is not None and start <= first_bad < end:
-            bad, first_bad = first_bad, None
-        else:
-            try:
-                out.extend(decode_chunk(join_array(raws[start:end], json), start, end))
-                start = end
-                size = min(size * 2, CHUNK)
-                continue
-            except msgspec.ValidationError as err:
-                index = first_index(err)
-                bad = start + index if index is not None else None
-        if bad is None:  # no index in the message: fall back to one element at a time
-            bad = start
-        if bad > start:
-            out.extend(decode_chunk(join_array(raws[start:bad], json), start, bad))
-        out.append(decode_odd(bad))
-        size = max(1, min(size, 2 * (bad - start)))
-        start = bad + 1
+        try:
+            extend(map(decode_one, raws[start:] if start else raws))
+        except msgspec.ValidationError:
+            bad = len(out)
+            append(decode_odd(bad))
+            start = bad + 1
+            continue
+        except Exception as err:
+            raise fail(err, len(out)) from None
+        break
     return out
 
 

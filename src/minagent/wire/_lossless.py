@@ -22,7 +22,14 @@ from msgspec import UNSET, Struct
 
 from . import _fields, _values
 from ._paths import relocate
-from .blocks import EXTRA_KEY, KNOWN_BLOCKS, KNOWN_SOURCES, UnknownBlock, UnknownSource
+from .blocks import (
+    EXTRA_KEY,
+    KNOWN_BLOCKS,
+    KNOWN_SOURCES,
+    ContentBlock,
+    UnknownBlock,
+    UnknownSource,
+)
 from .errors import EncodeError, ValidationError
 from .extra import Extra, MsgpackOnly
 from .messages import Message, ModelResponse
@@ -228,7 +235,7 @@ def _layout(cls: type[Struct]) -> tuple[dict[str, Builder], tuple[str, ...], dic
     return nested, tuple(json_fields), types
 
 
-_BUILDERS: dict[Any, Builder] = {Message: _message, ModelResponse: _response}
+_BUILDERS: dict[Any, Builder] = {Message: _message, ModelResponse: _response, ContentBlock: _block}
 _LAYOUTS = {cls: _layout(cls) for cls in _STRUCTS}
 _NESTED: dict[type[Struct], dict[str, Builder]] = {c: v[0] for c, v in _LAYOUTS.items()}
 _JSON_FIELDS: dict[type[Struct], tuple[str, ...]] = {c: v[1] for c, v in _LAYOUTS.items()}
@@ -239,7 +246,8 @@ _NESTED_ATTRS: dict[type[Struct], tuple[str, ...]] = {
 
 
 def build(tp: Any, value: Any, path: str = "$", copy: Callable[[], Any] | None = None) -> Any:
-    """Build ``tp`` (``Message``, ``ModelResponse`` or a list of either) from a decoded value.
+    """Build ``tp`` (``Message``, ``ModelResponse``, a list of either, or one ``ContentBlock``)
+    from a decoded value.
 
     The first attempt tracks no paths (and reuses ``value`` in place); if it fails, the value is
     built again from ``copy()`` (a fresh decode) with paths, so the error names its place.
