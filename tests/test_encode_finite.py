@@ -108,15 +108,28 @@ def test_nonfinite_refused_at_its_path_with_one_message(obj: Any, value: float, 
     assert msgspec.msgpack.encode(msgspec.msgpack.decode(data)) == data
 
 
+@pytest.mark.parametrize("size", [10, 20_000], ids=["short output", "past SCAN_UP_TO"])
+def test_nonfinite_assigned_to_a_field_typed_otherwise_is_refused(size: int) -> None:
+    """A NaN or infinity assigned in Python to a field typed to hold no float (msgspec does not
+    check assignments and writes it as ``null``) is refused with its path all the same, next to
+    a short or a long text."""
+    for value in (NAN, -INF):
+        msgs = _assistant(wire.TextBlock(text="x" * size), wire.TextBlock(text="y"))
+        msgs[1].content[1].text = value  # type: ignore[index, union-attr]
+        with pytest.raises(wire.EncodeError) as info:
+            wire.json.encode(msgs)
+        assert (info.value.message, info.value.path) == (_said(value), "$[1].content[1].text")
+
+
 def _counting(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """Count the calls of the MessagePack look (`may_hold_nonfinite`) and of the two walks
     (`holds_nonfinite`, the path search `_values.find`) made while encoding JSON."""
     calls = {"look": 0, "walk": 0, "find": 0}
 
     def counted(name: str, real: Any) -> Any:
-        def call(*args: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
             calls[name] += 1
-            return real(*args)
+            return real(*args, **kwargs)
 
         return call
 

@@ -41,6 +41,8 @@ def _float_fields(cls: type[Struct]) -> tuple[str, ...]:
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
+_FIELDS_ANY: dict[type, tuple[str, ...]] = {}
+"""Empty: with ``every_field`` each Struct's fields come from its ``__struct_fields__``."""
 
 
 def _float_field_table() -> dict[type, tuple[str, ...]]:
@@ -59,11 +61,13 @@ def _float_field_table() -> dict[type, tuple[str, ...]]:
     return _FIELDS
 
 
-def holds_nonfinite(obj: Any) -> bool:
-    """Whether ``obj`` holds a NaN or infinite float anywhere JSON would write it."""
+def holds_nonfinite(obj: Any, every_field: bool = False) -> bool:
+    """Whether ``obj`` holds a NaN or infinite float anywhere JSON would write it: in the
+    fields typed to hold one, or with ``every_field`` in any field (a float assigned in Python
+    to a field typed otherwise, say ``TextBlock.text``, which msgspec writes all the same)."""
     stack = [obj]
     pop, push, extend = stack.pop, stack.append, stack.extend
-    fields = _float_field_table()
+    fields = _FIELDS_ANY if every_field else _float_field_table()
     while stack:
         item = pop()
         kind = type(item)
@@ -78,6 +82,8 @@ def holds_nonfinite(obj: Any) -> bool:
             extend(item.values())
         else:
             names = fields.get(kind)
+            if names is None and every_field:
+                names = getattr(kind, "__struct_fields__", None)
             if names is not None:
                 for name in names:
                     push(getattr(item, name))
@@ -198,8 +204,10 @@ def refuse_nonfinite(obj: Any, out: bytes) -> None:
     byte search, otherwise about one MessagePack encode (`may_hold_nonfinite`)."""
     if len(out) <= SCAN_UP_TO and not writes_null(out):
         return
-    if not may_hold_nonfinite(obj) or not holds_nonfinite(obj):
+    if not may_hold_nonfinite(obj):
         return
+    if not holds_nonfinite(obj) and not holds_nonfinite(obj, every_field=True):
+        return  # (the second walk only after the look saw a NaN's bytes the first did not find)
     found = _values.find(obj, _problem)
     path, reason = found if found is not None else (None, "NaN or infinity")
     raise EncodeError(f"cannot write JSON: {reason}", path=path)
