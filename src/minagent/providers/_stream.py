@@ -208,11 +208,16 @@ class Accumulator:
     def close(self, each: Callable[[Any], None] | None = None) -> ModelResponse:
         """End the stream and return the final response; `StreamError` if it is incomplete
         (``each``: as for `feed`)."""
+        self.end_stream(each)
+        return self.response()
+
+    @runs_roomy_unsized
+    def end_stream(self, each: Callable[[Any], None] | None = None) -> None:
+        """`close` without building the response (a stream translator takes a `snapshot`)."""
         self._take(each, self._parser.close)
         missing = self._complete()
         if missing:
             raise fail(f"the stream ended {missing}", self.events)
-        return self.response()
 
     def _take(
         self, each: Callable[[Any], None] | None, parse: Callable[..., list[Any]], *args: Any
@@ -264,6 +269,13 @@ class Accumulator:
             raise fail(f"the accumulated response is malformed: {err}", self.events) from None
         except RecursionError:
             raise fail("the accumulated response is nested too deep", self.events) from None
+
+    def snapshot(self) -> ModelResponse:
+        """The response so far for a reader that asks again and again (a stream translator):
+        equal to `response`; a provider module may keep what it decoded for the next call, so
+        the blocks of successive snapshots may be the same objects (read them, do not change
+        them)."""
+        return self.response()
 
     def _apply(self, event: Any, index: int) -> None:
         raise NotImplementedError

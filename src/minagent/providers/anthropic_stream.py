@@ -25,6 +25,7 @@ from typing import Any, Union
 import msgspec
 
 from ..wire._stack import runs_roomy_unsized
+from ..wire.errors import WireError
 from ..wire.limits import DEFAULT, Limits
 from ..wire.messages import ModelResponse
 from . import anthropic as adapter
@@ -291,7 +292,7 @@ class StreamAccumulator(Accumulator):
     (a tool input still arriving is parsed if complete, else kept raw, see `response`).
     """
 
-    __slots__ = ("_blocks", "_message")
+    __slots__ = ("_blocks", "_decoded", "_message", "_slow")
     provider = "anthropic"
     end = "message_stop"
 
@@ -299,6 +300,8 @@ class StreamAccumulator(Accumulator):
         super().__init__(StreamParser(limits), limits)
         self._message: dict[str, Any] | None = None
         self._blocks: list[_Block] = []
+        self._decoded: list[Any] = []  # per block: its decoded block once it stopped (snapshot)
+        self._slow = False  # a decoded block takes the adapter's slow path (snapshot)
 
     def apply(self, event: Any) -> None:
         """Apply one event (`Accumulator.apply`; a text piece for an open text block, the
@@ -362,6 +365,7 @@ class StreamAccumulator(Accumulator):
         if entry.key is not None and entry.key in block:
             want(block[entry.key], str, f"{what}.{entry.key}", index)
         self._blocks.append(entry)
+        self._decoded.append(None)
 
     def _start(self, event: ContentBlockStart, index: int) -> None:
         self._require("content_block_start", index)
@@ -456,6 +460,51 @@ class StreamAccumulator(Accumulator):
         if body.get("stop_reason") is None:
             body = dict(body, stop_reason="")
         return adapter.decode_response(msgspec.json.encode(body))
+
+    @runs_roomy_unsized
+    def snapshot(self) -> ModelResponse:
+        """The response so far, equal to `response`, but each block that stopped is decoded
+        once and kept for the next snapshot (`anthropic.decode_blocks`), and the rest of the
+        message apart (`anthropic.decode_shell`): a stream translator asks for the response at
+        every block, which would decode the blocks before it again each time. The blocks of
+        successive snapshots are the same objects: read them, do not change them. Anything
+        unusual (a block the adapter refuses, a stream over the default size limit) is read by
+        `response`, which says what and where."""
+        message = self._message
+        if message is None or self._fed > DEFAULT.max_size:
+            return self.response()
+        blocks, decoded = self._blocks, self._decoded
+        content = list(decoded)
+        slow = self._slow
+        try:
+            done = [i for i, block in enumerate(blocks) if block.stopped and decoded[i] is None]
+            if done:
+                if self._put(done, content) and not slow:
+                    slow = self._slow = True
+                for i in done:
+                    decoded[i] = content[i]
+            rest = [i for i, d in enumerate(decoded) if d is None]  # blocks still open
+            if rest and self._put(rest, content):
+                slow = True
+            shell = dict(message)
+            shell["content"] = []
+            if shell.get("stop_reason") is None:
+                shell["stop_reason"] = ""
+            response = adapter.decode_shell(msgspec.json.encode(shell), slow)
+        except (WireError, RecursionError):
+            return self.response()
+        message_out = msgspec.structs.replace(response.message, content=content)
+        return msgspec.structs.replace(response, message=message_out)
+
+    def _put(self, at: list[int], content: list[Any]) -> bool:
+        """Decode blocks ``at`` into ``content``; whether they take the adapter's slow path."""
+        data = msgspec.json.encode([self._blocks[i].finished() for i in at])
+        new, slow = adapter.decode_blocks(data)
+        if len(new) != len(at):
+            raise WireError("the blocks decoded are not the blocks given")
+        for i, block in zip(at, new, strict=True):
+            content[i] = block
+        return slow
 
 
 def _error(error: Any, index: int) -> Exception:

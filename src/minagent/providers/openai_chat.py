@@ -1386,6 +1386,17 @@ def stream_header(response: ModelResponse, fields: dict[str, Any]) -> dict[str, 
     return _top(response, extra, source, Unsupported("drop", []), fields)
 
 
+def _stream_blocks(response: ModelResponse, policy: Unsupported, fields: dict[str, Any]) -> bytes:
+    """``{"choices": [{"message": ...}]}``: the message `encode_response` writes for
+    ``response`` (``fields`` as its keywords) and nothing else, what a stream sends for complete
+    blocks (`_emit_chat.ChatWriter.blocks`) without the top-level keys, the usage and the finish
+    reason it does not read. Raises what `encode_response` raises for the content."""
+    ext = _extensions(fields.get("extensions", False))
+    own = kit.source_of(response.extra) == NAME
+    message = _encode_message(response.message, "$.message", policy, response=True, ext=ext or own)
+    return kit.encode_json({"choices": [{"message": message}]})
+
+
 _OWN_ENTRIES = ("usage_absent", "choices", "logprobs", "choice_extra")
 """This adapter's own entries of a response's ``extra`` (not top-level keys)."""
 
@@ -1506,4 +1517,6 @@ unsupported="error", dropped=None, defaults=None, renames=None, **settings)``.""
 encode_response = kit.response_encoder(_encode_response)
 """`_encode_response` behind the contract: ``encode_response(response, *, unsupported="error",
 dropped=None, **fields)``."""
+stream_blocks = kit.response_encoder(_stream_blocks)
+"""`_stream_blocks` behind the contract of `encode_response`: the message alone (streams)."""
 decode_choices = kit.decoder(_decode_choices, "decode_choices")
