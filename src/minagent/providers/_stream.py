@@ -270,11 +270,11 @@ class Accumulator:
         except RecursionError:
             raise fail("the accumulated response is nested too deep", self.events) from None
 
-    def snapshot(self) -> ModelResponse:
+    def snapshot(self, last: bool = False) -> ModelResponse:
         """The response so far for a reader that asks again and again (a stream translator):
         equal to `response`; a provider module may keep what it decoded for the next call, so
         the blocks of successive snapshots may be the same objects (read them, do not change
-        them)."""
+        them). ``last``: no snapshot follows (nothing is worth keeping)."""
         return self.response()
 
     def _apply(self, event: Any, index: int) -> None:

@@ -292,7 +292,7 @@ class StreamAccumulator(Accumulator):
     (a tool input still arriving is parsed if complete, else kept raw, see `response`).
     """
 
-    __slots__ = ("_blocks", "_decoded", "_message", "_slow")
+    __slots__ = ("_blocks", "_decoded", "_message", "_shell", "_slow")
     provider = "anthropic"
     end = "message_stop"
 
@@ -302,6 +302,7 @@ class StreamAccumulator(Accumulator):
         self._blocks: list[_Block] = []
         self._decoded: list[Any] = []  # per block: its decoded block once it stopped (snapshot)
         self._slow = False  # a decoded block takes the adapter's slow path (snapshot)
+        self._shell: tuple[bool, ModelResponse] | None = None  # (slow, the message decoded)
 
     def apply(self, event: Any) -> None:
         """Apply one event (`Accumulator.apply`; a text piece for an open text block, the
@@ -430,6 +431,7 @@ class StreamAccumulator(Accumulator):
 
     def _merge(self, event: MessageDelta, index: int) -> None:
         message = self._require("message_delta", index)
+        self._shell = None
         message.update(event.delta)
         if event.usage:
             usage = message.get("usage")
@@ -462,18 +464,24 @@ class StreamAccumulator(Accumulator):
         return adapter.decode_response(msgspec.json.encode(body))
 
     @runs_roomy_unsized
-    def snapshot(self) -> ModelResponse:
+    def snapshot(self, last: bool = False) -> ModelResponse:
         """The response so far, equal to `response`, but each block that stopped is decoded
         once and kept for the next snapshot (`anthropic.decode_blocks`), and the rest of the
         message apart (`anthropic.decode_shell`): a stream translator asks for the response at
         every block, which would decode the blocks before it again each time. The blocks of
         successive snapshots are the same objects: read them, do not change them. Anything
         unusual (a block the adapter refuses, a stream over the default size limit) is read by
-        `response`, which says what and where."""
+        `response`, which says what and where. The message without its blocks is decoded
+        again only once a ``message_delta`` changed it. ``last``: no snapshot follows (nothing
+        decoded yet is then decoded whole, in one call)."""
         message = self._message
-        if message is None or self._fed > DEFAULT.max_size:
-            return self.response()
         blocks, decoded = self._blocks, self._decoded
+        if (
+            message is None
+            or self._fed > DEFAULT.max_size
+            or (last and decoded.count(None) == len(blocks))
+        ):
+            return self.response()
         content = list(decoded)
         slow = self._slow
         try:
@@ -486,11 +494,14 @@ class StreamAccumulator(Accumulator):
             rest = [i for i, d in enumerate(decoded) if d is None]  # blocks still open
             if rest and self._put(rest, content):
                 slow = True
-            shell = dict(message)
-            shell["content"] = []
-            if shell.get("stop_reason") is None:
-                shell["stop_reason"] = ""
-            response = adapter.decode_shell(msgspec.json.encode(shell), slow)
+            shell = self._shell
+            if shell is None or shell[0] is not slow:
+                body = dict(message)
+                body["content"] = []
+                if body.get("stop_reason") is None:
+                    body["stop_reason"] = ""
+                shell = self._shell = (slow, adapter.decode_shell(msgspec.json.encode(body), slow))
+            response = shell[1]
         except (WireError, RecursionError):
             return self.response()
         message_out = msgspec.structs.replace(response.message, content=content)

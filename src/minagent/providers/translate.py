@@ -159,7 +159,7 @@ class StreamTranslator:
             self._acc.close(self._each)
             return b""
         self._acc.end_stream(self._each)
-        response = self._acc.snapshot()
+        response = self._acc.snapshot(last=True)
         self._begin()
         fields = dict(self._fields)
         if "created" not in fields and self._state.get("created") is not None:
