@@ -126,12 +126,20 @@ class Parser:
     def feed(self, chunk: bytes | bytearray | memoryview) -> list[Any]:
         """Add ``chunk``; return the events it completed. Raises `StreamError` whose
         ``.received`` holds the events of this chunk decoded before the failure."""
-        return self._decode_all(self._frames.feed, chunk)
+        return self._feed(chunk)
 
     @runs_roomy_unsized
     def close(self) -> list[Any]:
         """End the stream: the events its last bytes completed; `StreamError` if it stopped
         inside an event."""
+        return self._close()
+
+    def _feed(self, chunk: bytes | bytearray | memoryview) -> list[Any]:
+        """`feed` where the stack was already found roomy (the accumulator's own `feed`)."""
+        return self._decode_all(self._frames.feed, chunk)
+
+    def _close(self) -> list[Any]:
+        """`close` where the stack was already found roomy."""
         return self._decode_all(self._frames.close)
 
     def _decode_all(self, frame: Callable[..., list[SSEEvent]], *args: Any) -> list[Any]:
@@ -202,19 +210,22 @@ class Accumulator:
                 f"the stream is longer than the limit of {self._limit} bytes (Limits.max_size)",
                 self.events,
             )
-        return self._take(each, self._parser.feed, chunk)
+        return self._take(each, self._parser._feed, chunk)
 
     @runs_roomy_unsized
     def close(self, each: Callable[[Any], None] | None = None) -> ModelResponse:
         """End the stream and return the final response; `StreamError` if it is incomplete
         (``each``: as for `feed`)."""
-        self.end_stream(each)
+        self._end(each)
         return self.response()
 
     @runs_roomy_unsized
     def end_stream(self, each: Callable[[Any], None] | None = None) -> None:
         """`close` without building the response (a stream translator takes a `snapshot`)."""
-        self._take(each, self._parser.close)
+        self._end(each)
+
+    def _end(self, each: Callable[[Any], None] | None) -> None:
+        self._take(each, self._parser._close)
         missing = self._complete()
         if missing:
             raise fail(f"the stream ended {missing}", self.events)

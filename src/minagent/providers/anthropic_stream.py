@@ -173,8 +173,7 @@ class StreamParser(Parser):
     provider = "anthropic"
     end = "message_stop"
 
-    @runs_roomy_unsized
-    def feed(self, chunk: bytes | bytearray | memoryview) -> list[Any]:
+    def _feed(self, chunk: bytes | bytearray | memoryview) -> list[Any]:
         """Add ``chunk``; return the events it completed (see `Parser.feed`). The blocks the API
         sends (`SSEParser.feed_simple`) are cut in C and their JSON decoded one call each; any
         other shape, or an event that is not one of the known ones, is read as `Parser.feed`

@@ -1300,7 +1300,9 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
         logprobs = extra.pop("logprobs", _ABSENT)
         choice_extra = extra.pop("choice_extra", None) or {}
     top = _top(response, extra, source, policy, fields)
-    message = _encode_message(response.message, "$.message", policy, response=True, ext=ext)
+    message = _plain_text(response.message) if not own else None
+    if message is None:
+        message = _encode_message(response.message, "$.message", policy, response=True, ext=ext)
     reason = response.stop_reason
     if own:  # as it came, a vendor's own value included
         finish = STOP_REASONS.get(reason, reason)
@@ -1333,6 +1335,26 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
         body["usage"] = _usage_out(response.usage, usage_other, policy, own, source)
     body.update(top)
     return kit.encode_json(body)
+
+
+def _plain_text(msg: Message) -> dict[str, Any] | None:
+    """The message `_encode_message` writes in a response for an assistant message of plain
+    text blocks only (no keys beyond their text, none on the message), the commonest answer,
+    without its general walk; None for any other message."""
+    content = msg.content
+    if msg.role != "assistant" or msg.extra is not UNSET or type(content) is not list:
+        return None
+    texts = []
+    for block in content:
+        if (
+            type(block) is not wb.TextBlock
+            or block.citations is not UNSET
+            or block.cache_control is not UNSET
+            or block.extra is not UNSET
+        ):
+            return None
+        texts.append(block.text)
+    return {"role": "assistant", "content": "".join(texts) if texts else None}
 
 
 def _top(
@@ -1375,15 +1397,21 @@ def stream_header(response: ModelResponse, fields: dict[str, Any]) -> dict[str, 
     """The top-level keys `encode_response` writes for ``response`` (``fields`` as its
     keywords), without its message and usage: what a stream's chunks repeat (`_emit_chat`).
     Raises what `encode_response` raises for them (no ``id`` or ``model``)."""
-    extra = dict(response.extra.items()) if response.extra is not UNSET else {}
-    source = extra.pop(kit.SOURCE, None)
-    if source == NAME:
-        for key in _OWN_ENTRIES:
-            extra.pop(key, None)
-    extra.pop(kit.USAGE_EXTRA, None)
+    extra = response.extra
+    source = extra[kit.SOURCE] if extra is not UNSET and kit.SOURCE in extra else None
+    if source is not None and source != NAME:
+        keys: dict[str, Any] = {}  # another provider's keys are listed, never written (`_top`)
+    else:
+        keys = dict(extra.items()) if extra is not UNSET else {}
+        keys.pop(kit.SOURCE, None)
+        if source == NAME:
+            for key in _OWN_ENTRIES:
+                keys.pop(key, None)
+        keys.pop(kit.USAGE_EXTRA, None)
     _extensions(fields.get("extensions", False))
-    fields = {k: v for k, v in fields.items() if k != "extensions"}
-    return _top(response, extra, source, Unsupported("drop", []), fields)
+    if "extensions" in fields:
+        fields = {k: v for k, v in fields.items() if k != "extensions"}
+    return _top(response, keys, source, Unsupported("drop", []), fields)
 
 
 def _stream_blocks(response: ModelResponse, policy: Unsupported, fields: dict[str, Any]) -> bytes:
@@ -1393,7 +1421,11 @@ def _stream_blocks(response: ModelResponse, policy: Unsupported, fields: dict[st
     reason it does not read. Raises what `encode_response` raises for the content."""
     ext = _extensions(fields.get("extensions", False))
     own = kit.source_of(response.extra) == NAME
-    message = _encode_message(response.message, "$.message", policy, response=True, ext=ext or own)
+    message = _plain_text(response.message) if not own else None
+    if message is None:
+        message = _encode_message(
+            response.message, "$.message", policy, response=True, ext=ext or own
+        )
     return kit.encode_json({"choices": [{"message": message}]})
 
 
@@ -1432,9 +1464,68 @@ def _usage_plan(name: str, own: bool) -> str | Dropped | None:
     return Dropped(f"$.usage.{name}", f"the usage counter {name!r}", "metadata")
 
 
-_USAGE_PLANS: dict[bool, dict[str, str | Dropped | None]] = {False: {}, True: {}}
-"""`_usage_plan` per (own, counter name), computed once (counter names repeat)."""
-_UNPLANNED: Any = object()
+_TOTALS = ("prompt_tokens", "completion_tokens", "total_tokens")
+
+
+class _UsagePlan(msgspec.Struct, frozen=True, gc=False):
+    """What `_usage_out` does with a usage of given counter and entry names (`_usage_plan_for`:
+    computed once per shape, as the names repeat from response to response)."""
+
+    kept: tuple[tuple[str, str], ...]
+    """(neutral counter name, Chat name) of the counters written, in order."""
+    dropped: tuple[Dropped, ...]
+    """What is listed as metadata (the counters', then the other entries'), shared."""
+    other: tuple[str, ...]
+    """The other entries (non-counters) written."""
+    layout: tuple[tuple[str, str | None, str], ...] | None
+    """Per written Chat name, in order: (name, group or None, key in the group), when no name
+    nests deeper than one level or collides (else None: `kit.usage_object` decides)."""
+
+
+def _usage_plan_for(names: tuple[str, ...], others: tuple[str, ...], own: bool) -> _UsagePlan:
+    kept: list[tuple[str, str]] = []
+    dropped: list[Dropped] = []
+    for name in names:
+        plan = _usage_plan(name, own)
+        if type(plan) is str:
+            kept.append((name, plan))
+        elif plan is not None:
+            dropped.append(plan)
+    other = []
+    for name in others:
+        if own or name.startswith(_USAGE_GROUPS) or name in _USAGE_OTHER_GROUPS:
+            other.append(name)
+        else:
+            dropped.append(
+                Dropped(f"$.usage_extra.{name}", f"the usage entry {name!r}", "metadata")
+            )
+    written = dict.fromkeys(target for _, target in kept)
+    if not own:
+        written.pop("cache_creation_input_tokens", None)
+    written.update(dict.fromkeys(_TOTALS))
+    layout: list[tuple[str, str | None, str]] | None = []
+    groups: dict[str, bool] = {}  # name -> is a group
+    for name in written:
+        head, dot, leaf = name.partition(".")
+        if not dot:
+            if groups.get(name) is True:
+                layout = None
+                break
+            groups[name] = False
+            layout.append((name, None, name))
+        elif groups.get(head) is False or "." in leaf:
+            layout = None
+            break
+        else:
+            groups[head] = True
+            layout.append((name, head, leaf))
+    return _UsagePlan(
+        tuple(kept), tuple(dropped), tuple(other), None if layout is None else tuple(layout)
+    )
+
+
+_USAGE_PLANS: dict[tuple[bool, tuple[str, ...], tuple[str, ...]], _UsagePlan] = {}
+"""`_usage_plan_for` per (own, counter names, other entry names), computed once (bounded)."""
 
 
 def _usage_out(
@@ -1446,18 +1537,15 @@ def _usage_out(
 ) -> Any:
     if "" in other:
         return other[""]
-    kept: dict[str, int] = {}
-    plans = _USAGE_PLANS[own]
-    for name, value in counters.items():
-        plan = plans.get(name, _UNPLANNED)
-        if plan is _UNPLANNED:
-            plan = _usage_plan(name, own)
-            if len(plans) < 256:
-                plans[name] = plan
-        if type(plan) is str:
-            kept[plan] = value
-        elif plan is not None:  # a counter listed as metadata (one shared Dropped)
-            policy.dropped.append(plan)
+    key = (own, tuple(counters), tuple(other))
+    plan = _USAGE_PLANS.get(key)
+    if plan is None:
+        plan = _usage_plan_for(key[1], key[2], own)
+        if len(_USAGE_PLANS) < 256:
+            _USAGE_PLANS[key] = plan
+    kept = {target: counters[name] for name, target in plan.kept}
+    if plan.dropped:
+        policy.dropped.extend(plan.dropped)
     prompt = counters.get("input_tokens", 0) + counters.get("cache_read_input_tokens", 0)
     prompt += counters.get("cache_creation_input_tokens", 0)
     if not own:
@@ -1467,37 +1555,19 @@ def _usage_out(
     if source == "gemini" and "reasoning_tokens" in counters:  # Gemini counts thoughts apart
         kept["completion_tokens"] += counters["reasoning_tokens"]
     kept.setdefault("total_tokens", prompt + kept["completion_tokens"])
-    rest = {}
-    for name, value in other.items():
-        if own or name.startswith(_USAGE_GROUPS) or name in _USAGE_OTHER_GROUPS:
-            rest[name] = value
-        else:
-            policy.metadata(f"$.usage_extra.{name}", f"the usage entry {name!r}")
-    if not rest:
-        out = _one_level(kept)
-        if out is not None:
-            return out
-    return kit.usage_object(kept, rest)
-
-
-def _one_level(kept: dict[str, int]) -> dict[str, Any] | None:
-    """The usage object of ``kept`` when its names nest one level at most (``prompt_tokens``,
-    ``prompt_tokens_details.cached_tokens``: Chat's own) and never collide: what
-    `kit.usage_object` builds, without splitting every name. None otherwise (let it decide)."""
+    if plan.other:
+        return kit.usage_object(kept, {name: other[name] for name in plan.other})
+    if plan.layout is None:
+        return kit.usage_object(kept, {})
     out: dict[str, Any] = {}
-    for name, value in kept.items():
-        head, dot, leaf = name.partition(".")
-        if not dot:
-            out[name] = value
-            continue
-        group = out.get(head)
-        if group is None:
-            if head in out:
-                return None
-            group = out[head] = {}
-        if type(group) is not dict or "." in leaf:
-            return None
-        group[leaf] = value
+    for name, head, leaf in plan.layout:
+        if head is None:
+            out[name] = kept[name]
+        else:
+            group = out.get(head)
+            if group is None:
+                group = out[head] = {}
+            group[leaf] = kept[name]
     return out
 
 
