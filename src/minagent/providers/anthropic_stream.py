@@ -291,7 +291,7 @@ class StreamAccumulator(Accumulator):
     (a tool input still arriving is parsed if complete, else kept raw, see `response`).
     """
 
-    __slots__ = ("_blocks", "_decoded", "_message", "_shell", "_slow")
+    __slots__ = ("_blocks", "_decoded", "_message", "_shell", "_slow", "_text", "_text_at")
     provider = "anthropic"
     end = "message_stop"
 
@@ -302,20 +302,19 @@ class StreamAccumulator(Accumulator):
         self._decoded: list[Any] = []  # per block: its decoded block once it stopped (snapshot)
         self._slow = False  # a decoded block takes the adapter's slow path (snapshot)
         self._shell: tuple[bool, ModelResponse] | None = None  # (slow, the message decoded)
+        # the text block last started, while open and before the end: its index and pieces
+        self._text_at = -1
+        self._text: list[str] = []
 
     def apply(self, event: Any) -> None:
-        """Apply one event (`Accumulator.apply`; a text piece for an open text block, the
+        """Apply one event (`Accumulator.apply`; a text piece for the open text block, the
         commonest event, without the general dispatch)."""
-        if type(event) is ContentBlockDelta and self._ended is None:
+        if type(event) is ContentBlockDelta and event.index == self._text_at:
             delta = event.delta
-            at = event.index
-            blocks = self._blocks
-            if type(delta) is TextDelta and 0 <= at < len(blocks):
-                block = blocks[at]
-                if block.kind == "text" and not block.stopped:
-                    self.events += 1
-                    block.pieces.append(delta.text)
-                    return
+            if type(delta) is TextDelta:
+                self.events += 1
+                self._text.append(delta.text)
+                return
         Accumulator.apply(self, event)
 
     def _apply(self, event: Any, index: int) -> None:
@@ -326,6 +325,8 @@ class StreamAccumulator(Accumulator):
             self._start(event, index)
         elif cls is ContentBlockStop:
             block = self._open(event.index, "content_block_stop", index)
+            if event.index == self._text_at:
+                self._text_at = -1
             self._blocks[event.index] = _Block(block.finished(), block.kind)
             self._blocks[event.index].stopped = True
         elif cls is MessageStart:
@@ -343,6 +344,7 @@ class StreamAccumulator(Accumulator):
         elif cls is MessageStop:
             self._require("message_stop", index)
             self._mark_end(index)
+            self._text_at = -1  # a text piece after the end is refused (the general path)
         elif cls is ErrorEvent:
             raise _error(event.error, index)
         elif cls is UnknownEvent and event.type in _TYPES:
@@ -374,6 +376,9 @@ class StreamAccumulator(Accumulator):
                 f"content_block_start index {event.index}, expected {len(self._blocks)}", index
             )
         self._add(event.content_block, "content_block", index)
+        entry = self._blocks[-1]
+        if entry.kind == "text":
+            self._text_at, self._text = event.index, entry.pieces
 
     def _open(self, i: int, what: str, index: int) -> _Block:
         if not 0 <= i < len(self._blocks):
