@@ -52,8 +52,8 @@ def test_snapshot_is_the_response_at_every_event(path: Any) -> None:
     once = StreamAccumulator()
     for event in events:
         once.feed(event)
-    once.end_stream()
-    assert _codec.JSON.encode(once.snapshot(), False) == _codec.JSON.encode(every.close(), False)
+    last = once.close(snapshot=True)
+    assert _codec.JSON.encode(last, False) == _codec.JSON.encode(every.close(), False)
 
 
 START = {
@@ -96,8 +96,7 @@ def test_snapshot_keeps_the_slow_paths_key_order() -> None:
     data = sse(START, *block(0, {"type": "fallback", "to": "x"}), delta, STOP)
     acc = StreamAccumulator()
     acc.feed(data)
-    acc.end_stream()
-    snap, whole = acc.snapshot(), acc.response()
+    snap, whole = acc.close(snapshot=True), acc.response()
     assert _codec.JSON.encode(snap, False) == _codec.JSON.encode(whole, False)
     assert list(whole.extra) == [
         "from_provider",

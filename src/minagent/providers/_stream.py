@@ -213,22 +213,17 @@ class Accumulator:
         return self._take(each, self._parser._feed, chunk)
 
     @runs_roomy_unsized
-    def close(self, each: Callable[[Any], None] | None = None) -> ModelResponse:
+    def close(
+        self, each: Callable[[Any], None] | None = None, *, snapshot: bool = False
+    ) -> ModelResponse:
         """End the stream and return the final response; `StreamError` if it is incomplete
-        (``each``: as for `feed`)."""
-        self._end(each)
-        return self.response()
-
-    @runs_roomy_unsized
-    def end_stream(self, each: Callable[[Any], None] | None = None) -> None:
-        """`close` without building the response (a stream translator takes a `snapshot`)."""
-        self._end(each)
-
-    def _end(self, each: Callable[[Any], None] | None) -> None:
+        (``each``: as for `feed`; ``snapshot``: the response as the last `snapshot` gives it,
+        for a reader that took snapshots before)."""
         self._take(each, self._parser._close)
         missing = self._complete()
         if missing:
             raise fail(f"the stream ended {missing}", self.events)
+        return self._so_far(True) if snapshot else self.response()
 
     def _take(
         self, each: Callable[[Any], None] | None, parse: Callable[..., list[Any]], *args: Any
@@ -281,11 +276,16 @@ class Accumulator:
         except RecursionError:
             raise fail("the accumulated response is nested too deep", self.events) from None
 
+    @runs_roomy_unsized
     def snapshot(self, last: bool = False) -> ModelResponse:
         """The response so far for a reader that asks again and again (a stream translator):
         equal to `response`; a provider module may keep what it decoded for the next call, so
         the blocks of successive snapshots may be the same objects (read them, do not change
         them). ``last``: no snapshot follows (nothing is worth keeping)."""
+        return self._so_far(last)
+
+    def _so_far(self, last: bool = False) -> ModelResponse:
+        """`snapshot` where the stack was already found roomy (inside `feed` or `close`)."""
         return self.response()
 
     def _apply(self, event: Any, index: int) -> None:

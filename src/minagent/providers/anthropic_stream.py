@@ -24,7 +24,6 @@ from typing import Any, Union
 
 import msgspec
 
-from ..wire._stack import runs_roomy_unsized
 from ..wire.errors import WireError
 from ..wire.limits import DEFAULT, Limits
 from ..wire.messages import ModelResponse
@@ -467,17 +466,16 @@ class StreamAccumulator(Accumulator):
             body = dict(body, stop_reason="")
         return adapter.decode_response(msgspec.json.encode(body))
 
-    @runs_roomy_unsized
-    def snapshot(self, last: bool = False) -> ModelResponse:
-        """The response so far, equal to `response`, but each block that stopped is decoded
-        once and kept for the next snapshot (`anthropic.decode_blocks`), and the rest of the
-        message apart (`anthropic.decode_shell`): a stream translator asks for the response at
-        every block, which would decode the blocks before it again each time. The blocks of
-        successive snapshots are the same objects: read them, do not change them. Anything
-        unusual (a block the adapter refuses, a stream over the default size limit) is read by
-        `response`, which says what and where. The message without its blocks is decoded
-        again only once a ``message_delta`` changed it. ``last``: no snapshot follows (nothing
-        decoded yet is then decoded whole, in one call)."""
+    def _so_far(self, last: bool = False) -> ModelResponse:
+        """`snapshot`: the response so far, equal to `response`, but each block that stopped
+        is decoded once and kept for the next snapshot (`anthropic.decode_blocks`), and the
+        rest of the message apart (`anthropic.decode_shell`): a stream translator asks for the
+        response at every block, which would decode the blocks before it again each time. The
+        blocks of successive snapshots are the same objects: read them, do not change them.
+        Anything unusual (a block the adapter refuses, a stream over the default size limit)
+        is read by `response`, which says what and where. The message without its blocks is
+        decoded again only once a ``message_delta`` changed it. ``last``: no snapshot follows
+        (nothing decoded yet is then decoded whole, in one call)."""
         message = self._message
         blocks, decoded = self._blocks, self._decoded
         if (

@@ -1378,18 +1378,22 @@ def _top(
                 top[key] = value  # the neutral shape's own keys (system_fingerprint, ...)
             else:
                 kit.foreign_key(policy, f"$.{key}", f"the response key {key!r}", key, value)
-    for key in ("id", "created", "model"):
-        value = getattr(response, key)
-        if value is not UNSET:
-            top[key] = value
-    for key, value in fields.items():
-        top.setdefault(key, value)
+    if response.id is not UNSET:
+        top["id"] = response.id
+    if response.created is not UNSET:
+        top["created"] = response.created
+    if response.model is not UNSET:
+        top["model"] = response.model
+    if fields:
+        for key, value in fields.items():
+            top.setdefault(key, value)
     if "created" not in top:  # required here; Anthropic and Gemini responses have none
         top["created"] = int(time.time())
-    for key in ("id", "model"):
-        if key not in top:
-            raise EncodeError(f"a Chat Completions response needs {key!r}; pass {key}=...")
-    top.setdefault("object", "chat.completion")
+    if "id" not in top or "model" not in top:
+        key = "model" if "id" in top else "id"
+        raise EncodeError(f"a Chat Completions response needs {key!r}; pass {key}=...")
+    if "object" not in top:
+        top["object"] = "chat.completion"
     return top
 
 

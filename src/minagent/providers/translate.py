@@ -158,8 +158,7 @@ class StreamTranslator:
         if self._writer is None:
             self._acc.close(self._each)
             return b""
-        self._acc.end_stream(self._each)
-        response = self._acc.snapshot(last=True)
+        response = self._acc.close(self._each, snapshot=True)
         self._begin()
         fields = dict(self._fields)
         if "created" not in fields and self._state.get("created") is not None:
@@ -190,7 +189,7 @@ class StreamTranslator:
             return
         self._started = True
         assert self._writer is not None
-        so_far = self._acc.snapshot()
+        so_far = self._acc._so_far()
         self._tag = _tag(so_far.message)
         header_of = _header_function(self.target)
         if header_of is not None:  # the target's own top-level keys, without a whole encode
@@ -255,7 +254,7 @@ class StreamTranslator:
         if upto is not None and upto <= self._done:
             return  # nothing new: no need to decode the response so far
         if response is None:
-            response = self._acc.snapshot()
+            response = self._acc._so_far()
         content = _content(response)
         end = len(content) if upto is None else min(upto, len(content))
         if end <= self._done:
