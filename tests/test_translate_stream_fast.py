@@ -8,11 +8,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import msgspec
 import pytest
 
 from minagent.providers import StreamError, anthropic, openai_chat, translate_stream
 from minagent.providers.anthropic_stream import StreamAccumulator
-from minagent.wire import _codec
+from minagent.wire import Message, ModelResponse, TextBlock, _codec
+from minagent.wire.extra import Extra
 
 from .test_provider_recordings import RESPONSES, STREAMS, _provider, _rel, _wire_bytes
 
@@ -251,3 +253,102 @@ def test_exact_chat_chunks_however_cut(name: str, cut: str) -> None:
         "",
     ]
     assert [(d.path, d.kind) for d in dropped] == drops
+
+
+USAGES: dict[str, tuple[dict[str, int], dict[str, Any], str | None, str, list[str]]] = {
+    "anthropic": (
+        {
+            "input_tokens": 12,
+            "cache_creation_input_tokens": 3,
+            "cache_read_input_tokens": 4,
+            "cache_creation.ephemeral_5m_input_tokens": 3,
+            "output_tokens": 29,
+            "server_tool_use.web_search_requests": 2,
+            "output_tokens_details.thinking_tokens": 7,
+        },
+        {"service_tier": "standard", "inference_geo": "x"},
+        "anthropic",
+        '{"prompt_tokens":19,"prompt_tokens_details":{"cached_tokens":4},"completion_tokens":29,"completion_tokens_details":{"reasoning_tokens":7},"total_tokens":48}',
+        [
+            "$.usage.cache_creation.ephemeral_5m_input_tokens",
+            "$.usage.server_tool_use.web_search_requests",
+            "$.usage_extra.service_tier",
+            "$.usage_extra.inference_geo",
+        ],
+    ),
+    "collide": (
+        {"prompt_tokens.extra": 1, "input_tokens": 2},
+        {},
+        None,
+        '{"prompt_tokens":2,"completion_tokens":0,"total_tokens":2}',
+        ["$.usage.prompt_tokens.extra"],
+    ),
+    "details": (
+        {
+            "input_tokens": 5,
+            "output_tokens": 6,
+            "cache_read_input_tokens": 1,
+            "reasoning_tokens": 2,
+        },
+        {"prompt_tokens_details.audio_tokens": None},
+        None,
+        '{"prompt_tokens":6,"completion_tokens":6,"prompt_tokens_details":{"cached_tokens":1,"audio_tokens":null},"completion_tokens_details":{"reasoning_tokens":2},"total_tokens":12}',
+        [],
+    ),
+    "own": (
+        {
+            "input_tokens": 5,
+            "output_tokens": 6,
+            "prompt_tokens_details.cached_tokens": 1,
+            "x.y.z": 3,
+        },
+        {"weird": 1},
+        "openai_chat",
+        '{"prompt_tokens":5,"completion_tokens":6,"prompt_tokens_details":{"cached_tokens":1},"x":{"y":{"z":3}},"total_tokens":11,"weird":1}',
+        [],
+    ),
+    "collide2": (
+        {"prompt_tokens": 1, "prompt_tokens.x": 2},
+        {},
+        None,
+        '{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0}',
+        ["$.usage.prompt_tokens.x"],
+    ),
+    "gemini": (
+        {"input_tokens": 5, "output_tokens": 6, "reasoning_tokens": 2},
+        {"traffic": "x"},
+        "gemini",
+        '{"prompt_tokens":5,"completion_tokens":8,"completion_tokens_details":{"reasoning_tokens":2},"total_tokens":13}',
+        ["$.usage_extra.traffic"],
+    ),
+}
+"""Usage shapes (counters, other entries, source) -> the Chat ``usage`` written and the paths
+listed as metadata (as the per-counter walk wrote them before the plans)."""
+
+
+@pytest.mark.parametrize("name", sorted(USAGES))
+def test_usage_plans_write_the_usage_exactly(name: str) -> None:
+    """The usage `_UsagePlan` writes (kept and renamed counters, folded cache creation,
+    details groups, collisions, another provider's entries listed), exact bytes, twice (the
+    second time from the plan kept for the shape), in a text answer written by `_plain_text`."""
+    counters, other, source, usage, paths = USAGES[name]
+    extra: dict[str, Any] = {"from_provider": source} if source else {}
+    if other:
+        extra["usage_extra"] = other
+    response = ModelResponse(
+        message=Message(role="assistant", content=[TextBlock(text="hi"), TextBlock(text=" you")]),
+        stop_reason="end_turn",
+        usage=counters,
+        id="r",
+        model="m",
+        created=1,
+        **({"extra": Extra._own(extra)} if extra else {}),
+    )
+    for _ in range(2):
+        dropped: list[Any] = []
+        body = json.loads(
+            openai_chat.encode_response(response, unsupported="drop", dropped=dropped)
+        )
+        assert msgspec.json.encode(body["usage"]) == usage.encode()
+        assert body["choices"][0]["message"] == {"role": "assistant", "content": "hi you"}
+        assert [d.path for d in dropped] == paths
