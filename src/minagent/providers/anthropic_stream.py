@@ -257,6 +257,11 @@ _TARGETS: dict[type, tuple[frozenset[str], str]] = {
 """Per delta: the block types it may go to, and the block key it changes."""
 
 
+_TAKES: dict[str, type] = {"text": TextDelta, "thinking": ThinkingDelta}
+_TAKES.update(dict.fromkeys(_TOOL_TYPES, InputJsonDelta))
+"""Per block type: the delta class whose pieces grow it (`_TARGETS` the other way round)."""
+
+
 class _Block:
     """One content block being streamed: the body as it started, the pieces of its growing text
     (``text``, ``thinking``, or the tool input's JSON) joined only when asked."""
@@ -290,7 +295,7 @@ class StreamAccumulator(Accumulator):
     (a tool input still arriving is parsed if complete, else kept raw, see `response`).
     """
 
-    __slots__ = ("_blocks", "_decoded", "_message", "_shell", "_slow", "_text", "_text_at")
+    __slots__ = ("_at", "_blocks", "_decoded", "_message", "_pieces", "_shell", "_slow", "_takes")
     provider = "anthropic"
     end = "message_stop"
 
@@ -301,20 +306,34 @@ class StreamAccumulator(Accumulator):
         self._decoded: list[Any] = []  # per block: its decoded block once it stopped (snapshot)
         self._slow = False  # a decoded block takes the adapter's slow path (snapshot)
         self._shell: tuple[bool, ModelResponse] | None = None  # (slow, the message decoded)
-        # the text block last started, while open and before the end: its index and pieces
-        self._text_at = -1
-        self._text: list[str] = []
+        # the text, thinking or tool block last started, while open and before the end: its
+        # index, the delta class whose pieces it takes, and its pieces
+        self._at = -1
+        self._takes: type | None = None
+        self._pieces: list[str] = []
 
     def apply(self, event: Any) -> None:
-        """Apply one event (`Accumulator.apply`; a text piece for the open text block, the
-        commonest event, without the general dispatch)."""
-        if type(event) is ContentBlockDelta and event.index == self._text_at:
+        """Apply one event (`Accumulator.apply`): a piece for the block last started (the
+        commonest event) in one check, the other known events without the general steps."""
+        cls = type(event)
+        if cls is ContentBlockDelta and event.index == self._at:
             delta = event.delta
-            if type(delta) is TextDelta:
+            kind = type(delta)
+            if kind is self._takes:
                 self.events += 1
-                self._text.append(delta.text)
+                if kind is TextDelta:
+                    self._pieces.append(delta.text)
+                elif kind is ThinkingDelta:
+                    self._pieces.append(delta.thinking)
+                else:
+                    self._pieces.append(delta.partial_json)
                 return
-        Accumulator.apply(self, event)
+        if self._ended is not None or cls is UnknownEvent:
+            Accumulator.apply(self, event)
+            return
+        index = self.events  # (`Accumulator.apply`'s steps for a known event)
+        self.events = index + 1
+        self._apply(event, index)
 
     def _apply(self, event: Any, index: int) -> None:
         cls = type(event)
@@ -324,8 +343,8 @@ class StreamAccumulator(Accumulator):
             self._start(event, index)
         elif cls is ContentBlockStop:
             block = self._open(event.index, "content_block_stop", index)
-            if event.index == self._text_at:
-                self._text_at = -1
+            if event.index == self._at:
+                self._at = -1
             self._blocks[event.index] = _Block(block.finished(), block.kind)
             self._blocks[event.index].stopped = True
         elif cls is MessageStart:
@@ -343,7 +362,7 @@ class StreamAccumulator(Accumulator):
         elif cls is MessageStop:
             self._require("message_stop", index)
             self._mark_end(index)
-            self._text_at = -1  # a text piece after the end is refused (the general path)
+            self._at = -1  # a piece after the end is refused (the general path)
         elif cls is ErrorEvent:
             raise _error(event.error, index)
         elif cls is UnknownEvent and event.type in _TYPES:
@@ -376,8 +395,7 @@ class StreamAccumulator(Accumulator):
             )
         self._add(event.content_block, "content_block", index)
         entry = self._blocks[-1]
-        if entry.kind == "text":
-            self._text_at, self._text = event.index, entry.pieces
+        self._at, self._takes, self._pieces = event.index, _TAKES.get(entry.kind), entry.pieces
 
     def _open(self, i: int, what: str, index: int) -> _Block:
         if not 0 <= i < len(self._blocks):

@@ -224,6 +224,8 @@ class StreamTranslator:
         """Whether the writer sends thinking piece by piece (asked once, `Writer.can_think`)."""
         assert self._writer is not None
         self._begin()
+        if self._thinks is None and type(self._writer).can_think is Writer.can_think:
+            self._thinks = False  # the base writer's answer, whatever the body: no probe
         if self._thinks is None:
             probe = ModelResponse(
                 message=Message(
