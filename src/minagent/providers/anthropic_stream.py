@@ -19,7 +19,8 @@ provider and index) and kept in ``accumulator.unknown``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import operator
+from collections.abc import Callable, Iterable
 from typing import Any, Union
 
 import msgspec
@@ -257,9 +258,14 @@ _TARGETS: dict[type, tuple[frozenset[str], str]] = {
 """Per delta: the block types it may go to, and the block key it changes."""
 
 
-_TAKES: dict[str, type] = {"text": TextDelta, "thinking": ThinkingDelta}
-_TAKES.update(dict.fromkeys(_TOOL_TYPES, InputJsonDelta))
-"""Per block type: the delta class whose pieces grow it (`_TARGETS` the other way round)."""
+_TEXT = operator.attrgetter("text")
+_TAKES: dict[str, tuple[type, Callable[[Any], str]]] = {
+    "text": (TextDelta, _TEXT),
+    "thinking": (ThinkingDelta, operator.attrgetter("thinking")),
+}
+_TAKES.update(dict.fromkeys(_TOOL_TYPES, (InputJsonDelta, operator.attrgetter("partial_json"))))
+"""Per block type: the delta class whose pieces grow it (`_TARGETS` the other way round), and
+the piece of such a delta."""
 
 
 class _Block:
@@ -295,7 +301,17 @@ class StreamAccumulator(Accumulator):
     (a tool input still arriving is parsed if complete, else kept raw, see `response`).
     """
 
-    __slots__ = ("_at", "_blocks", "_decoded", "_message", "_pieces", "_shell", "_slow", "_takes")
+    __slots__ = (
+        "_at",
+        "_blocks",
+        "_decoded",
+        "_message",
+        "_piece",
+        "_pieces",
+        "_shell",
+        "_slow",
+        "_takes",
+    )
     provider = "anthropic"
     end = "message_stop"
 
@@ -310,6 +326,7 @@ class StreamAccumulator(Accumulator):
         # index, the delta class whose pieces it takes, and its pieces
         self._at = -1
         self._takes: type | None = None
+        self._piece: Callable[[Any], str] = _TEXT
         self._pieces: list[str] = []
 
     def apply(self, event: Any) -> None:
@@ -318,15 +335,9 @@ class StreamAccumulator(Accumulator):
         cls = type(event)
         if cls is ContentBlockDelta and event.index == self._at:
             delta = event.delta
-            kind = type(delta)
-            if kind is self._takes:
+            if type(delta) is self._takes:
                 self.events += 1
-                if kind is TextDelta:
-                    self._pieces.append(delta.text)
-                elif kind is ThinkingDelta:
-                    self._pieces.append(delta.thinking)
-                else:
-                    self._pieces.append(delta.partial_json)
+                self._pieces.append(self._piece(delta))
                 return
         if self._ended is not None or cls is UnknownEvent:
             Accumulator.apply(self, event)
@@ -395,7 +406,8 @@ class StreamAccumulator(Accumulator):
             )
         self._add(event.content_block, "content_block", index)
         entry = self._blocks[-1]
-        self._at, self._takes, self._pieces = event.index, _TAKES.get(entry.kind), entry.pieces
+        self._at, self._pieces = event.index, entry.pieces
+        self._takes, self._piece = _TAKES.get(entry.kind, (None, _TEXT))
 
     def _open(self, i: int, what: str, index: int) -> _Block:
         if not 0 <= i < len(self._blocks):
