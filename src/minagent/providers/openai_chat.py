@@ -1481,9 +1481,10 @@ class _UsagePlan(msgspec.Struct, frozen=True, gc=False):
     """What is listed as metadata (the counters', then the other entries'), shared."""
     other: tuple[str, ...]
     """The other entries (non-counters) written."""
-    layout: tuple[tuple[str, str | None, str], ...] | None
-    """Per written Chat name, in order: (name, group or None, key in the group), when no name
-    nests deeper than one level or collides (else None: `kit.usage_object` decides)."""
+    layout: tuple[tuple[str, tuple[tuple[str, str], ...] | None], ...] | None
+    """The usage object's keys in order: (key, None) for a counter, (group, ((Chat name, key
+    in the group), ...)) for a group, when no name nests deeper than one level or collides
+    (else None: `kit.usage_object` decides)."""
 
 
 def _usage_plan_for(names: tuple[str, ...], others: tuple[str, ...], own: bool) -> _UsagePlan:
@@ -1507,25 +1508,23 @@ def _usage_plan_for(names: tuple[str, ...], others: tuple[str, ...], own: bool) 
     if not own:
         written.pop("cache_creation_input_tokens", None)
     written.update(dict.fromkeys(_TOTALS))
-    layout: list[tuple[str, str | None, str]] | None = []
-    groups: dict[str, bool] = {}  # name -> is a group
+    groups: dict[str, list[tuple[str, str]] | None] = {}  # key -> its members (None: counter)
+    layout: Any = groups
     for name in written:
         head, dot, leaf = name.partition(".")
         if not dot:
-            if groups.get(name) is True:
+            if groups.get(name) is not None:
                 layout = None
                 break
-            groups[name] = False
-            layout.append((name, None, name))
-        elif groups.get(head) is False or "." in leaf:
+            groups[name] = None
+        elif (head in groups and groups[head] is None) or "." in leaf:
             layout = None
             break
         else:
-            groups[head] = True
-            layout.append((name, head, leaf))
-    return _UsagePlan(
-        tuple(kept), tuple(dropped), tuple(other), None if layout is None else tuple(layout)
-    )
+            groups.setdefault(head, []).append((name, leaf))  # type: ignore[union-attr]
+    if layout is not None:
+        layout = tuple((k, None if v is None else tuple(v)) for k, v in groups.items())
+    return _UsagePlan(tuple(kept), tuple(dropped), tuple(other), layout)
 
 
 _USAGE_PLANS: dict[tuple[bool, tuple[str, ...], tuple[str, ...]], _UsagePlan] = {}
@@ -1564,14 +1563,11 @@ def _usage_out(
     if plan.layout is None:
         return kit.usage_object(kept, {})
     out: dict[str, Any] = {}
-    for name, head, leaf in plan.layout:
-        if head is None:
-            out[name] = kept[name]
+    for key, members in plan.layout:
+        if members is None:
+            out[key] = kept[key]
         else:
-            group = out.get(head)
-            if group is None:
-                group = out[head] = {}
-            group[leaf] = kept[name]
+            out[key] = {leaf: kept[name] for name, leaf in members}
     return out
 
 
