@@ -1508,22 +1508,13 @@ def _usage_plan_for(names: tuple[str, ...], others: tuple[str, ...], own: bool) 
     if not own:
         written.pop("cache_creation_input_tokens", None)
     written.update(dict.fromkeys(_TOTALS))
-    groups: dict[str, list[tuple[str, str]] | None] = {}  # key -> its members (None: counter)
-    layout: Any = groups
-    for name in written:
-        head, dot, leaf = name.partition(".")
-        if not dot:
-            if groups.get(name) is not None:
-                layout = None
-                break
-            groups[name] = None
-        elif (head in groups and groups[head] is None) or "." in leaf:
-            layout = None
-            break
-        else:
-            groups.setdefault(head, []).append((name, leaf))  # type: ignore[union-attr]
-    if layout is not None:
-        layout = tuple((k, None if v is None else tuple(v)) for k, v in groups.items())
+    shape = _one_level(dict.fromkeys(written, 0))  # the object's keys and groups
+    layout = None
+    if shape is not None:
+        layout = tuple(
+            (key, tuple((f"{key}.{leaf}", leaf) for leaf in value) if type(value) is dict else None)
+            for key, value in shape.items()
+        )
     return _UsagePlan(tuple(kept), tuple(dropped), tuple(other), layout)
 
 
@@ -1568,6 +1559,28 @@ def _usage_out(
             out[key] = kept[key]
         else:
             out[key] = {leaf: kept[name] for name, leaf in members}
+    return out
+
+
+def _one_level(kept: dict[str, int]) -> dict[str, Any] | None:
+    """The usage object of ``kept`` when its names nest one level at most (``prompt_tokens``,
+    ``prompt_tokens_details.cached_tokens``: Chat's own) and never collide: what
+    `kit.usage_object` builds, without splitting every name. None otherwise (let it decide).
+    (`_usage_plan_for` takes its layout from the shape this gives.)"""
+    out: dict[str, Any] = {}
+    for name, value in kept.items():
+        head, dot, leaf = name.partition(".")
+        if not dot:
+            out[name] = value
+            continue
+        group = out.get(head)
+        if group is None:
+            if head in out:
+                return None
+            group = out[head] = {}
+        if type(group) is not dict or "." in leaf:
+            return None
+        group[leaf] = value
     return out
 
 
