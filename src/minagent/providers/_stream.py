@@ -234,8 +234,7 @@ class Accumulator:
             events = parse(*args)
         except StreamError as err:
             for event in err.received:
-                self.apply(event)
-                if each is not None:
+                if not self.apply(event) and each is not None:
                     each(event)
             raise
         apply = self.apply
@@ -244,12 +243,14 @@ class Accumulator:
                 apply(event)
         else:
             for event in events:
-                apply(event)
-                each(event)
+                if not apply(event):  # (True: a sink took the event, see `apply`)
+                    each(event)
         return events
 
-    def apply(self, event: Any) -> None:
-        """Apply one event (as the parser yields them)."""
+    def apply(self, event: Any) -> bool | None:
+        """Apply one event (as the parser yields them). A provider module may hand the piece a
+        delta carries to a sink its reader set (a stream translator's live block) and return
+        True: the reader then need not see that event."""
         index = self.events
         if self._ended is not None:
             raise fail(

@@ -311,6 +311,7 @@ class StreamAccumulator(Accumulator):
         "_shell",
         "_slow",
         "_takes",
+        "sink",
     )
     provider = "anthropic"
     end = "message_stop"
@@ -328,23 +329,34 @@ class StreamAccumulator(Accumulator):
         self._takes: type | None = None
         self._piece: Callable[[Any], str] = _TEXT
         self._pieces: list[str] = []
+        self.sink: Callable[[str], None] | None = None
+        """Called with each piece of the block last started as it is added, while that block
+        is open (a stream translator sends it on, without reading the event again); reset
+        when another block starts, the block stops or the stream ends."""
 
-    def apply(self, event: Any) -> None:
+    def apply(self, event: Any) -> bool | None:
         """Apply one event (`Accumulator.apply`): a piece for the block last started (the
-        commonest event) in one check, the other known events without the general steps."""
+        commonest event) in one check, and handed to `sink` if one is set (then True); the
+        other known events without the general steps."""
         cls = type(event)
         if cls is ContentBlockDelta and event.index == self._at:
             delta = event.delta
             if type(delta) is self._takes:
                 self.events += 1
-                self._pieces.append(self._piece(delta))
-                return
+                piece = self._piece(delta)
+                self._pieces.append(piece)
+                sink = self.sink
+                if sink is None:
+                    return None
+                sink(piece)
+                return True
         if self._ended is not None or cls is UnknownEvent:
             Accumulator.apply(self, event)
-            return
+            return None
         index = self.events  # (`Accumulator.apply`'s steps for a known event)
         self.events = index + 1
         self._apply(event, index)
+        return None
 
     def _apply(self, event: Any, index: int) -> None:
         cls = type(event)
@@ -355,7 +367,7 @@ class StreamAccumulator(Accumulator):
         elif cls is ContentBlockStop:
             block = self._open(event.index, "content_block_stop", index)
             if event.index == self._at:
-                self._at = -1
+                self._at, self.sink = -1, None
             self._blocks[event.index] = _Block(block.finished(), block.kind)
             self._blocks[event.index].stopped = True
         elif cls is MessageStart:
@@ -373,7 +385,7 @@ class StreamAccumulator(Accumulator):
         elif cls is MessageStop:
             self._require("message_stop", index)
             self._mark_end(index)
-            self._at = -1  # a piece after the end is refused (the general path)
+            self._at, self.sink = -1, None  # a piece after the end is refused (general path)
         elif cls is ErrorEvent:
             raise _error(event.error, index)
         elif cls is UnknownEvent and event.type in _TYPES:
@@ -406,7 +418,7 @@ class StreamAccumulator(Accumulator):
             )
         self._add(event.content_block, "content_block", index)
         entry = self._blocks[-1]
-        self._at, self._pieces = event.index, entry.pieces
+        self._at, self._pieces, self.sink = event.index, entry.pieces, None
         self._takes, self._piece = _TAKES.get(entry.kind, (None, _TEXT))
 
     def _open(self, i: int, what: str, index: int) -> _Block:

@@ -442,10 +442,13 @@ def _anthropic(t: StreamTranslator) -> Callable[[Any], None]:
                 t._open_text()
                 if block.get("text"):
                     t._send(block["text"])
+                t._acc.sink = t._send  # its pieces go straight on (no `read` per piece)
             elif kind == "thinking" and block.keys() <= {"type", "thinking", "signature"}:
                 t._flush(upto=event.index)
-                if t._open_thinking() and block.get("thinking"):
-                    t._send(block["thinking"])
+                if t._open_thinking():
+                    if block.get("thinking"):
+                        t._send(block["thinking"])
+                    t._acc.sink = t._send
         elif cls is stop_cls:
             if t._live:
                 t._close_live()
