@@ -1344,6 +1344,8 @@ def _plain_text(msg: Message) -> dict[str, Any] | None:
     content = msg.content
     if msg.role != "assistant" or msg.extra is not UNSET or type(content) is not list:
         return None
+    if content and type(content[-1]) is not wb.TextBlock:  # (tool calls come last: no walk)
+        return None
     texts = []
     for block in content:
         if (
