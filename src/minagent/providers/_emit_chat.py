@@ -19,6 +19,7 @@ __all__ = ["ChatWriter"]
 
 _TOP = frozenset({"id", "object", "created", "model", "choices", "usage"})
 _MESSAGE = frozenset({"role", "content", "refusal", "tool_calls"})
+_CHOICE = frozenset({"message", "finish_reason"})
 _FIRST = ("system_fingerprint", "service_tier")
 """Top-level keys the accumulator (and the SDK) read from the first chunk only."""
 _OPEN = b',"finish_reason":null}]}\n\n'
@@ -85,15 +86,22 @@ class ChatWriter(Writer):
         choices = body.get("choices") or [{}]
         first = choices[0]
         message = first.get("message") or {}
-        delta = {k: v for k, v in message.items() if k not in _MESSAGE}
+        # (the key sets are compared first: the commonest body has no key beyond them)
+        delta = (
+            {k: v for k, v in message.items() if k not in _MESSAGE}
+            if message.keys() - _MESSAGE
+            else {}
+        )
         if type(message.get("refusal")) is str:
             delta["refusal"] = message["refusal"]
-        choice = {k: v for k, v in first.items() if k not in ("message", "finish_reason")}
+        choice = {k: v for k, v in first.items() if k not in _CHOICE}
         choice["index"] = 0
         choice["delta"] = delta
         choice["finish_reason"] = first.get("finish_reason")
-        top = dict(self._top)
-        top.update((k, v) for k, v in body.items() if k not in _TOP)
+        top = self._top
+        if body.keys() - _TOP:
+            top = dict(top)
+            top.update((k, v) for k, v in body.items() if k not in _TOP)
         self._chunk(top, [choice])
         for at, other in enumerate(choices[1:], 1):
             self._chunk(self._top, [_whole(other, at)])

@@ -126,12 +126,20 @@ class Parser:
     def feed(self, chunk: bytes | bytearray | memoryview) -> list[Any]:
         """Add ``chunk``; return the events it completed. Raises `StreamError` whose
         ``.received`` holds the events of this chunk decoded before the failure."""
-        return self._decode_all(self._frames.feed, chunk)
+        return self._feed(chunk)
 
     @runs_roomy_unsized
     def close(self) -> list[Any]:
         """End the stream: the events its last bytes completed; `StreamError` if it stopped
         inside an event."""
+        return self._close()
+
+    def _feed(self, chunk: bytes | bytearray | memoryview) -> list[Any]:
+        """`feed` where the stack was already found roomy (the accumulator's own `feed`)."""
+        return self._decode_all(self._frames.feed, chunk)
+
+    def _close(self) -> list[Any]:
+        """`close` where the stack was already found roomy."""
         return self._decode_all(self._frames.close)
 
     def _decode_all(self, frame: Callable[..., list[SSEEvent]], *args: Any) -> list[Any]:
@@ -202,17 +210,20 @@ class Accumulator:
                 f"the stream is longer than the limit of {self._limit} bytes (Limits.max_size)",
                 self.events,
             )
-        return self._take(each, self._parser.feed, chunk)
+        return self._take(each, self._parser._feed, chunk)
 
     @runs_roomy_unsized
-    def close(self, each: Callable[[Any], None] | None = None) -> ModelResponse:
+    def close(
+        self, each: Callable[[Any], None] | None = None, *, snapshot: bool = False
+    ) -> ModelResponse:
         """End the stream and return the final response; `StreamError` if it is incomplete
-        (``each``: as for `feed`)."""
-        self._take(each, self._parser.close)
+        (``each``: as for `feed`; ``snapshot``: the response as the last `snapshot` gives it,
+        for a reader that took snapshots before)."""
+        self._take(each, self._parser._close)
         missing = self._complete()
         if missing:
             raise fail(f"the stream ended {missing}", self.events)
-        return self.response()
+        return self._so_far(True) if snapshot else self.response()
 
     def _take(
         self, each: Callable[[Any], None] | None, parse: Callable[..., list[Any]], *args: Any
@@ -223,8 +234,7 @@ class Accumulator:
             events = parse(*args)
         except StreamError as err:
             for event in err.received:
-                self.apply(event)
-                if each is not None:
+                if not self.apply(event) and each is not None:
                     each(event)
             raise
         apply = self.apply
@@ -233,12 +243,14 @@ class Accumulator:
                 apply(event)
         else:
             for event in events:
-                apply(event)
-                each(event)
+                if not apply(event):  # (True: a sink took the event, see `apply`)
+                    each(event)
         return events
 
-    def apply(self, event: Any) -> None:
-        """Apply one event (as the parser yields them)."""
+    def apply(self, event: Any) -> bool | None:
+        """Apply one event (as the parser yields them). A provider module may hand the piece a
+        delta carries to a sink its reader set (a stream translator's live block) and return
+        True: the reader then need not see that event."""
         index = self.events
         if self._ended is not None:
             raise fail(
@@ -264,6 +276,18 @@ class Accumulator:
             raise fail(f"the accumulated response is malformed: {err}", self.events) from None
         except RecursionError:
             raise fail("the accumulated response is nested too deep", self.events) from None
+
+    @runs_roomy_unsized
+    def snapshot(self, last: bool = False) -> ModelResponse:
+        """The response so far for a reader that asks again and again (a stream translator):
+        equal to `response`; a provider module may keep what it decoded for the next call, so
+        the blocks of successive snapshots may be the same objects (read them, do not change
+        them). ``last``: no snapshot follows (nothing is worth keeping)."""
+        return self._so_far(last)
+
+    def _so_far(self, last: bool = False) -> ModelResponse:
+        """`snapshot` where the stack was already found roomy (inside `feed` or `close`)."""
+        return self.response()
 
     def _apply(self, event: Any, index: int) -> None:
         raise NotImplementedError

@@ -40,6 +40,7 @@ from ..wire import _codec, _lossless
 from ..wire import blocks as wb
 from ..wire.errors import ValidationError, WireError
 from ..wire.extra import Extra
+from ..wire.limits import DEFAULT as DEFAULT_LIMITS
 from ..wire.limits import Limits
 from ..wire.messages import Message, ModelResponse
 from . import _toolkit as kit
@@ -547,6 +548,10 @@ def _decode_response(data: Any, limits: Limits) -> ModelResponse:
     except msgspec.DecodeError:
         kit.decode_json(data, "$")  # raises the located DecodeError
         raise
+    return _fast_response(fast)
+
+
+def _fast_response(fast: _Response) -> ModelResponse:
     counters, other = kit.flatten_usage(fast.usage)
     extra: dict[str, Any] = {kit.SOURCE: NAME, "stop_sequence": fast.stop_sequence}
     if fast.stop_details is not UNSET:
@@ -563,6 +568,41 @@ def _decode_response(data: Any, limits: Limits) -> ModelResponse:
         model=fast.model,
         extra=Extra._own(extra),
     )
+
+
+_CONTENT = msgspec.json.Decoder(list[wb.ContentBlock], dec_hook=_codec._dec_hook)
+
+
+def decode_blocks(data: bytes) -> tuple[list[Any], bool]:
+    """The blocks of ``data`` (a JSON array of content blocks) exactly as `decode_response`
+    reads them in a response's ``content``, and whether that read takes its slow path (a block
+    of a shape the typed decode does not know: the response is then read the slow way whole).
+    For a stream accumulator that decodes each block once; `WireError` for a bad block (the
+    caller reads the whole response then, to say where)."""
+    try:
+        return _CONTENT.decode(data), False
+    except (msgspec.ValidationError, RecursionError, UnicodeError):
+        pass
+    wrapped = b'{"role":"assistant","content":' + data + b"}"
+    message: Message = _codec.JSON.decode(wrapped, Message)
+    return list(message.content), True
+
+
+def decode_shell(data: bytes, slow: bool) -> ModelResponse:
+    """`decode_response` of ``data``, a response body whose ``content`` is ``[]``, taking the
+    slow path when ``slow`` (its blocks, decoded apart with `decode_blocks`, took it): with
+    those blocks put in, the response `decode_response` gives for the whole body."""
+    if not slow:
+        return _decode_response(data, DEFAULT_LIMITS)
+    try:
+        fast = _FAST.decode(data)
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError, UnicodeError):
+        return _decode_response_slow(data)
+    if fast.stop_details is UNSET and fast.container is UNSET:
+        # the slow path's extra then holds the same keys in the same order (the source, the
+        # stop sequence, the usage's other entries): no need to read the body twice
+        return _fast_response(fast)
+    return _decode_response_slow(data)
 
 
 def _decode_response_slow(data: Any) -> ModelResponse:

@@ -19,12 +19,13 @@ provider and index) and kept in ``accumulator.unknown``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import operator
+from collections.abc import Callable, Iterable
 from typing import Any, Union
 
 import msgspec
 
-from ..wire._stack import runs_roomy_unsized
+from ..wire.errors import WireError
 from ..wire.limits import DEFAULT, Limits
 from ..wire.messages import ModelResponse
 from . import anthropic as adapter
@@ -172,8 +173,7 @@ class StreamParser(Parser):
     provider = "anthropic"
     end = "message_stop"
 
-    @runs_roomy_unsized
-    def feed(self, chunk: bytes | bytearray | memoryview) -> list[Any]:
+    def _feed(self, chunk: bytes | bytearray | memoryview) -> list[Any]:
         """Add ``chunk``; return the events it completed (see `Parser.feed`). The blocks the API
         sends (`SSEParser.feed_simple`) are cut in C and their JSON decoded one call each; any
         other shape, or an event that is not one of the known ones, is read as `Parser.feed`
@@ -258,6 +258,16 @@ _TARGETS: dict[type, tuple[frozenset[str], str]] = {
 """Per delta: the block types it may go to, and the block key it changes."""
 
 
+_TEXT = operator.attrgetter("text")
+_TAKES: dict[str, tuple[type, Callable[[Any], str]]] = {
+    "text": (TextDelta, _TEXT),
+    "thinking": (ThinkingDelta, operator.attrgetter("thinking")),
+}
+_TAKES.update(dict.fromkeys(_TOOL_TYPES, (InputJsonDelta, operator.attrgetter("partial_json"))))
+"""Per block type: the delta class whose pieces grow it (`_TARGETS` the other way round), and
+the piece of such a delta."""
+
+
 class _Block:
     """One content block being streamed: the body as it started, the pieces of its growing text
     (``text``, ``thinking``, or the tool input's JSON) joined only when asked."""
@@ -291,7 +301,18 @@ class StreamAccumulator(Accumulator):
     (a tool input still arriving is parsed if complete, else kept raw, see `response`).
     """
 
-    __slots__ = ("_blocks", "_message")
+    __slots__ = (
+        "_at",
+        "_blocks",
+        "_decoded",
+        "_message",
+        "_piece",
+        "_pieces",
+        "_shell",
+        "_slow",
+        "_takes",
+        "sink",
+    )
     provider = "anthropic"
     end = "message_stop"
 
@@ -299,21 +320,43 @@ class StreamAccumulator(Accumulator):
         super().__init__(StreamParser(limits), limits)
         self._message: dict[str, Any] | None = None
         self._blocks: list[_Block] = []
+        self._decoded: list[Any] = []  # per block: its decoded block once it stopped (snapshot)
+        self._slow = False  # a decoded block takes the adapter's slow path (snapshot)
+        self._shell: tuple[bool, ModelResponse] | None = None  # (slow, the message decoded)
+        # the text, thinking or tool block last started, while open and before the end: its
+        # index, the delta class whose pieces it takes, and its pieces
+        self._at = -1
+        self._takes: type | None = None
+        self._piece: Callable[[Any], str] = _TEXT
+        self._pieces: list[str] = []
+        self.sink: Callable[[str], None] | None = None
+        """Called with each piece of the block last started as it is added, while that block
+        is open (a stream translator sends it on, without reading the event again); reset
+        when another block starts, the block stops or the stream ends."""
 
-    def apply(self, event: Any) -> None:
-        """Apply one event (`Accumulator.apply`; a text piece for an open text block, the
-        commonest event, without the general dispatch)."""
-        if type(event) is ContentBlockDelta and self._ended is None:
+    def apply(self, event: Any) -> bool | None:
+        """Apply one event (`Accumulator.apply`): a piece for the block last started (the
+        commonest event) in one check, and handed to `sink` if one is set (then True); the
+        other known events without the general steps."""
+        cls = type(event)
+        if cls is ContentBlockDelta and event.index == self._at:
             delta = event.delta
-            at = event.index
-            blocks = self._blocks
-            if type(delta) is TextDelta and 0 <= at < len(blocks):
-                block = blocks[at]
-                if block.kind == "text" and not block.stopped:
-                    self.events += 1
-                    block.pieces.append(delta.text)
-                    return
-        Accumulator.apply(self, event)
+            if type(delta) is self._takes:
+                self.events += 1
+                piece = self._piece(delta)
+                self._pieces.append(piece)
+                sink = self.sink
+                if sink is None:
+                    return None
+                sink(piece)
+                return True
+        if self._ended is not None or cls is UnknownEvent:
+            Accumulator.apply(self, event)
+            return None
+        index = self.events  # (`Accumulator.apply`'s steps for a known event)
+        self.events = index + 1
+        self._apply(event, index)
+        return None
 
     def _apply(self, event: Any, index: int) -> None:
         cls = type(event)
@@ -323,6 +366,8 @@ class StreamAccumulator(Accumulator):
             self._start(event, index)
         elif cls is ContentBlockStop:
             block = self._open(event.index, "content_block_stop", index)
+            if event.index == self._at:
+                self._at, self.sink = -1, None
             self._blocks[event.index] = _Block(block.finished(), block.kind)
             self._blocks[event.index].stopped = True
         elif cls is MessageStart:
@@ -340,6 +385,7 @@ class StreamAccumulator(Accumulator):
         elif cls is MessageStop:
             self._require("message_stop", index)
             self._mark_end(index)
+            self._at, self.sink = -1, None  # a piece after the end is refused (general path)
         elif cls is ErrorEvent:
             raise _error(event.error, index)
         elif cls is UnknownEvent and event.type in _TYPES:
@@ -362,6 +408,7 @@ class StreamAccumulator(Accumulator):
         if entry.key is not None and entry.key in block:
             want(block[entry.key], str, f"{what}.{entry.key}", index)
         self._blocks.append(entry)
+        self._decoded.append(None)
 
     def _start(self, event: ContentBlockStart, index: int) -> None:
         self._require("content_block_start", index)
@@ -370,6 +417,9 @@ class StreamAccumulator(Accumulator):
                 f"content_block_start index {event.index}, expected {len(self._blocks)}", index
             )
         self._add(event.content_block, "content_block", index)
+        entry = self._blocks[-1]
+        self._at, self._pieces, self.sink = event.index, entry.pieces, None
+        self._takes, self._piece = _TAKES.get(entry.kind, (None, _TEXT))
 
     def _open(self, i: int, what: str, index: int) -> _Block:
         if not 0 <= i < len(self._blocks):
@@ -426,6 +476,7 @@ class StreamAccumulator(Accumulator):
 
     def _merge(self, event: MessageDelta, index: int) -> None:
         message = self._require("message_delta", index)
+        self._shell = None
         message.update(event.delta)
         if event.usage:
             usage = message.get("usage")
@@ -456,6 +507,59 @@ class StreamAccumulator(Accumulator):
         if body.get("stop_reason") is None:
             body = dict(body, stop_reason="")
         return adapter.decode_response(msgspec.json.encode(body))
+
+    def _so_far(self, last: bool = False) -> ModelResponse:
+        """`snapshot`: the response so far, equal to `response`, but each block that stopped
+        is decoded once and kept for the next snapshot (`anthropic.decode_blocks`), and the
+        rest of the message apart (`anthropic.decode_shell`): a stream translator asks for the
+        response at every block, which would decode the blocks before it again each time. The
+        blocks of successive snapshots are the same objects: read them, do not change them.
+        Anything unusual (a block the adapter refuses, a stream over the default size limit)
+        is read by `response`, which says what and where. The message without its blocks is
+        decoded again only once a ``message_delta`` changed it. ``last``: no snapshot follows
+        (nothing decoded yet is then decoded whole, in one call)."""
+        message = self._message
+        blocks, decoded = self._blocks, self._decoded
+        if (
+            message is None
+            or self._fed > DEFAULT.max_size
+            or (last and decoded.count(None) == len(blocks))
+        ):
+            return self.response()
+        content = list(decoded)
+        slow = self._slow
+        try:
+            done = [i for i, block in enumerate(blocks) if block.stopped and decoded[i] is None]
+            if done:
+                if self._put(done, content) and not slow:
+                    slow = self._slow = True
+                for i in done:
+                    decoded[i] = content[i]
+            rest = [i for i, d in enumerate(decoded) if d is None]  # blocks still open
+            if rest and self._put(rest, content):
+                slow = True
+            shell = self._shell
+            if shell is None or shell[0] is not slow:
+                body = dict(message)
+                body["content"] = []
+                if body.get("stop_reason") is None:
+                    body["stop_reason"] = ""
+                shell = self._shell = (slow, adapter.decode_shell(msgspec.json.encode(body), slow))
+            response = shell[1]
+        except (WireError, RecursionError):
+            return self.response()
+        message_out = msgspec.structs.replace(response.message, content=content)
+        return msgspec.structs.replace(response, message=message_out)
+
+    def _put(self, at: list[int], content: list[Any]) -> bool:
+        """Decode blocks ``at`` into ``content``; whether they take the adapter's slow path."""
+        data = msgspec.json.encode([self._blocks[i].finished() for i in at])
+        new, slow = adapter.decode_blocks(data)
+        if len(new) != len(at):
+            raise WireError("the blocks decoded are not the blocks given")
+        for i, block in zip(at, new, strict=True):
+            content[i] = block
+        return slow
 
 
 def _error(error: Any, index: int) -> Exception:

@@ -1346,7 +1346,9 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
         logprobs = extra.pop("logprobs", _ABSENT)
         choice_extra = extra.pop("choice_extra", None) or {}
     top = _top(response, extra, source, policy, fields)
-    message = _encode_message(response.message, "$.message", policy, response=True, ext=ext)
+    message = _plain_text(response.message) if not own else None
+    if message is None:
+        message = _encode_message(response.message, "$.message", policy, response=True, ext=ext)
     reason = response.stop_reason
     if own:  # as it came, a vendor's own value included
         finish = STOP_REASONS.get(reason, reason)
@@ -1381,6 +1383,28 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
     return kit.encode_json(body)
 
 
+def _plain_text(msg: Message) -> dict[str, Any] | None:
+    """The message `_encode_message` writes in a response for an assistant message of plain
+    text blocks only (no keys beyond their text, none on the message), the commonest answer,
+    without its general walk; None for any other message."""
+    content = msg.content
+    if msg.role != "assistant" or msg.extra is not UNSET or type(content) is not list:
+        return None
+    if content and type(content[-1]) is not wb.TextBlock:  # (tool calls come last: no walk)
+        return None
+    texts = []
+    for block in content:
+        if (
+            type(block) is not wb.TextBlock
+            or block.citations is not UNSET
+            or block.cache_control is not UNSET
+            or block.extra is not UNSET
+        ):
+            return None
+        texts.append(block.text)
+    return {"role": "assistant", "content": "".join(texts) if texts else None}
+
+
 def _top(
     response: ModelResponse,
     extra: dict[str, Any],
@@ -1402,18 +1426,22 @@ def _top(
                 top[key] = value  # the neutral shape's own keys (system_fingerprint, ...)
             else:
                 kit.foreign_key(policy, f"$.{key}", f"the response key {key!r}", key, value)
-    for key in ("id", "created", "model"):
-        value = getattr(response, key)
-        if value is not UNSET:
-            top[key] = value
-    for key, value in fields.items():
-        top.setdefault(key, value)
+    if response.id is not UNSET:
+        top["id"] = response.id
+    if response.created is not UNSET:
+        top["created"] = response.created
+    if response.model is not UNSET:
+        top["model"] = response.model
+    if fields:
+        for key, value in fields.items():
+            top.setdefault(key, value)
     if "created" not in top:  # required here; Anthropic and Gemini responses have none
         top["created"] = int(time.time())
-    for key in ("id", "model"):
-        if key not in top:
-            raise EncodeError(f"a Chat Completions response needs {key!r}; pass {key}=...")
-    top.setdefault("object", "chat.completion")
+    if "id" not in top or "model" not in top:
+        key = "model" if "id" in top else "id"
+        raise EncodeError(f"a Chat Completions response needs {key!r}; pass {key}=...")
+    if "object" not in top:
+        top["object"] = "chat.completion"
     return top
 
 
@@ -1421,15 +1449,36 @@ def stream_header(response: ModelResponse, fields: dict[str, Any]) -> dict[str, 
     """The top-level keys `encode_response` writes for ``response`` (``fields`` as its
     keywords), without its message and usage: what a stream's chunks repeat (`_emit_chat`).
     Raises what `encode_response` raises for them (no ``id`` or ``model``)."""
-    extra = dict(response.extra.items()) if response.extra is not UNSET else {}
-    source = extra.pop(kit.SOURCE, None)
-    if source == NAME:
-        for key in _OWN_ENTRIES:
-            extra.pop(key, None)
-    extra.pop(kit.USAGE_EXTRA, None)
+    extra = response.extra
+    source = extra[kit.SOURCE] if extra is not UNSET and kit.SOURCE in extra else None
+    if source is not None and source != NAME:
+        keys: dict[str, Any] = {}  # another provider's keys are listed, never written (`_top`)
+    else:
+        keys = dict(extra.items()) if extra is not UNSET else {}
+        keys.pop(kit.SOURCE, None)
+        if source == NAME:
+            for key in _OWN_ENTRIES:
+                keys.pop(key, None)
+        keys.pop(kit.USAGE_EXTRA, None)
     _extensions(fields.get("extensions", False))
-    fields = {k: v for k, v in fields.items() if k != "extensions"}
-    return _top(response, extra, source, Unsupported("drop", []), fields)
+    if "extensions" in fields:
+        fields = {k: v for k, v in fields.items() if k != "extensions"}
+    return _top(response, keys, source, Unsupported("drop", []), fields)
+
+
+def _stream_blocks(response: ModelResponse, policy: Unsupported, fields: dict[str, Any]) -> bytes:
+    """``{"choices": [{"message": ...}]}``: the message `encode_response` writes for
+    ``response`` (``fields`` as its keywords) and nothing else, what a stream sends for complete
+    blocks (`_emit_chat.ChatWriter.blocks`) without the top-level keys, the usage and the finish
+    reason it does not read. Raises what `encode_response` raises for the content."""
+    ext = _extensions(fields.get("extensions", False))
+    own = kit.source_of(response.extra) == NAME
+    message = _plain_text(response.message) if not own else None
+    if message is None:
+        message = _encode_message(
+            response.message, "$.message", policy, response=True, ext=ext or own
+        )
+    return kit.encode_json({"choices": [{"message": message}]})
 
 
 _OWN_ENTRIES = ("usage_absent", "choices", "logprobs", "choice_extra")
@@ -1467,9 +1516,58 @@ def _usage_plan(name: str, own: bool) -> str | Dropped | None:
     return Dropped(f"$.usage.{name}", f"the usage counter {name!r}", "metadata")
 
 
-_USAGE_PLANS: dict[bool, dict[str, str | Dropped | None]] = {False: {}, True: {}}
-"""`_usage_plan` per (own, counter name), computed once (counter names repeat)."""
-_UNPLANNED: Any = object()
+_TOTALS = ("prompt_tokens", "completion_tokens", "total_tokens")
+
+
+class _UsagePlan(msgspec.Struct, frozen=True, gc=False):
+    """What `_usage_out` does with a usage of given counter and entry names (`_usage_plan_for`:
+    computed once per shape, as the names repeat from response to response)."""
+
+    kept: tuple[tuple[str, str], ...]
+    """(neutral counter name, Chat name) of the counters written, in order."""
+    dropped: tuple[Dropped, ...]
+    """What is listed as metadata (the counters', then the other entries'), shared."""
+    other: tuple[str, ...]
+    """The other entries (non-counters) written."""
+    layout: tuple[tuple[str, tuple[tuple[str, str], ...] | None], ...] | None
+    """The usage object's keys in order: (key, None) for a counter, (group, ((Chat name, key
+    in the group), ...)) for a group, when no name nests deeper than one level or collides
+    (else None: `kit.usage_object` decides)."""
+
+
+def _usage_plan_for(names: tuple[str, ...], others: tuple[str, ...], own: bool) -> _UsagePlan:
+    kept: list[tuple[str, str]] = []
+    dropped: list[Dropped] = []
+    for name in names:
+        plan = _usage_plan(name, own)
+        if type(plan) is str:
+            kept.append((name, plan))
+        elif plan is not None:
+            dropped.append(plan)
+    other = []
+    for name in others:
+        if own or name.startswith(_USAGE_GROUPS) or name in _USAGE_OTHER_GROUPS:
+            other.append(name)
+        else:
+            dropped.append(
+                Dropped(f"$.usage_extra.{name}", f"the usage entry {name!r}", "metadata")
+            )
+    written = dict.fromkeys(target for _, target in kept)
+    if not own:
+        written.pop("cache_creation_input_tokens", None)
+    written.update(dict.fromkeys(_TOTALS))
+    shape = _one_level(dict.fromkeys(written, 0))  # the object's keys and groups
+    layout = None
+    if shape is not None:
+        layout = tuple(
+            (key, tuple((f"{key}.{leaf}", leaf) for leaf in value) if type(value) is dict else None)
+            for key, value in shape.items()
+        )
+    return _UsagePlan(tuple(kept), tuple(dropped), tuple(other), layout)
+
+
+_USAGE_PLANS: dict[tuple[bool, tuple[str, ...], tuple[str, ...]], _UsagePlan] = {}
+"""`_usage_plan_for` per (own, counter names, other entry names), computed once (bounded)."""
 
 
 def _usage_out(
@@ -1481,18 +1579,15 @@ def _usage_out(
 ) -> Any:
     if "" in other:
         return other[""]
-    kept: dict[str, int] = {}
-    plans = _USAGE_PLANS[own]
-    for name, value in counters.items():
-        plan = plans.get(name, _UNPLANNED)
-        if plan is _UNPLANNED:
-            plan = _usage_plan(name, own)
-            if len(plans) < 256:
-                plans[name] = plan
-        if type(plan) is str:
-            kept[plan] = value
-        elif plan is not None:  # a counter listed as metadata (one shared Dropped)
-            policy.dropped.append(plan)
+    key = (own, tuple(counters), tuple(other))
+    plan = _USAGE_PLANS.get(key)
+    if plan is None:
+        plan = _usage_plan_for(key[1], key[2], own)
+        if len(_USAGE_PLANS) < 256:
+            _USAGE_PLANS[key] = plan
+    kept = {target: counters[name] for name, target in plan.kept}
+    if plan.dropped:
+        policy.dropped.extend(plan.dropped)
     prompt = counters.get("input_tokens", 0) + counters.get("cache_read_input_tokens", 0)
     prompt += counters.get("cache_creation_input_tokens", 0)
     if not own:
@@ -1502,23 +1597,24 @@ def _usage_out(
     if source == "gemini" and "reasoning_tokens" in counters:  # Gemini counts thoughts apart
         kept["completion_tokens"] += counters["reasoning_tokens"]
     kept.setdefault("total_tokens", prompt + kept["completion_tokens"])
-    rest = {}
-    for name, value in other.items():
-        if own or name.startswith(_USAGE_GROUPS) or name in _USAGE_OTHER_GROUPS:
-            rest[name] = value
+    if plan.other:
+        return kit.usage_object(kept, {name: other[name] for name in plan.other})
+    if plan.layout is None:
+        return kit.usage_object(kept, {})
+    out: dict[str, Any] = {}
+    for key, members in plan.layout:
+        if members is None:
+            out[key] = kept[key]
         else:
-            policy.metadata(f"$.usage_extra.{name}", f"the usage entry {name!r}")
-    if not rest:
-        out = _one_level(kept)
-        if out is not None:
-            return out
-    return kit.usage_object(kept, rest)
+            out[key] = {leaf: kept[name] for name, leaf in members}
+    return out
 
 
 def _one_level(kept: dict[str, int]) -> dict[str, Any] | None:
     """The usage object of ``kept`` when its names nest one level at most (``prompt_tokens``,
     ``prompt_tokens_details.cached_tokens``: Chat's own) and never collide: what
-    `kit.usage_object` builds, without splitting every name. None otherwise (let it decide)."""
+    `kit.usage_object` builds, without splitting every name. None otherwise (let it decide).
+    (`_usage_plan_for` takes its layout from the shape this gives.)"""
     out: dict[str, Any] = {}
     for name, value in kept.items():
         head, dot, leaf = name.partition(".")
@@ -1552,4 +1648,6 @@ unsupported="error", dropped=None, defaults=None, renames=None, **settings)``.""
 encode_response = kit.response_encoder(_encode_response)
 """`_encode_response` behind the contract: ``encode_response(response, *, unsupported="error",
 dropped=None, **fields)``."""
+stream_blocks = kit.response_encoder(_stream_blocks)
+"""`_stream_blocks` behind the contract of `encode_response`: the message alone (streams)."""
 decode_choices = kit.decoder(_decode_choices, "decode_choices")

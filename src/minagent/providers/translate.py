@@ -79,6 +79,7 @@ class StreamTranslator:
     __slots__ = (
         "_acc",
         "_adapter",
+        "_blocks_of",
         "_done",
         "_each",
         "_end",
@@ -121,6 +122,7 @@ class StreamTranslator:
         self._policy: UnsupportedPolicy = unsupported
         self._fields = fields
         self._adapter = _encoder(target)
+        self._blocks_of = _blocks_encoder(target)
         if source == "gemini":
             self._acc: Any = _accumulator(source)(sse=sse, limits=limits)
         elif not sse:
@@ -153,9 +155,10 @@ class StreamTranslator:
     def close(self) -> bytes:
         """End the source stream; return the rest of the target stream. Raises `StreamError`
         when the source stream is incomplete."""
-        response = self._acc.close(self._each)
         if self._writer is None:
+            self._acc.close(self._each)
             return b""
+        response = self._acc.close(self._each, snapshot=True)
         self._begin()
         fields = dict(self._fields)
         if "created" not in fields and self._state.get("created") is not None:
@@ -186,7 +189,7 @@ class StreamTranslator:
             return
         self._started = True
         assert self._writer is not None
-        so_far = self._acc.response()
+        so_far = self._acc._so_far()
         self._tag = _tag(so_far.message)
         header_of = _header_function(self.target)
         if header_of is not None:  # the target's own top-level keys, without a whole encode
@@ -221,6 +224,8 @@ class StreamTranslator:
         """Whether the writer sends thinking piece by piece (asked once, `Writer.can_think`)."""
         assert self._writer is not None
         self._begin()
+        if self._thinks is None and type(self._writer).can_think is Writer.can_think:
+            self._thinks = False  # the base writer's answer, whatever the body: no probe
         if self._thinks is None:
             probe = ModelResponse(
                 message=Message(
@@ -251,7 +256,7 @@ class StreamTranslator:
         if upto is not None and upto <= self._done:
             return  # nothing new: no need to decode the response so far
         if response is None:
-            response = self._acc.response()
+            response = self._acc._so_far()
         content = _content(response)
         end = len(content) if upto is None else min(upto, len(content))
         if end <= self._done:
@@ -268,7 +273,8 @@ class StreamTranslator:
         )
         self._done = end
         try:
-            body = self._encode(part, [], self._fields)
+            data = self._blocks_of(part, unsupported=self._policy, dropped=[], **self._fields)
+            body = _json(data)
         except UnsupportedError:
             # the same refusal with its path in the whole response (the blocks' own paths count
             # from the first sent here): what the non-streamed translation raises
@@ -331,6 +337,20 @@ def _encoder(target: str) -> Callable[..., bytes]:
     encode = _ENCODERS.get(target)
     if encode is None:
         encode = _ENCODERS[target] = get(target).module.encode_response
+    return encode
+
+
+_BLOCKS: dict[str, Callable[..., bytes]] = {}
+
+
+def _blocks_encoder(target: str) -> Callable[..., bytes]:
+    """The ``target`` adapter module's ``stream_blocks`` if it has one (``encode_response``'s
+    keywords; the body with only what `Writer.blocks` reads: no top-level keys or usage to
+    build for every block), else its ``encode_response`` (looked up once)."""
+    encode = _BLOCKS.get(target)
+    if encode is None:
+        module = get(target).module
+        encode = _BLOCKS[target] = getattr(module, "stream_blocks", module.encode_response)
     return encode
 
 
@@ -422,10 +442,13 @@ def _anthropic(t: StreamTranslator) -> Callable[[Any], None]:
                 t._open_text()
                 if block.get("text"):
                     t._send(block["text"])
+                t._acc.sink = t._send  # its pieces go straight on (no `read` per piece)
             elif kind == "thinking" and block.keys() <= {"type", "thinking", "signature"}:
                 t._flush(upto=event.index)
-                if t._open_thinking() and block.get("thinking"):
-                    t._send(block["thinking"])
+                if t._open_thinking():
+                    if block.get("thinking"):
+                        t._send(block["thinking"])
+                    t._acc.sink = t._send
         elif cls is stop_cls:
             if t._live:
                 t._close_live()
