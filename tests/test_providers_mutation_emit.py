@@ -5,8 +5,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
+from minagent.providers import StreamError
+from minagent.providers import anthropic_stream as AS
+from minagent.providers import openai_chat_stream as CS
 from minagent.providers._emit_anthropic import AnthropicWriter
 from minagent.providers._emit_responses import ResponsesWriter
+from minagent.providers._stream import UnknownEvent
+from minagent.wire.limits import Limits
 
 
 def ev(kind: str, data: str) -> bytes:
@@ -408,3 +415,752 @@ def test_responses_writer_can_think_only_for_its_own_rendering() -> None:
         {"output": [dict(item, status="completed")]},
     ]:
         assert w.can_think(body) is False, body
+
+
+# --- openai_chat_stream ---------------------------------------------------------------------------
+
+
+def c_event(*choices: dict[str, Any], **top: Any) -> bytes:
+    """One ``chat.completion.chunk`` SSE event with these choices (id c, created 1, model m)."""
+    chunk = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+    return b"data: " + json.dumps({**chunk, "choices": list(choices), **top}).encode() + b"\n\n"
+
+
+def c_chunk(delta: Any, finish: Any = None, index: int = 0, **top: Any) -> bytes:
+    """One ``chat.completion.chunk`` SSE event with one choice."""
+    return c_event({"index": index, "delta": delta, "finish_reason": finish}, **top)
+
+
+def c_body(*chunks: bytes) -> dict[str, Any]:
+    """The body a Chat StreamAccumulator builds from these chunks."""
+    acc = CS.StreamAccumulator()
+    for chunk in chunks:
+        acc.feed(chunk)
+    return acc.body()
+
+
+def c_message(*deltas: Any) -> dict[str, Any]:
+    """The first choice's message accumulated from one delta per chunk."""
+    message: dict[str, Any] = c_body(*(c_chunk(d) for d in deltas))["choices"][0]["message"]
+    return message
+
+
+TB = "thinking_blocks"
+
+
+def test_chat_thinking_blocks_join_by_index_exactly() -> None:
+    """thinking_blocks deltas join per block index: thinking text appended, an empty signature
+    skipped and a real one set, null values and the index left out, other keys kept, entries
+    that are not objects kept in place; a new index opens a new block after the others."""
+    assert c_message(
+        {TB: [5, {"type": "thinking", "thinking": "a", "index": 0, "x": None}]},
+        {TB: [{"type": "redacted_thinking", "data": "R", "index": 1}]},
+        {TB: [{"type": "thinking", "thinking": "b", "index": 0, "signature": ""}]},
+        {TB: [{"type": "thinking", "signature": "s", "index": 0, "more": 1}]},
+    ) == {
+        "role": "assistant",
+        "content": None,
+        "refusal": None,
+        TB: [
+            5,
+            {"type": "thinking", "thinking": "ab", "signature": "s", "more": 1},
+            {"type": "redacted_thinking", "data": "R"},
+        ],
+    }
+
+
+def test_chat_thinking_blocks_without_index_continue_the_last_unsigned_one() -> None:
+    """A thinking entry without an index continues the last thinking block while it is
+    unsigned (also one opened by index), else opens a new one; other types always open a new
+    block; a thinking block gets "thinking": "" when none came; a non-string thinking value
+    is set as it came."""
+    assert c_message(
+        {TB: [{"type": "thinking", "thinking": "x"}]},
+        {TB: [{"type": "thinking", "thinking": "y"}]},
+        {TB: [{"type": "thinking", "signature": "sx"}]},
+        {TB: [{"type": "thinking", "thinking": "z"}]},
+    )[TB] == [
+        {"type": "thinking", "thinking": "xy", "signature": "sx"},
+        {"type": "thinking", "thinking": "z"},
+    ]
+    assert c_message(
+        {TB: [{"type": "redacted_thinking", "data": "d"}]},
+        {TB: [{"type": "thinking"}]},
+        {TB: [{"type": "redacted_thinking"}]},
+        {TB: [{"thinking": 5}]},
+    )[TB] == [
+        {"type": "redacted_thinking", "data": "d"},
+        {"type": "thinking", "thinking": ""},
+        {"type": "redacted_thinking"},
+        {"type": None, "thinking": 5},
+    ]
+    assert c_message(
+        {TB: [{"type": "thinking", "thinking": "a", "index": 0}]},
+        {TB: [{"type": "thinking", "thinking": "b"}]},
+    )[TB] == [{"type": "thinking", "thinking": "ab"}]
+    assert c_message(
+        {TB: [{"type": "text", "thinking": "a"}]},
+        {TB: [{"type": "text", "thinking": "b"}]},
+    )[TB] == [{"type": "text", "thinking": "a"}, {"type": "text", "thinking": "b"}]
+
+
+def test_chat_logprobs_join_per_key_without_touching_the_events() -> None:
+    """Logprobs lists join per key across chunks (a key first null, then a list, starts from
+    that list); a non-list value is kept from the first chunk that had its key; the lists of
+    the events returned by feed are never changed by later chunks."""
+    acc = CS.StreamAccumulator()
+    logprobs = [
+        {"content": [1], "refusal": None, "x": "v"},
+        {"content": [2], "refusal": [3], "x": "w", "y": 7},
+        {"refusal": [4], "content": [5]},
+    ]
+    events = []
+    for more in logprobs:
+        events += acc.feed(c_event({"index": 0, "delta": {}, "logprobs": more}))
+    assert acc.body()["choices"][0]["logprobs"] == {
+        "content": [1, 2, 5],
+        "refusal": [3, 4],
+        "x": "v",
+        "y": 7,
+    }
+    assert [e.choices[0].logprobs for e in events] == [
+        {"content": [1], "refusal": None, "x": "v"},
+        {"content": [2], "refusal": [3], "x": "w", "y": 7},
+        {"refusal": [4], "content": [5]},
+    ]
+
+
+def test_chat_tool_call_without_index_then_with_index_zero_is_one_call() -> None:
+    """The first tool call piece without an index is call 0, so a piece for index 0 continues
+    it."""
+    call = {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{"}}
+    message = c_message(
+        {"tool_calls": [call]}, {"tool_calls": [{"index": 0, "function": {"arguments": "}"}}]}
+    )
+    assert message["tool_calls"] == [
+        {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    ]
+
+
+def test_chat_chunk_key_tables_name_each_struct_field() -> None:
+    """The key tables used to cut unknown keys out of a chunk are the Structs' JSON field
+    names, without the hidden unknown-keys field (built at import, so checked here)."""
+    assert CS._names(CS.ChatChunk) == {
+        "id",
+        "choices",
+        "created",
+        "model",
+        "object",
+        "system_fingerprint",
+        "service_tier",
+        "usage",
+        "obfuscation",
+        "error",
+    }
+    assert CS._names(CS.ChoiceDelta) == {"index", "delta", "logprobs", "finish_reason"}
+    assert CS._names(CS.Delta) == {"role", "content", "refusal", "tool_calls"}
+    assert CS._names(CS.ToolCallDelta) == {"index", "id", "type", "function"}
+    assert tuple(
+        CS._names(c) for c in (CS.ChatChunk, CS.ChoiceDelta, CS.Delta, CS.ToolCallDelta)
+    ) == (CS._TOP, CS._CHOICE, CS._DELTA, CS._CALL)
+
+
+def test_chat_thinking_entries_empty_signature_and_type_of_a_continued_block() -> None:
+    """An empty signature is skipped (the block stays unsigned, so a piece without an index
+    continues it) while the entry's other keys, before or after it, still apply ("data": ""
+    kept); the continued block is the last one, not the one before it; a block keeps the type
+    it was opened with."""
+    assert c_message(
+        {TB: [{"type": "redacted_thinking", "data": "d"}]},
+        {TB: [{"type": "thinking", "signature": "", "thinking": "a", "data": ""}]},
+        {TB: [{"type": "thinking", "thinking": "b"}]},
+    )[TB] == [
+        {"type": "redacted_thinking", "data": "d"},
+        {"type": "thinking", "thinking": "ab", "data": ""},
+    ]
+    assert c_message(
+        {TB: [{"type": "thinking", "thinking": "a", "index": 0}]},
+        {TB: [{"type": "redacted_thinking", "data": "x", "index": 0}]},
+    )[TB] == [{"type": "thinking", "thinking": "a", "data": "x"}]
+
+
+def test_chat_tool_calls_without_index_continue_only_the_same_id() -> None:
+    """A tool call piece without an index continues the last call when it has the same id
+    (also the first call), else opens the next call; a call whose pieces carry no id or type
+    has id "" and type "function"."""
+    calls = c_message(
+        {"tool_calls": [{"id": "a", "function": {"name": "f", "arguments": "{"}}]},
+        {"tool_calls": [{"id": "a", "function": {"arguments": "}"}}]},
+        {"tool_calls": [{"id": "b", "type": "custom", "function": {"name": "g"}}]},
+        {"tool_calls": [{"function": {"arguments": "[]"}}]},
+        {"tool_calls": [{"index": 7, "function": {"name": "h", "arguments": ""}}]},
+    )["tool_calls"]
+    assert calls == [
+        {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+        {"id": "b", "type": "custom", "function": {"name": "g", "arguments": ""}},
+        {"id": "", "type": "function", "function": {"name": "", "arguments": "[]"}},
+        {"id": "", "type": "function", "function": {"name": "h", "arguments": ""}},
+    ]
+
+
+# --- anthropic_stream -----------------------------------------------------------------------------
+
+
+def as_ev(data: dict[str, Any]) -> bytes:
+    """One Anthropic SSE event (``event:`` named by the data's type)."""
+    return b"event: " + data["type"].encode() + b"\ndata: " + json.dumps(data).encode() + b"\n\n"
+
+
+AS_START = {
+    "type": "message_start",
+    "message": {
+        "id": "m",
+        "type": "message",
+        "role": "assistant",
+        "model": "c",
+        "content": [],
+        "stop_reason": None,
+        "usage": {"input_tokens": 5, "cache_read_input_tokens": 2},
+    },
+}
+AS_TEXT = {"type": "text", "text": ""}
+
+
+def as_bs(i: int, block: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "content_block_start", "index": i, "content_block": block}
+
+
+def as_bd(i: Any, delta: Any) -> dict[str, Any]:
+    return {"type": "content_block_delta", "index": i, "delta": delta}
+
+
+def as_stop(i: int) -> dict[str, Any]:
+    return {"type": "content_block_stop", "index": i}
+
+
+def as_refusal(*events: Any, close: bool = False) -> tuple[str, int | None, Any]:
+    """The StreamError (text, frame, .error) an Anthropic accumulator raises on ``events``
+    (fed one per chunk; then close() or body())."""
+    acc = AS.StreamAccumulator()
+    with pytest.raises(StreamError) as info:
+        for event in events:
+            acc.feed(as_ev(event) if type(event) is dict else event)
+        acc.close() if close else acc.body()
+    return str(info.value), info.value.frame, info.value.error
+
+
+def test_anthropic_stream_refusals_exactly() -> None:
+    """Every refusal of the Anthropic accumulator, its exact text and event index: events
+    before message_start, a second one, block indexes out of order, deltas and stops for
+    blocks not started or stopped, deltas for the wrong block type, fields of the wrong type,
+    error events (with .error), known events of the wrong shape, events without a type, data
+    after message_stop, a stream cut before message_start or message_stop."""
+    tool = {"type": "tool_use", "id": "t", "name": "f", "input": {}}
+    text = {"type": "text_delta", "text": "x"}
+    cases: list[tuple[tuple[Any, ...], str, int, Any]] = [
+        ((AS_START, AS_START), "a second message_start", 1, None),
+        ((as_bs(0, AS_TEXT),), "content_block_start before message_start", 0, None),
+        (({"type": "message_delta", "delta": {}},), "message_delta before message_start", 0, None),
+        (({"type": "message_stop"},), "message_stop before message_start", 0, None),
+        ((AS_START, as_bs(1, AS_TEXT)), "content_block_start index 1, expected 0", 1, None),
+        ((AS_START, as_stop(0)), "content_block_stop for block 0, which has not started", 1, None),
+        (
+            (AS_START, as_bs(0, AS_TEXT), as_stop(0), as_stop(0)),
+            "content_block_stop for block 0, which has stopped",
+            3,
+            None,
+        ),
+        (
+            (AS_START, as_bs(0, AS_TEXT), as_stop(0), as_bd(0, text)),
+            "content_block_delta for block 0, which has stopped",
+            3,
+            None,
+        ),
+        (
+            (AS_START, as_bd(-1, text)),
+            "content_block_delta for block -1, which has not started",
+            1,
+            None,
+        ),
+        (
+            (AS_START, as_bs(0, AS_TEXT), as_bd(-1, text)),
+            "content_block_delta for block -1, which has not started",
+            2,
+            None,
+        ),
+        (
+            (AS_START, as_bd(0, text)),
+            "content_block_delta for block 0, which has not started",
+            1,
+            None,
+        ),
+        (
+            (AS_START, as_bs(0, tool), as_bd(0, text)),
+            "a text_delta for block 0, a tool_use block (it goes to a text block)",
+            2,
+            None,
+        ),
+        (
+            (AS_START, as_bs(0, AS_TEXT), as_bd(0, {"type": "thinking_delta", "thinking": "x"})),
+            "a thinking_delta for block 0, a text block (it goes to a thinking block)",
+            2,
+            None,
+        ),
+        (
+            (
+                AS_START,
+                as_bs(0, AS_TEXT),
+                as_bd(0, {"type": "input_json_delta", "partial_json": "x"}),
+            ),
+            "a input_json_delta for block 0, a text block (it goes to a mcp_tool_use or"
+            " server_tool_use or tool_use block)",
+            2,
+            None,
+        ),
+        (
+            (
+                AS_START,
+                as_bs(0, {"type": "text", "text": "", "citations": 5}),
+                as_bd(0, {"type": "citations_delta", "citation": {"a": 1}}),
+            ),
+            "block 0's citations must be an array, not int",
+            2,
+            None,
+        ),
+        (
+            ({"type": "message_start", "message": {"content": 5}},),
+            "message.content must be an array, not int",
+            0,
+            None,
+        ),
+        (
+            ({"type": "message_start", "message": {"content": [5]}},),
+            "message.content[0] must be an object, not int",
+            0,
+            None,
+        ),
+        (
+            ({"type": "message_start", "message": {"content": [{"type": 5}]}},),
+            "message.content[0].type must be a string, not int",
+            0,
+            None,
+        ),
+        (
+            ({"type": "message_start", "message": {"content": [{"type": "text", "text": 5}]}},),
+            "message.content[0].text must be a string, not int",
+            0,
+            None,
+        ),
+        (
+            (AS_START, as_bs(0, {"type": "thinking", "thinking": None})),
+            "content_block.thinking must be a string, not null",
+            1,
+            None,
+        ),
+        (
+            (AS_START, {"type": "error", "error": {"type": "overloaded_error", "message": "Over"}}),
+            "error event: Over",
+            1,
+            {"type": "overloaded_error", "message": "Over"},
+        ),
+        ((AS_START, {"type": "error", "error": "boom"}), "error event: boom", 1, "boom"),
+        (
+            (AS_START, {"type": "error", "error": {"type": "x"}}),
+            "error event: {'type': 'x'}",
+            1,
+            {"type": "x"},
+        ),
+        ((AS_START, {"type": "error", "error": 5}), "error event: 5", 1, 5),
+        (
+            (AS_START, {"type": "message_delta", "delta": 5}),
+            "a message_delta event of the wrong shape: {'type': 'message_delta', 'delta': 5}",
+            1,
+            None,
+        ),
+        (
+            (AS_START, as_bs(0, AS_TEXT), as_bd(0, {"type": "text_delta", "text": 5})),
+            "a content_block_delta event of the wrong shape: {'type': 'content_block_delta',"
+            " 'index': 0, 'delta': {'type': 'text_delta', 'text': 5}}",
+            2,
+            None,
+        ),
+        (
+            (AS_START, as_bs(0, AS_TEXT), as_bd("0", {"type": "odd"})),
+            "a content_block_delta event of the wrong shape: {'type': 'content_block_delta',"
+            " 'index': '0', 'delta': {'type': 'odd'}}",
+            2,
+            None,
+        ),
+        (
+            (AS_START, as_bs(0, AS_TEXT), as_bd(0, {"type": 5})),
+            "a content_block_delta event of the wrong shape: {'type': 'content_block_delta',"
+            " 'index': 0, 'delta': {'type': 5}}",
+            2,
+            None,
+        ),
+        (
+            (AS_START, as_bs(0, AS_TEXT), as_bd(0, "odd")),
+            "a content_block_delta event of the wrong shape: {'type': 'content_block_delta',"
+            " 'index': 0, 'delta': 'odd'}",
+            2,
+            None,
+        ),
+        (
+            (AS_START, as_bs(0, AS_TEXT), as_bd(3, {"type": "odd", "x": "y"})),
+            "content_block_delta for block 3, which has not started",
+            2,
+            None,
+        ),
+        (
+            (b'event: x\ndata: {"type":5}\n\n',),
+            "event 'x': 'type' must be a string, not int",
+            0,
+            None,
+        ),
+        (
+            (b'event: x\ndata: {"n":1}\n\n',),
+            "event 'x': 'type' must be a string, not null",
+            0,
+            None,
+        ),
+        (
+            (AS_START, {"type": "message_stop"}, {"type": "ping"}),
+            "data after the end of the stream (message_stop at event 1)",
+            2,
+            None,
+        ),
+    ]
+    for events, message, frame, error in cases:
+        assert as_refusal(*events) == (f"{message} (frame {frame})", frame, error), events
+    assert as_refusal() == ("a response before message_start (frame 0)", 0, None)
+    assert as_refusal(close=True) == ("the stream ended before message_start (frame 0)", 0, None)
+    assert as_refusal(AS_START, close=True) == (
+        "the stream ended before message_stop (frame 1)",
+        1,
+        None,
+    )
+
+
+def test_anthropic_stream_accumulates_every_block_kind_exactly() -> None:
+    """The body: message_start's own blocks first; text joined onto the start's text (or onto
+    nothing); citations appended to a list the block had or gets; thinking and its
+    signature (replacing the start's); tool, server-tool and MCP inputs parsed from the
+    joined JSON pieces, or kept raw when not an object or cut short; other deltas' strings
+    appended and other values replaced; usage counters from message_delta, a null keeping
+    message_start's value."""
+    message = dict(
+        AS_START["message"],  # type: ignore[arg-type]
+        content=[{"type": "text", "text": "pre"}, {"type": "tool_use", "id": "a", "input": {}}],
+    )
+    pieces = [{"type": "input_json_delta", "partial_json": p} for p in ('{"a":', "[1]}")]
+    mcp = {"type": "mcp_tool_use", "id": "u", "name": "h", "server_name": "srv", "input": {}}
+    events = [
+        {"type": "message_start", "message": message},
+        as_bs(2, {"type": "text", "text": "Hi "}),
+        as_bd(2, {"type": "text_delta", "text": "there"}),
+        as_bd(2, {"type": "citations_delta", "citation": {"n": 1}}),
+        as_bd(2, {"type": "citations_delta", "citation": {"n": 2}}),
+        as_stop(2),
+        as_bs(3, {"type": "thinking", "thinking": "", "signature": "old"}),
+        as_bd(3, {"type": "thinking_delta", "thinking": "hm"}),
+        as_bd(3, {"type": "signature_delta", "signature": "sig"}),
+        as_stop(3),
+        as_bs(4, {"type": "tool_use", "id": "t", "name": "g", "input": {}}),
+        as_bd(4, pieces[0]),
+        as_bd(4, pieces[1]),
+        as_stop(4),
+        as_bs(5, {"type": "server_tool_use", "id": "s", "name": "web", "input": {"q": 0}}),
+        as_stop(5),
+        as_bs(6, mcp),
+        as_bd(6, {"type": "input_json_delta", "partial_json": "[1]"}),
+        as_stop(6),
+        as_bs(7, {"type": "text", "text": "", "citations": [{"n": 0}]}),
+        as_bd(7, {"type": "citations_delta", "citation": {"n": 3}}),
+        as_stop(7),
+        as_bs(8, {"type": "compaction", "content": "a", "n": 1, "z": None}),
+        as_bd(8, {"type": "compaction_delta", "content": "b", "n": "s", "z": "t", "w": [1]}),
+        as_stop(8),
+        as_bs(9, {"type": "tool_use", "id": "v", "name": "h", "input": {}}),
+        as_bd(9, {"type": "input_json_delta", "partial_json": '{"cut'}),
+        as_bs(10, {"type": "text"}),
+        as_bd(10, {"type": "text_delta", "text": "k"}),
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "max_tokens", "stop_sequence": None},
+            "usage": {"output_tokens": 9, "input_tokens": None, "cache_read_input_tokens": None},
+        },
+    ]
+    acc = AS.StreamAccumulator()
+    for event in events:
+        acc.feed(as_ev(event))
+    assert acc.body() == {
+        "id": "m",
+        "type": "message",
+        "role": "assistant",
+        "model": "c",
+        "content": [
+            {"type": "text", "text": "pre"},
+            {"type": "tool_use", "id": "a", "input": {}},
+            {"type": "text", "text": "Hi there", "citations": [{"n": 1}, {"n": 2}]},
+            {"type": "thinking", "thinking": "hm", "signature": "sig"},
+            {"type": "tool_use", "id": "t", "name": "g", "input": {"a": [1]}},
+            {"type": "server_tool_use", "id": "s", "name": "web", "input": {"q": 0}},
+            dict(mcp, arguments="[1]"),
+            {"type": "text", "text": "", "citations": [{"n": 0}, {"n": 3}]},
+            {"type": "compaction", "content": "ab", "n": "s", "z": "t", "w": [1]},
+            {"type": "tool_use", "id": "v", "name": "h", "input": {}, "arguments": '{"cut'},
+            {"type": "text", "text": "k"},
+        ],
+        "stop_reason": "max_tokens",
+        "usage": {"input_tokens": 5, "cache_read_input_tokens": 2, "output_tokens": 9},
+        "stop_sequence": None,
+    }
+    assert events[1]["content_block"] == {"type": "text", "text": "Hi "}
+
+
+def test_anthropic_stream_usage_content_and_stop_reason_edges() -> None:
+    """message_start without content (null) starts empty; usage that is not an object is
+    replaced by message_delta's; no stop reason yet reads as ""; the limits given reach the
+    parser; after message_stop even a text piece for an open block is refused."""
+    acc = AS.StreamAccumulator()
+    acc.feed(
+        as_ev({"type": "message_start", "message": {"id": "m", "model": "c", "content": None}})
+    )
+    assert acc.body() == {"id": "m", "model": "c", "content": []}
+    assert acc.response().stop_reason == ""
+    acc = AS.StreamAccumulator()
+    acc.feed(as_ev(dict(AS_START, message=dict(AS_START["message"], usage=5))))  # type: ignore[arg-type]
+    acc.feed(as_ev({"type": "message_delta", "delta": {}, "usage": {"output_tokens": 1}}))
+    assert acc.body()["usage"] == {"output_tokens": 1}
+    acc = AS.StreamAccumulator(Limits(max_size=100))
+    with pytest.raises(StreamError) as info:
+        acc.feed(as_ev(AS_START))
+    assert str(info.value) == (
+        "the stream is longer than the limit of 100 bytes (Limits.max_size) (frame 0)"
+    )
+    acc = AS.StreamAccumulator()
+    events = acc.feed(as_ev(AS_START) + as_ev(as_bs(0, AS_TEXT)))
+    events += acc.feed(as_ev(as_bd(0, {"type": "text_delta", "text": "a"})))
+    acc.feed(as_ev({"type": "message_stop"}))
+    with pytest.raises(StreamError) as info:
+        acc.apply(events[-1])
+    assert str(info.value) == (
+        "an event after the end of the stream (message_stop at event 3) (frame 4)"
+    )
+    assert acc.body()["content"] == [{"type": "text", "text": "a"}]
+
+
+def test_anthropic_stream_unknown_events_in_one_chunk_keep_their_own_data() -> None:
+    """Several events in one chunk, some of unknown types between known ones: each unknown
+    event is kept with its own data and index, and the known ones apply."""
+    chunk = b"".join(
+        as_ev(e)
+        for e in [
+            AS_START,
+            {"type": "odd_a", "n": 1},
+            {"type": "ping"},
+            {"type": "odd_b", "n": 2},
+            as_bs(0, AS_TEXT),
+            {"type": "odd_c", "n": 3},
+        ]
+    )
+    acc = AS.StreamAccumulator()
+    acc.feed(chunk)
+    assert acc.unknown == [
+        UnknownEvent("odd_a", {"type": "odd_a", "n": 1}, "anthropic", 1),
+        UnknownEvent("odd_b", {"type": "odd_b", "n": 2}, "anthropic", 3),
+        UnknownEvent("odd_c", {"type": "odd_c", "n": 3}, "anthropic", 5),
+    ]
+    assert acc.body()["content"] == [AS_TEXT]
+
+
+def c_refusal(*chunks: bytes) -> tuple[str, int | None, Any]:
+    """The StreamError (text, frame, .error) a Chat accumulator raises on ``chunks``, or at
+    ``body()`` after them."""
+    acc = CS.StreamAccumulator()
+    with pytest.raises(StreamError) as info:
+        for chunk in chunks:
+            acc.feed(chunk)
+        acc.body()
+    return str(info.value), info.value.frame, info.value.error
+
+
+def c_raw(obj: Any) -> bytes:
+    return b"data: " + json.dumps(obj).encode() + b"\n\n"
+
+
+def test_chat_stream_refusals_exactly() -> None:
+    """The Chat accumulator's refusals, text, event index and .error: an error object (its
+    message, or the whole error when it has none or is not an object), also beside every
+    chunk key; a chunk of the wrong shape (also with unknown keys, which takes the slow
+    path); bad JSON; a body before any chunk; an event that is not a chunk."""
+    top = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+    error = {"message": "boom", "type": "x"}
+    assert c_refusal(c_raw({"error": error})) == ("error event: boom (frame 0)", 0, error)
+    late = {"message": "late"}
+    assert c_refusal(c_raw({**top, "choices": [], "error": late})) == (
+        "error event: late (frame 0)",
+        0,
+        late,
+    )
+    assert c_refusal(c_event(), c_raw({"error": 5})) == ("error event: 5 (frame 1)", 1, 5)
+    assert c_refusal(c_raw({"error": {"type": "x"}})) == (
+        "error event: {'type': 'x'} (frame 0)",
+        0,
+        {"type": "x"},
+    )
+    assert c_refusal(c_raw({**top, "id": 5, "choices": []})) == (
+        "chunk: Expected `str`, got `int` - at `$.id` (frame 0)",
+        0,
+        None,
+    )
+    for extra in ({}, {"x": 1}):
+        assert c_refusal(c_raw({**top, "choices": [5], **extra})) == (
+            "chunk: Expected `object`, got `int` - at `$.choices[0]` (frame 0)",
+            0,
+            None,
+        )
+    assert c_refusal(b"data: {bad\n\n") == (
+        "chunk: invalid JSON: JSON is malformed: object keys must be strings (byte 1) (frame 0)",
+        0,
+        None,
+    )
+    assert c_refusal() == ("no chunk received yet (frame 0)", 0, None)
+    acc = CS.StreamAccumulator()
+    with pytest.raises(StreamError) as info:
+        acc.apply(5)
+    assert (str(info.value), info.value.frame) == ("not a ChatChunk: int (frame 0)", 0)
+
+
+def test_chat_stream_joins_every_field_and_unknown_key_exactly() -> None:
+    """The body: role as sent, content parts then text as one more part, refusal pieces
+    joined, tool call names and arguments joined (a null function adds nothing), the first
+    chunk's system_fingerprint and service_tier, the last non-null usage; unknown keys at
+    every level: top-level and choice keys replaced by later ones, message and tool-call
+    strings joined, objects merged key by key (strings inside joined at message level), a
+    call's keys going to the call of their own index (or the last call without one); a key
+    named like the hidden unknown-keys field kept."""
+    hidden = "(minagent: unknown keys)"
+    first = {"index": 0, "id": "a", "function": {"name": "get_", "arguments": "{"}}
+    body = c_body(
+        c_event(
+            {
+                "index": 0,
+                "delta": {
+                    "role": "x",
+                    "content": [{"type": "text", "text": "p"}],
+                    "refusal": "no",
+                    "reasoning_content": "r",
+                    "psf": {"s": "a", "d": {"k": "1"}},
+                },
+                "extra_c": "e1",
+            },
+            system_fingerprint="fp",
+            service_tier="t",
+            usage={"total_tokens": 1},
+            x_top="a",
+            x_obj={"a": 1, "s": "a"},
+            **{hidden: 1},
+        ),
+        c_event(
+            {
+                "index": 0,
+                "delta": {
+                    "content": "q",
+                    "refusal": "pe",
+                    "reasoning_content": "s",
+                    "psf": {"s": "b", "d": {"k": "2"}},
+                    "tool_calls": [
+                        {**first, "extra_content": "x"},
+                        {"index": 1, "id": "b", "function": None},
+                    ],
+                },
+                "extra_c": "e2",
+            },
+            usage=None,
+            x_top="b",
+            x_obj={"b": 2, "s": "b"},
+            system_fingerprint="fp2",
+            service_tier="t2",
+        ),
+        c_chunk(
+            {
+                "tool_calls": [
+                    {"index": 0, "function": {"name": "weather", "arguments": "}"}},
+                    {"id": "b", "extra_content": {"n": 1}},
+                ]
+            }
+        ),
+        c_chunk({"tool_calls": [{"index": 0, "extra_content": "y"}, {"index": 1}]}, usage=None),
+        c_chunk({"tool_calls": [{"id": "b", "extra_content": {"m": 2}}]}, "stop"),
+    )
+    assert body == {
+        "id": "c",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "m",
+        "choices": [
+            {
+                "index": 0,
+                "message": {
+                    "role": "x",
+                    "content": [{"type": "text", "text": "p"}, {"type": "text", "text": "q"}],
+                    "refusal": "nope",
+                    "reasoning_content": "rs",
+                    "psf": {"s": "ab", "d": {"k": "12"}},
+                    "tool_calls": [
+                        {
+                            "id": "a",
+                            "type": "function",
+                            "function": {"name": "get_weather", "arguments": "{}"},
+                            "extra_content": "xy",
+                        },
+                        {
+                            "id": "b",
+                            "type": "function",
+                            "function": {"name": "", "arguments": ""},
+                            "extra_content": {"n": 1, "m": 2},
+                        },
+                    ],
+                },
+                "logprobs": None,
+                "finish_reason": "stop",
+                "extra_c": "e2",
+            }
+        ],
+        "usage": {"total_tokens": 1},
+        "service_tier": "t",
+        "system_fingerprint": "fp",
+        "x_top": "b",
+        "x_obj": {"a": 1, "s": "b", "b": 2},
+        hidden: 1,
+    }
+
+
+def test_chat_stream_bodies_without_choices_or_finish() -> None:
+    """A stream with no choice gives one empty assistant choice (finish_reason ""); text
+    without a finish reason gives finish_reason ""; no usage, no usage key."""
+    base = {"id": "c", "object": "chat.completion", "created": 1, "model": "m"}
+    empty = {"role": "assistant", "content": None, "refusal": None}
+    assert c_body(c_event()) == {
+        **base,
+        "choices": [{"index": 0, "message": empty, "logprobs": None, "finish_reason": ""}],
+    }
+    assert c_body(c_chunk({"content": "a"}), c_event(usage=None)) == {
+        **base,
+        "choices": [
+            {
+                "index": 0,
+                "message": dict(empty, content="a"),
+                "logprobs": None,
+                "finish_reason": "",
+            }
+        ],
+    }
+
+
+def test_chat_stream_key_named_like_the_hidden_field_alone_is_kept() -> None:
+    """A chunk whose only key outside the chunk shape is named like the hidden unknown-keys
+    field still keeps it as an unknown top-level key."""
+    hidden = "(minagent: unknown keys)"
+    assert c_body(c_event(**{hidden: [1]}))[hidden] == [1]
