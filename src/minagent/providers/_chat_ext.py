@@ -261,7 +261,11 @@ def _default_order(
 
 
 def _answers(block: Any, ident: Any) -> bool:
-    return type(block) is dict and block.get("tool_use_id") == ident
+    """Whether ``block`` (a JSON object when read, a typed block when written) answers the
+    server tool call ``ident``."""
+    if type(block) is dict:
+        return block.get("tool_use_id") == ident
+    return getattr(block, "tool_use_id", None) == ident
 
 
 # --- reading ---------------------------------------------------------------------------------
