@@ -421,8 +421,10 @@ def _walk(
 def lift_call(block: Any) -> Any:
     """A tool-use block whose call carried ``provider_specific_fields`` of typed keys only
     (`CALL_KEYS`): those keys as its typed fields (unchanged otherwise)."""
+    if type(block) is not wb.ToolUseBlock:
+        return block  # a call of another type, kept whole (an UnknownBlock has no extra)
     extra = block.extra
-    if type(block) is not wb.ToolUseBlock or extra is UNSET or PSF not in extra:
+    if extra is UNSET or PSF not in extra:
         return block
     fields = extra[PSF]
     if type(fields) is not dict or not fields or not set(fields) <= set(CALL_KEYS):
