@@ -5,14 +5,20 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import msgspec
 import pytest
+from msgspec import UNSET
 
-from minagent.providers import StreamError
+from minagent.providers import StreamError, anthropic, openai_chat
+from minagent.providers import _chat_ext as CE
 from minagent.providers import anthropic_stream as AS
 from minagent.providers import openai_chat_stream as CS
+from minagent.providers._base import Dropped, Unsupported
 from minagent.providers._emit_anthropic import AnthropicWriter
 from minagent.providers._emit_responses import ResponsesWriter
 from minagent.providers._stream import UnknownEvent
+from minagent.wire import blocks as wb
+from minagent.wire.extra import Extra
 from minagent.wire.limits import Limits
 
 
@@ -1164,3 +1170,441 @@ def test_chat_stream_key_named_like_the_hidden_field_alone_is_kept() -> None:
     field still keeps it as an unknown top-level key."""
     hidden = "(minagent: unknown keys)"
     assert c_body(c_event(**{hidden: [1]}))[hidden] == [1]
+
+
+# --- _chat_ext ------------------------------------------------------------------------------------
+
+
+CITE = {
+    "type": "char_location",
+    "cited_text": "c",
+    "document_index": 0,
+    "start_char_index": 0,
+    "end_char_index": 1,
+}
+
+
+def ce_blocks(*content: dict[str, Any]) -> list[Any]:
+    """Anthropic content blocks as the neutral blocks the Anthropic adapter reads."""
+    body = {"id": "m", "type": "message", "role": "assistant", "model": "c"}
+    body["stop_reason"] = "end_turn"
+    usage = {"input_tokens": 1, "output_tokens": 1}
+    data = json.dumps({**body, "content": list(content), "usage": usage})
+    return list(anthropic.decode_response(data).message.content)
+
+
+def ce_split(content: list[Any], **options: Any) -> tuple[list[Any], Any]:
+    """`_chat_ext.split` of Anthropic blocks: the plain blocks and the extension keys as JSON."""
+    policy = options.pop("policy", Unsupported())
+    plain, fields = CE.split(content, "$.m", policy, True, lambda b: False, **options)
+    return plain, json.loads(msgspec.json.encode(fields))
+
+
+def ce_back(plain: list[Any], fields: dict[str, Any]) -> Any:
+    """`_chat_ext.blocks_of` for what `split` gave (text joined, the plain tool calls)."""
+    text = "".join(b.text for b in plain if type(b) is wb.TextBlock)
+    calls = [b for b in plain if type(b) is wb.ToolUseBlock]
+    return CE.blocks_of(
+        fields.get(CE.REASONING, UNSET),
+        fields.get(CE.THINKING, UNSET),
+        fields.get(CE.PSF, UNSET),
+        text,
+        calls,
+        "$.m",
+    )
+
+
+def test_chat_ext_writes_every_block_kind_and_its_order_exactly() -> None:
+    """Thinking, citations, server tool calls (a typed caller in the call's own
+    provider_specific_fields) and whole blocks by list (compaction, web search and fetch
+    results, other tool results, any other block) go to the extension keys; the order is
+    written when it is not the default one; reading the keys back gives the same blocks."""
+    content = ce_blocks(
+        {"type": "compaction", "content": "summary"},
+        {"type": "thinking", "thinking": "hm", "signature": "s1"},
+        {"type": "redacted_thinking", "data": "R"},
+        {"type": "server_tool_use", "id": "srv_1", "name": "web_search", "input": {"q": "q"}},
+        {"type": "web_search_tool_result", "tool_use_id": "srv_1", "content": []},
+        {
+            "type": "server_tool_use",
+            "id": "srv_2",
+            "name": "code_execution",
+            "input": {},
+            "caller": {"type": "direct"},
+        },
+        {"type": "code_execution_tool_result", "tool_use_id": "srv_2", "content": {"type": "x"}},
+        {"type": "web_fetch_tool_result", "tool_use_id": "srv_9", "content": {}},
+        {"type": "container_upload", "file_id": "f"},
+        {"type": "text", "text": "Intro. "},
+        {"type": "text", "text": "Cited.", "citations": [CITE]},
+        {"type": "text", "text": " Tail"},
+        {"type": "tool_use", "id": "t1", "name": "f", "input": {"a": 1}},
+    )
+    plain, fields = ce_split(content)
+    assert plain == [
+        wb.TextBlock("Intro. "),
+        wb.TextBlock("Cited."),
+        wb.TextBlock(" Tail"),
+        content[-1],
+    ]
+    assert fields == {
+        "reasoning_content": "hm",
+        "thinking_blocks": [
+            {"type": "thinking", "thinking": "hm", "signature": "s1"},
+            {"type": "redacted_thinking", "data": "R"},
+        ],
+        "provider_specific_fields": {
+            "citations": [[{**CITE, "supported_text": "Cited."}]],
+            "server_tool_calls": [
+                {
+                    "id": "srv_1",
+                    "type": "function",
+                    "function": {"name": "web_search", "arguments": '{"q":"q"}'},
+                },
+                {
+                    "id": "srv_2",
+                    "type": "function",
+                    "function": {"name": "code_execution", "arguments": "{}"},
+                    "provider_specific_fields": {"caller": {"type": "direct"}},
+                },
+            ],
+            "compaction_blocks": [{"type": "compaction", "content": "summary"}],
+            "content_blocks": [{"type": "container_upload", "file_id": "f"}],
+            "web_search_results": [
+                {"type": "web_search_tool_result", "tool_use_id": "srv_1", "content": []},
+                {"type": "web_fetch_tool_result", "tool_use_id": "srv_9", "content": {}},
+            ],
+            "tool_results": [
+                {
+                    "type": "code_execution_tool_result",
+                    "tool_use_id": "srv_2",
+                    "content": {"type": "x"},
+                }
+            ],
+            "minagent_order": [
+                "compaction_blocks",
+                "thinking",
+                "thinking",
+                "server_tool_use",
+                "web_search_results",
+                "server_tool_use",
+                "tool_results",
+                "web_search_results",
+                "content_blocks",
+                "text:7",
+                "cited:6",
+                "text:5",
+                "tool_use",
+            ],
+        },
+    }
+    assert ce_back(plain, fields) == (content, {})
+
+
+def test_chat_ext_default_order_is_not_written() -> None:
+    """Blocks in the default order (compaction, thinking, each server call with the results
+    answering it from every list, the other whole blocks by list, the text split at its
+    citations, the tool calls) are written without minagent_order and read back the same."""
+    content = ce_blocks(
+        {"type": "compaction", "content": "a"},
+        {"type": "thinking", "thinking": "x", "signature": "s"},
+        {"type": "thinking", "thinking": "y"},
+        {"type": "server_tool_use", "id": "s1", "name": "web_search", "input": {}},
+        {"type": "web_search_tool_result", "tool_use_id": "s1", "content": []},
+        {"type": "code_execution_tool_result", "tool_use_id": "s1", "content": {}},
+        {"type": "server_tool_use", "id": "s2", "name": "web_fetch", "input": {}},
+        {"type": "web_fetch_tool_result", "tool_use_id": "s2", "content": {}},
+        {"type": "container_upload", "file_id": "f"},
+        {"type": "web_search_tool_result", "tool_use_id": "s9", "content": []},
+        {"type": "bash_code_execution_tool_result", "tool_use_id": "s8", "content": {}},
+        {"type": "text", "text": "a "},
+        {"type": "text", "text": "b", "citations": [CITE]},
+        {"type": "text", "text": "c", "citations": [CITE, CITE]},
+        {"type": "tool_use", "id": "t1", "name": "f", "input": {}},
+        {"type": "tool_use", "id": "t2", "name": "g", "input": {}},
+    )
+    plain, fields = ce_split(content)
+    psf = fields["provider_specific_fields"]
+    assert "minagent_order" not in psf
+    assert fields["reasoning_content"] == "xy"
+    assert fields["thinking_blocks"][1] == {"type": "thinking", "thinking": "y"}
+    assert psf["citations"] == [
+        [{**CITE, "supported_text": "b"}],
+        [{**CITE, "supported_text": "c"}, {**CITE, "supported_text": "c"}],
+    ]
+    assert [b["tool_use_id"] for b in psf["web_search_results"]] == ["s1", "s2", "s9"]
+    assert [b["tool_use_id"] for b in psf["tool_results"]] == ["s1", "s8"]
+    assert ce_back(plain, fields) == (content, {})
+
+
+def test_chat_ext_thinking_keys_written_back_or_listed() -> None:
+    """A thinking or redacted block's other keys go into its entry when the message came from
+    the extension (own), else each is listed as metadata at its path; bookkeeping hints are
+    neither; keys the entry has already stay the entry's."""
+    thinking = wb.ThinkingBlock("t", signature="s", extra=Extra({"index": 0, "openai_item": 1}))
+    redacted = wb.RedactedThinkingBlock("d", extra=Extra({"index": 1, "content_list": True}))
+    content = [wb.TextBlock("a"), thinking, redacted]
+    skip = lambda b: type(b) is wb.TextBlock  # noqa: E731
+    plain, fields = CE.split(content, "$.m", Unsupported(), True, skip, True)
+    assert plain == [content[0]]
+    assert fields == {
+        "reasoning_content": "t",
+        "thinking_blocks": [
+            {"type": "thinking", "thinking": "t", "signature": "s", "index": 0, "openai_item": 1},
+            {"type": "redacted_thinking", "data": "d", "index": 1},
+        ],
+        "provider_specific_fields": {"minagent_order": ["thinking", "thinking"]},
+    }
+    policy = Unsupported()
+    plain, fields = CE.split(content, "$.m", policy, True, skip)
+    assert plain == [content[0]]
+    assert fields["thinking_blocks"] == [
+        {"type": "thinking", "thinking": "t", "signature": "s"},
+        {"type": "redacted_thinking", "data": "d"},
+    ]
+    assert policy.dropped == [
+        Dropped("$.m.content[1].index", "the key 'index' on a thinking block", "metadata"),
+        Dropped(
+            "$.m.content[1].openai_item", "the key 'openai_item' on a thinking block", "metadata"
+        ),
+        Dropped("$.m.content[2].index", "the key 'index' on a redacted_thinking block", "metadata"),
+    ]
+
+
+def test_chat_ext_blocks_chat_writes_itself() -> None:
+    """Without Anthropic blocks (blocks_ok False), server calls and other blocks stay with the
+    plain blocks, as do text-like blocks (an image) always; a server call carrying keys of its
+    own goes whole to content_blocks; thinking (or citations) alone fill the keys, the order
+    written when it is not the default one."""
+    server = wb.ServerToolUseBlock(id="s", name="web_search", input={})
+    odd = wb.ServerToolUseBlock(id="s2", name="web_search", input={}, extra=Extra({"x": 1}))
+    image = ce_blocks(
+        {"type": "image", "source": {"type": "url", "url": "https://x.example/i.png"}}
+    )[0]
+    result = ce_blocks({"type": "web_search_tool_result", "tool_use_id": "s", "content": []})[0]
+    content = [wb.TextBlock("a"), server, odd, image, result]
+    never = lambda b: False  # noqa: E731
+    assert CE.split(content, "$", Unsupported(), False, never) == (content, {})
+    assert CE.split(content, "$", Unsupported(), True, never) == (
+        [content[0], image],
+        {
+            "provider_specific_fields": {
+                "server_tool_calls": [
+                    {
+                        "id": "s",
+                        "type": "function",
+                        "function": {"name": "web_search", "arguments": "{}"},
+                    }
+                ],
+                "content_blocks": [
+                    {
+                        "type": "server_tool_use",
+                        "id": "s2",
+                        "name": "web_search",
+                        "input": {},
+                        "x": 1,
+                    }
+                ],
+                "web_search_results": [result],
+                "minagent_order": [
+                    "text:1",
+                    "server_tool_use",
+                    "content_blocks",
+                    "web_search_results",
+                ],
+            }
+        },
+    )
+    thinking = wb.ThinkingBlock("t")
+    assert CE.split([thinking, wb.TextBlock("a")], "$", Unsupported(), True, never)[1] == {
+        "reasoning_content": "t",
+        "thinking_blocks": [{"type": "thinking", "thinking": "t"}],
+    }
+    assert CE.split([wb.TextBlock("a"), thinking], "$", Unsupported(), True, never)[1] == {
+        "reasoning_content": "t",
+        "thinking_blocks": [{"type": "thinking", "thinking": "t"}],
+        "provider_specific_fields": {"minagent_order": ["text:1", "thinking"]},
+    }
+    cited = wb.TextBlock("a", citations=[CITE])
+    assert CE.split([cited, server], "$", Unsupported(), True, never)[1] == {
+        "provider_specific_fields": {
+            "citations": [[{**CITE, "supported_text": "a"}]],
+            "server_tool_calls": [
+                {
+                    "id": "s",
+                    "type": "function",
+                    "function": {"name": "web_search", "arguments": "{}"},
+                }
+            ],
+            "minagent_order": ["cited:1", "server_tool_use"],
+        }
+    }
+
+
+def test_chat_ext_stop_reason_and_call_fields() -> None:
+    """put_stop_reason adds stop_reason to the message's provider_specific_fields (a new
+    object, the other keys kept; one that is not an object replaced); call_fields gives the
+    typed call keys that are set; lift_call turns a call's provider_specific_fields of typed
+    keys only into those fields (other extra keys kept), and leaves every other block as it
+    is."""
+    for message, psf in [
+        ({}, {"stop_reason": "pause_turn"}),
+        ({CE.PSF: {"a": 1}}, {"a": 1, "stop_reason": "pause_turn"}),
+        ({CE.PSF: 5}, {"stop_reason": "pause_turn"}),
+    ]:
+        before = message.get(CE.PSF)
+        CE.put_stop_reason(message, "pause_turn")
+        assert message == {CE.PSF: psf}
+        assert before in ({"a": 1}, 5, None)
+    caller = {"type": "direct"}
+    typed = wb.ToolUseBlock(id="a", name="f", input={}, caller=caller, cache_control={"t": 1})
+    assert CE.call_fields(typed) == {"caller": caller, "cache_control": {"t": 1}}
+    assert CE.call_fields(wb.ToolUseBlock(id="a", name="f", input={})) == {}
+
+    def call(extra: Any) -> Any:
+        return wb.ToolUseBlock(id="a", name="f", input={"k": 1}, extra=extra)
+
+    assert CE.lift_call(call(Extra({CE.PSF: {"caller": caller}, "x": 1}))) == wb.ToolUseBlock(
+        id="a", name="f", input={"k": 1}, caller=caller, extra=Extra({"x": 1})
+    )
+    both = {"caller": caller, "toolset_name": "ts"}
+    assert CE.lift_call(call(Extra({CE.PSF: both}))) == wb.ToolUseBlock(
+        id="a", name="f", input={"k": 1}, caller=caller, toolset_name="ts"
+    )
+    for block in [
+        call(UNSET),
+        call(Extra({"x": 1})),
+        call(Extra({CE.PSF: 5})),
+        call(Extra({CE.PSF: {}})),
+        call(Extra({CE.PSF: {"caller": caller, "other": 1}})),
+        call(Extra({CE.PSF: {"cache_control": 5}})),
+        wb.UnknownBlock(Extra({"type": "tool_call", CE.PSF: {"caller": caller}})),
+    ]:
+        assert CE.lift_call(block) is block, block
+
+
+def test_chat_ext_reading_refuses_what_would_not_write_back() -> None:
+    """blocks_of gives None for keys that are not the extension's shapes: thinking entries of
+    the wrong types, reasoning that is not their joined text, provider_specific_fields that
+    is not an object, server calls of the wrong shape, an order that is not a list or names
+    what is not there; LiteLLM's citations: null stays the message's own key."""
+    t = {"type": "thinking", "thinking": "x"}
+    ok = [t, {"type": "thinking", "thinking": "y", "signature": "s"}]
+    assert CE._thinking_in(ok) is ok
+    assert CE._thinking_in([{"type": "redacted_thinking", "data": "d"}]) == [
+        {"type": "redacted_thinking", "data": "d"}
+    ]
+    for bad in [
+        5,
+        [5],
+        [{"type": "thinking", "thinking": 5}],
+        [{"type": "thinking", "thinking": "x", "signature": 5}],
+        [{"type": "redacted_thinking", "data": 5}],
+        [{"type": "other", "data": "d"}],
+    ]:
+        with pytest.raises(CE._Fail):
+            CE._thinking_in(bad)
+    fn = {"name": "web_search", "arguments": '{"q":1}'}
+    good = {"id": "s", "type": "function", "function": fn}
+    fields = {"caller": {"type": "direct"}, "cache_control": {"type": "ephemeral"}}
+    assert CE._server_in([good, {**good, CE.PSF: fields}]) == [
+        {"type": "server_tool_use", "id": "s", "name": "web_search", "input": {"q": 1}},
+        {"type": "server_tool_use", "id": "s", "name": "web_search", "input": {"q": 1}, **fields},
+    ]
+    for bad in [
+        5,
+        [5],
+        [{**good, "type": "custom"}],
+        [{**good, "function": {"name": 5, "arguments": "{}"}}],
+        [{**good, "function": {"name": "f"}}],
+        [{**good, "function": {"name": "f", "arguments": "[1]"}}],
+        [{**good, "function": {"name": "f", "arguments": "{"}}],
+        [{**good, CE.PSF: 5}],
+        [{**good, CE.PSF: {"other": 1}}],
+    ]:
+        with pytest.raises(CE._Fail):
+            CE._server_in(bad)
+    assert CE.blocks_of(UNSET, UNSET, {"citations": None}, "a", [], "$") == (
+        [wb.TextBlock("a")],
+        {"citations": None},
+    )
+    assert CE.blocks_of("x", [t], UNSET, None, [], "$") == ([wb.ThinkingBlock("x")], {})
+    assert CE.blocks_of("xy", [t], UNSET, "a", [], "$") is None
+    assert CE.blocks_of("x", [t], 5, "a", [], "$") is None
+    assert CE.blocks_of("x", [t], {CE.ORDER: "thinking"}, "a", [], "$") is None
+    assert CE.blocks_of("x", [5], UNSET, "a", [], "$") is None
+    cites = [[{**CITE, "supported_text": "zz"}]]
+    assert CE.blocks_of(UNSET, UNSET, {"citations": cites}, "a", [], "$") is None
+    assert CE.blocks_of(UNSET, UNSET, {"server_tool_calls": [good]}, "a", [], "$") == (
+        [wb.ServerToolUseBlock(id="s", name="web_search", input={"q": 1}), wb.TextBlock("a")],
+        {},
+    )
+    bad_result = {"web_search_results": [{"type": "web_search_tool_result", "content": []}]}
+    assert CE.blocks_of(UNSET, UNSET, bad_result, "a", [], "$") is None
+    assert CE._typed([], "$") == []
+
+
+def test_chat_ext_segments_and_walk_exactly() -> None:
+    """The text's default tokens: each citation group found in order from where the last one
+    ended (a repeated text found again further on), the text between and after as plain
+    tokens; None for a group that is not a non-empty list of objects with a string
+    supported_text found in the text. The walk reads the tokens back, or None when they do
+    not use the text, citations and queues exactly."""
+
+    def group(text: str) -> list[dict[str, Any]]:
+        return [{"supported_text": text}]
+
+    assert CE._segments("X X", [group("X"), group("X")]) == ["cited:1", "text:1", "cited:1"]
+    assert CE._segments("XaX tail", [group("X"), group("X")]) == [
+        "cited:1",
+        "text:1",
+        "cited:1",
+        "text:5",
+    ]
+    assert CE._segments("ab", []) == ["text:2"]
+    assert CE._segments("", []) == []
+    for bad in ([5], [[]], [[5]], [[{"supported_text": 5}]], [group("Z")]):
+        assert CE._segments("X X", bad) is None, bad
+    assert CE._default_order(0, "a", [], ["s"], {}, 1) == ["server_tool_use", "text:1", "tool_use"]
+    text = wb.TextBlock
+    assert CE._walk(["text:1", "cited:1"], {}, "ab", [group("b")]) == [
+        text("a"),
+        text("b", citations=[{}]),
+    ]
+    call = wb.ToolUseBlock(id="t", name="f", input={})
+    assert CE._walk(["tool_use"], {"tool_use": [call]}, "", []) == [call]
+    for order, queues, body, cites in [
+        ([5], {}, "a", []),
+        (["text:x"], {}, "a", []),
+        (["text:2"], {}, "a", []),
+        (["text:1"], {}, "ab", []),
+        (["cited:1"], {}, "a", []),
+        (["cited:1"], {}, "a", [5]),
+        (["cited:1"], {}, "a", [[{"supported_text": "b"}]]),
+        (["cited:1"], {}, "a", [[{"supported_text": "a"}, {"supported_text": "b"}]]),
+        (["cited:1"], {}, "a", [[5]]),
+        (["text:1"], {}, "a", [group("a")]),
+        (["tool_use"], {"tool_use": []}, "", []),
+        (["other"], {}, "", []),
+        ([], {"tool_use": [call]}, "", []),
+    ]:
+        assert CE._walk(order, queues, body, list(cites)) is None, order
+
+
+def test_chat_response_with_extension_keys_and_a_custom_tool_call_round_trips() -> None:
+    """An assistant message with provider_specific_fields and a tool call that is not a
+    function call decodes (the call kept whole) and is written back exactly; it used to raise
+    AttributeError from the extension's reading of the calls."""
+    call = {"id": "c1", "type": "custom", "custom": {"name": "x", "input": "y"}}
+    message = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [call],
+        "provider_specific_fields": {"a": 1},
+    }
+    choice = {"index": 0, "message": message, "logprobs": None, "finish_reason": "tool_calls"}
+    body = {"id": "c", "object": "chat.completion", "created": 1, "model": "m"}
+    body["choices"] = [choice]
+    response = openai_chat.decode_response(json.dumps(body))
+    assert response.message.content == [wb.UnknownBlock(Extra(call))]
+    assert json.loads(openai_chat.encode_response(response)) == body
