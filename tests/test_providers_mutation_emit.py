@@ -18,6 +18,7 @@ from minagent.providers._emit_anthropic import AnthropicWriter
 from minagent.providers._emit_responses import ResponsesWriter
 from minagent.providers._stream import UnknownEvent
 from minagent.wire import blocks as wb
+from minagent.wire.errors import EncodeError
 from minagent.wire.extra import Extra
 from minagent.wire.limits import Limits
 
@@ -1539,6 +1540,8 @@ def test_chat_ext_reading_refuses_what_would_not_write_back() -> None:
         [wb.ServerToolUseBlock(id="s", name="web_search", input={"q": 1}), wb.TextBlock("a")],
         {},
     )
+    odd = {**good, CE.PSF: {"caller": 5}}  # the extension's shape, not a typed block's
+    assert CE.blocks_of(UNSET, UNSET, {"server_tool_calls": [odd]}, "a", [], "$") is None
     bad_result = {"web_search_results": [{"type": "web_search_tool_result", "content": []}]}
     assert CE.blocks_of(UNSET, UNSET, bad_result, "a", [], "$") is None
     assert CE._typed([], "$") == []
@@ -1608,3 +1611,23 @@ def test_chat_response_with_extension_keys_and_a_custom_tool_call_round_trips() 
     response = openai_chat.decode_response(json.dumps(body))
     assert response.message.content == [wb.UnknownBlock(Extra(call))]
     assert json.loads(openai_chat.encode_response(response)) == body
+
+
+def test_chat_ext_hints_skipped_all_call_keys_lifted_unsafe_blocks_refused() -> None:
+    """A bookkeeping hint before another key is skipped and the key after it still written;
+    a call with all three typed keys is lifted; a whole block holding a value JSON cannot
+    hold is refused with its path."""
+    redacted = wb.RedactedThinkingBlock("d", extra=Extra({"content_list": True, "index": 1}))
+    never = lambda b: False  # noqa: E731
+    assert CE.split([redacted], "$", Unsupported(), True, never, True)[1] == {
+        "reasoning_content": "",
+        "thinking_blocks": [{"type": "redacted_thinking", "data": "d", "index": 1}],
+    }
+    keys = {"caller": {"type": "direct"}, "cache_control": {"type": "ephemeral"}}
+    keys["toolset_name"] = "ts"
+    block = wb.ToolUseBlock(id="a", name="f", input={}, extra=Extra({CE.PSF: keys}))
+    assert CE.lift_call(block) == wb.ToolUseBlock(id="a", name="f", input={}, **keys)
+    odd = wb.UnknownBlock(Extra({"type": "x", "v": float("nan")}))
+    with pytest.raises(EncodeError) as info:
+        CE.split([odd], "$.m", Unsupported(), True, never)
+    assert str(info.value) == "nan cannot be written as JSON (at $.m.content[0].v)"
