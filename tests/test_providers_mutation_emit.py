@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 from typing import Any
 
 import msgspec
@@ -13,6 +14,7 @@ from minagent.providers import StreamError, anthropic, openai_chat
 from minagent.providers import _chat_ext as CE
 from minagent.providers import anthropic_stream as AS
 from minagent.providers import openai_chat_stream as CS
+from minagent.providers import translate as TR
 from minagent.providers._base import Dropped, Unsupported
 from minagent.providers._emit_anthropic import AnthropicWriter
 from minagent.providers._emit_responses import ResponsesWriter
@@ -1631,3 +1633,178 @@ def test_chat_ext_hints_skipped_all_call_keys_lifted_unsafe_blocks_refused() -> 
     with pytest.raises(EncodeError) as info:
         CE.split([odd], "$.m", Unsupported(), True, never)
     assert str(info.value) == "nan cannot be written as JSON (at $.m.content[0].v)"
+
+
+# --- translate ------------------------------------------------------------------------------------
+
+
+def test_stream_body_per_target_exactly() -> None:
+    """stream_body: Chat choices get logprobs, and messages content and refusal, as null where
+    absent (other values kept, a message that is not an object left alone, no choices an
+    empty list); Gemini's first candidate gets its text parts merged and finishReason STOP
+    when absent (the others, and bodies without a first candidate object, unchanged);
+    Anthropic and Responses bodies are copied unchanged. The body given is never changed."""
+    chat = {
+        "id": "x",
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": "a"}},
+            {"index": 1, "message": None, "logprobs": 5},
+        ],
+    }
+    assert TR.stream_body("openai_chat", chat) == {
+        "id": "x",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": "a", "refusal": None},
+                "logprobs": None,
+            },
+            {"index": 1, "message": None, "logprobs": 5},
+        ],
+    }
+    assert chat["choices"][0] == {"index": 0, "message": {"role": "assistant", "content": "a"}}
+    assert TR.stream_body("openai_chat", {"id": "x"}) == {"id": "x", "choices": []}
+    parts = [{"text": "a"}, {"text": ""}, {"text": "b"}]
+    gemini = {"candidates": [{"content": {"role": "model", "parts": parts}}, {"index": 1}]}
+    assert TR.stream_body("gemini", {**gemini, "x": 1}) == {
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"text": "ab"}]}, "finishReason": "STOP"},
+            {"index": 1},
+        ],
+        "x": 1,
+    }
+    assert gemini["candidates"][0] == {"content": {"role": "model", "parts": parts}}
+    done = {"candidates": [{"content": {"parts": [{"text": "a"}]}, "finishReason": "MAX_TOKENS"}]}
+    assert TR.stream_body("gemini", done) == {
+        "candidates": [{"finishReason": "MAX_TOKENS", "content": {"parts": [{"text": "a"}]}}]
+    }
+    for body in ({"candidates": []}, {"candidates": 5}, {"candidates": [5]}, {}):
+        out = TR.stream_body("gemini", body)
+        assert out == body and out is not body
+    for target in ("anthropic", "openai_responses"):
+        body = {"a": 1, "choices": [], "candidates": [{}]}
+        out = TR.stream_body(target, body)
+        assert out == body and out is not body
+
+
+def test_translator_refuses_bad_arguments_exactly() -> None:
+    """Unknown formats (source or target, the known ones listed), a bad unsupported policy,
+    sse=False for a source other than Gemini, and chunks that are not bytes are refused with
+    their own messages."""
+    known = "anthropic, gemini, openai_chat, openai_responses"
+    for args, message in [
+        (("nope", "anthropic"), f"unknown source format 'nope'; one of: {known}"),
+        (("anthropic", "nope"), f"unknown target format 'nope'; one of: {known}"),
+    ]:
+        with pytest.raises(ValueError) as info:
+            TR.StreamTranslator(*args)
+        assert str(info.value) == message
+    with pytest.raises(ValueError) as info:
+        TR.StreamTranslator("anthropic", "gemini", unsupported="x")  # type: ignore[arg-type]
+    assert str(info.value) == "unsupported must be 'error' or 'drop', not 'x'"
+    with pytest.raises(ValueError) as info:
+        TR.StreamTranslator("anthropic", "gemini", sse=False)
+    assert str(info.value) == "sse=False is for a Gemini source only, not 'anthropic'"
+    translator = TR.StreamTranslator("anthropic", "gemini")
+    with pytest.raises(TypeError) as type_info:
+        translator.feed("text")  # type: ignore[arg-type]
+    assert str(type_info.value) == "a stream chunk must be bytes, not str"
+    for blocked in (TR._nothing, lambda: TR._nothing_more()):
+        with pytest.raises(AssertionError) as failed:
+            blocked("x") if blocked is TR._nothing else blocked()
+        assert str(failed.value) == "no block is open"
+
+
+def test_same_format_passes_bytes_through() -> None:
+    """A same-format translator returns each chunk as bytes (from bytearray or memoryview
+    too), nothing at close or as pending, and still checks the stream."""
+    translator = TR.StreamTranslator("anthropic", "anthropic", dropped=[])
+    first = as_ev(AS_START)
+    assert translator.feed(bytearray(first[:10])) == first[:10]
+    assert translator.feed(memoryview(first[10:])) == first[10:]
+    rest = as_ev(as_bs(0, AS_TEXT)) + as_ev(as_stop(0)) + as_ev({"type": "message_stop"})
+    assert translator.feed(rest) == rest
+    assert translator.close() == b""
+    assert translator.pending() == b""
+    cut = TR.StreamTranslator("anthropic", "anthropic")
+    cut.feed(first)
+    with pytest.raises(StreamError) as info:
+        cut.close()
+    assert str(info.value) == "the stream ended before message_stop (frame 1)"
+
+
+def test_translator_keeps_its_formats_list_and_limits() -> None:
+    """source and target are kept; dropped is a new list unless one is given (then that very
+    list is filled); the limits reach the source accumulator, for a Gemini source too."""
+    translator = TR.StreamTranslator("gemini", "anthropic")
+    assert (translator.source, translator.target, translator.dropped) == (
+        "gemini",
+        "anthropic",
+        [],
+    )
+    mine: list[Dropped] = []
+    assert TR.StreamTranslator("anthropic", "gemini", dropped=mine).dropped is mine
+    for source, sse in (("gemini", True), ("gemini", False), ("anthropic", True)):
+        small = TR.StreamTranslator(source, "openai_chat", limits=Limits(max_size=8), sse=sse)
+        with pytest.raises(StreamError) as info:
+            small.feed(b"0123456789")
+        assert str(info.value) == (
+            "the stream is longer than the limit of 8 bytes (Limits.max_size) (frame 0)"
+        ), source
+
+
+def g_event(obj: dict[str, Any], end: bytes = b"\r\r") -> bytes:
+    """One Gemini SSE event with a CR line end (``\\r\\r``: complete only at close, since a
+    final CR may still be followed by LF)."""
+    return b"data: " + json.dumps(obj).encode() + end
+
+
+def g_text(text: str, **more: Any) -> dict[str, Any]:
+    content = {"role": "model", "parts": [{"text": text}]}
+    return {"candidates": [{"content": content, **more}], "modelVersion": "v", "responseId": "r"}
+
+
+def chat_chunk(delta: str, finish: str = "null", logprobs: str = "") -> bytes:
+    """A Chat chunk of the translated Gemini stream (id r, created 7, model v)."""
+    top = '"id":"r","object":"chat.completion.chunk","created":7,"model":"v"'
+    choice = f'{{"index":0,{logprobs}"delta":{delta},"finish_reason":{finish}}}'
+    return f'data: {{{top},"choices":[{choice}]}}\n\n'.encode()
+
+
+def test_translator_reads_the_events_completed_at_close() -> None:
+    """An event the source stream completes only at close (a CR stream's last event) is
+    read like any other: its text goes out before the end."""
+    translator = TR.StreamTranslator("gemini", "openai_chat", unsupported="drop", created=7)
+    data = g_event(g_text("a")) + g_event(g_text("b", finishReason="STOP"))
+    assert translator.feed(data) == (
+        chat_chunk('{"role":"assistant"}')
+        + chat_chunk('{"content":""}')
+        + chat_chunk('{"content":"a"}')
+    )
+    usage = '"usage":{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0}'
+    top = '"id":"r","object":"chat.completion.chunk","created":7,"model":"v"'
+    assert translator.close() == (
+        chat_chunk('{"content":"b"}')
+        + chat_chunk("{}", '"stop"', '"logprobs":null,')
+        + f'data: {{{top},"choices":[],{usage}}}\n\n'.encode()
+        + b"data: [DONE]\n\n"
+    )
+
+
+def test_translator_end_keeps_the_creation_time_of_the_start() -> None:
+    """A source without a creation time: the time the target header chose is the one the
+    end carries too, even when the clock moved on in between."""
+    clock = iter(range(100, 10_000, 100))
+    saved = openai_chat.time
+    openai_chat.time = SimpleNamespace(time=lambda: float(next(clock)))  # type: ignore[assignment]
+    try:
+        translator = TR.StreamTranslator("anthropic", "openai_chat")
+        out = translator.feed(as_ev(AS_START) + as_ev(as_bs(0, AS_TEXT)))
+        out += translator.feed(as_ev(as_bd(0, {"type": "text_delta", "text": "hi"})))
+        end = [as_stop(0), {"type": "message_delta", "delta": {"stop_reason": "end_turn"}}]
+        out += translator.feed(b"".join(as_ev(e) for e in [*end, {"type": "message_stop"}]))
+        out += translator.close()
+    finally:
+        openai_chat.time = saved
+    chunks = [json.loads(line[6:]) for line in out.split(b"\n\n") if line.startswith(b"data: {")]
+    assert [c["created"] for c in chunks] == [100] * 5
