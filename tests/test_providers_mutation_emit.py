@@ -1808,3 +1808,80 @@ def test_translator_end_keeps_the_creation_time_of_the_start() -> None:
         openai_chat.time = saved
     chunks = [json.loads(line[6:]) for line in out.split(b"\n\n") if line.startswith(b"data: {")]
     assert [c["created"] for c in chunks] == [100] * 5
+
+
+CHAT_EXPECTED = {
+    "anthropic": (
+        '{"type":"message_start","message":{"id":"c1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0}}}',
+        '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}',
+        '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}',
+        '{"type":"content_block_stop","index":0}',
+        '{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"input_tokens":3,"output_tokens":1}}',
+        '{"type":"message_stop"}',
+    ),
+    "openai_responses": (
+        '{"response":{"id":"c1","object":"response","created_at":5,"status":"in_progress","error":null,"incomplete_details":null,"model":"m","parallel_tool_calls":true,"tool_choice":"auto","tools":[],"output":[]},"type":"response.created","sequence_number":0}',
+        '{"output_index":0,"item":{"type":"message","status":"in_progress","role":"assistant","id":"c1_msg_0","content":[]},"type":"response.output_item.added","sequence_number":1}',
+        '{"item_id":"c1_msg_0","output_index":0,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]},"type":"response.content_part.added","sequence_number":2}',
+        '{"type":"response.output_text.delta","item_id":"c1_msg_0","output_index":0,"content_index":0,"logprobs":[],"delta":"Hi","sequence_number":3}',
+        '{"item_id":"c1_msg_0","output_index":0,"content_index":0,"text":"Hi","logprobs":[],"type":"response.output_text.done","sequence_number":4}',
+        '{"item_id":"c1_msg_0","output_index":0,"content_index":0,"part":{"type":"output_text","text":"Hi","annotations":[]},"type":"response.content_part.done","sequence_number":5}',
+        '{"output_index":0,"item":{"type":"message","status":"completed","role":"assistant","id":"c1_msg_0","content":[{"type":"output_text","text":"Hi","annotations":[]}]},"type":"response.output_item.done","sequence_number":6}',
+        '{"response":{"id":"c1","object":"response","created_at":5,"status":"completed","error":null,"incomplete_details":null,"model":"m","parallel_tool_calls":true,"tool_choice":"auto","tools":[],"output":[{"role":"assistant","content":[{"type":"output_text","text":"Hi","annotations":[]}],"type":"message","id":"msg_minagent","status":"completed"}],"usage":{"input_tokens":3,"output_tokens":1,"total_tokens":4,"input_tokens_details":{"cached_tokens":0,"cache_write_tokens":0},"output_tokens_details":{"reasoning_tokens":0}}},"type":"response.completed","sequence_number":7}',
+    ),
+    "gemini": (
+        '{"candidates":[{"content":{"role":"model","parts":[{"text":"Hi"}]},"index":0}],"modelVersion":"m","responseId":"c1"}',
+        '{"modelVersion":"m","responseId":"c1","usageMetadata":{"promptTokenCount":3,"candidatesTokenCount":1,"totalTokenCount":4},"candidates":[{"index":0,"content":{"role":"model"},"finishReason":"STOP"}]}',
+    ),
+}
+
+
+def chat_source() -> bytes:
+    """A short OpenAI Chat stream: role, text "Hi", finish stop, usage, [DONE]."""
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
+        choice = {"index": 0, "delta": delta, "finish_reason": finish}
+        return c_raw(
+            {
+                "id": "c1",
+                "object": "chat.completion.chunk",
+                "created": 5,
+                "model": "m",
+                "choices": [choice],
+            }
+        )
+
+    usage = {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4}
+    top = {"id": "c1", "object": "chat.completion.chunk", "created": 5, "model": "m"}
+    return (
+        chunk({"role": "assistant", "content": ""})
+        + chunk({"content": "Hi"})
+        + chunk({}, "stop")
+        + c_raw({**top, "choices": [], "usage": usage})
+        + b"data: [DONE]\n\n"
+    )
+
+
+def test_chat_stream_translates_to_each_target_exactly() -> None:
+    """A Chat stream to each other format, event by event: the header from the source's
+    id, model and creation time, the text live, the end with the stop reason and usage; the
+    metadata each target has no place for listed."""
+    for target, events in CHAT_EXPECTED.items():
+        dropped: list[Dropped] = []
+        translator = TR.StreamTranslator("openai_chat", target, unsupported="drop", dropped=dropped)
+        out = translator.feed(chat_source()) + translator.close()
+        data = [
+            line[6:].rstrip(b"\r").decode() for line in out.split(b"\n") if line[:6] == b"data: "
+        ]
+        assert data == list(events), target
+        paths = [d.path for d in dropped]
+        assert (
+            paths
+            == {
+                "anthropic": ["$.object", "$.logprobs", "$.message.refusal", "$.created"],
+                "openai_responses": ["$.object", "$.logprobs", "$.message.refusal"],
+                "gemini": ["$.object", "$.logprobs", "$.created", "$.usage_extra"],
+            }[target]
+        )
+    first = TR.StreamTranslator("openai_chat", "anthropic", unsupported="drop")
+    assert first.feed(chat_source()).startswith(b"event: message_start\ndata: ")
