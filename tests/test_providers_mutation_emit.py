@@ -1885,3 +1885,307 @@ def test_chat_stream_translates_to_each_target_exactly() -> None:
         )
     first = TR.StreamTranslator("openai_chat", "anthropic", unsupported="drop")
     assert first.feed(chat_source()).startswith(b"event: message_start\ndata: ")
+
+
+RS_EVENTS: list[dict[str, Any]] = [
+    {
+        "type": "response.created",
+        "response": {
+            "id": "r1",
+            "object": "response",
+            "created_at": 9,
+            "status": "in_progress",
+            "model": "g",
+            "output": [],
+        },
+        "sequence_number": 0,
+    },
+    {
+        "type": "response.output_item.added",
+        "output_index": 0,
+        "item": {
+            "type": "reasoning",
+            "id": "rs1",
+            "summary": [{"type": "summary_text", "text": "think"}],
+        },
+        "sequence_number": 1,
+    },
+    {
+        "type": "response.output_item.done",
+        "output_index": 0,
+        "item": {
+            "type": "reasoning",
+            "id": "rs1",
+            "summary": [{"type": "summary_text", "text": "think"}],
+        },
+        "sequence_number": 2,
+    },
+    {
+        "type": "response.output_item.added",
+        "output_index": 1,
+        "item": {
+            "type": "message",
+            "id": "m1",
+            "status": "in_progress",
+            "role": "assistant",
+            "content": [],
+        },
+        "sequence_number": 3,
+    },
+    {
+        "type": "response.content_part.added",
+        "output_index": 1,
+        "item_id": "m1",
+        "content_index": 0,
+        "part": {"type": "output_text", "text": "", "annotations": []},
+        "sequence_number": 4,
+    },
+    {
+        "type": "response.output_text.delta",
+        "output_index": 1,
+        "item_id": "m1",
+        "content_index": 0,
+        "delta": "Hel",
+        "sequence_number": 5,
+    },
+    {
+        "type": "response.output_text.delta",
+        "output_index": 1,
+        "item_id": "m1",
+        "content_index": 0,
+        "delta": "lo",
+        "sequence_number": 6,
+    },
+    {
+        "type": "response.output_text.done",
+        "output_index": 1,
+        "item_id": "m1",
+        "content_index": 0,
+        "text": "Hello!",
+        "sequence_number": 7,
+    },
+    {
+        "type": "response.content_part.done",
+        "output_index": 1,
+        "item_id": "m1",
+        "content_index": 0,
+        "part": {"type": "output_text", "text": "Hello!", "annotations": []},
+        "sequence_number": 8,
+    },
+    {
+        "type": "response.output_item.done",
+        "output_index": 1,
+        "item": {
+            "type": "message",
+            "id": "m1",
+            "status": "completed",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": "Hello!", "annotations": []}],
+        },
+        "sequence_number": 9,
+    },
+    {
+        "type": "response.output_item.added",
+        "output_index": 2,
+        "item": {
+            "type": "function_call",
+            "id": "fc1",
+            "call_id": "call_1",
+            "name": "f",
+            "arguments": "",
+            "status": "in_progress",
+        },
+        "sequence_number": 10,
+    },
+    {
+        "type": "response.output_item.done",
+        "output_index": 2,
+        "item": {
+            "type": "function_call",
+            "id": "fc1",
+            "call_id": "call_1",
+            "name": "f",
+            "arguments": "{}",
+            "status": "completed",
+        },
+        "sequence_number": 11,
+    },
+    {
+        "type": "response.completed",
+        "response": {
+            "id": "r1",
+            "object": "response",
+            "created_at": 9,
+            "status": "completed",
+            "model": "g",
+            "output": [
+                {
+                    "type": "reasoning",
+                    "id": "rs1",
+                    "summary": [{"type": "summary_text", "text": "think"}],
+                },
+                {
+                    "type": "message",
+                    "id": "m1",
+                    "status": "completed",
+                    "role": "assistant",
+                    "content": [{"type": "output_text", "text": "Hello!", "annotations": []}],
+                },
+                {
+                    "type": "function_call",
+                    "id": "fc1",
+                    "call_id": "call_1",
+                    "name": "f",
+                    "arguments": "{}",
+                    "status": "completed",
+                },
+            ],
+            "usage": {"input_tokens": 2, "output_tokens": 3, "total_tokens": 5},
+        },
+        "sequence_number": 12,
+    },
+]
+RS_STREAM = b"".join(
+    b"event: " + e["type"].encode() + b"\ndata: " + json.dumps(e).encode() + b"\n\n"
+    for e in RS_EVENTS
+)
+"""A Responses stream: a reasoning item, a message (deltas "Hel", "lo"; done text "Hello!"),
+a function call, response.completed."""
+AS_STREAM: list[dict[str, Any]] = [
+    {
+        "type": "message_start",
+        "message": {
+            "id": "m",
+            "type": "message",
+            "role": "assistant",
+            "model": "c",
+            "content": [],
+            "stop_reason": None,
+            "usage": {"input_tokens": 1, "output_tokens": 0},
+        },
+    },
+    {
+        "type": "content_block_start",
+        "index": 0,
+        "content_block": {"type": "thinking", "thinking": "", "signature": ""},
+    },
+    {
+        "type": "content_block_delta",
+        "index": 0,
+        "delta": {"type": "thinking_delta", "thinking": "Hm"},
+    },
+    {
+        "type": "content_block_delta",
+        "index": 0,
+        "delta": {"type": "signature_delta", "signature": "sig"},
+    },
+    {"type": "content_block_stop", "index": 0},
+    {"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": "A"}},
+    {"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta", "text": "b"}},
+    {"type": "content_block_stop", "index": 1},
+    {
+        "type": "content_block_start",
+        "index": 2,
+        "content_block": {"type": "tool_use", "id": "t", "name": "f", "input": {}},
+    },
+    {
+        "type": "content_block_delta",
+        "index": 2,
+        "delta": {"type": "input_json_delta", "partial_json": '{"x":1}'},
+    },
+    {"type": "content_block_stop", "index": 2},
+    {"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 5}},
+    {"type": "message_stop"},
+]
+"""An Anthropic stream: signed thinking, text "A" + "b", a tool call, stop reason tool_use."""
+
+
+TRANSLATED = {
+    ("openai_responses", "anthropic"): (
+        '{"type":"message_start","message":{"id":"r1","type":"message","role":"assistant","model":"g","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0}}}',
+        '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}',
+        '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hel"}}',
+        '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"lo"}}',
+        '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"!"}}',
+        '{"type":"content_block_stop","index":0}',
+        '{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"call_1","name":"f","input":{}}}',
+        '{"type":"content_block_stop","index":1}',
+        '{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"input_tokens":2,"output_tokens":3}}',
+        '{"type":"message_stop"}',
+    ),
+    ("openai_responses", "openai_chat"): (
+        '{"id":"r1","object":"chat.completion.chunk","created":9,"model":"g","choices":[{"index":0,"delta":{"role":"assistant"},"finish_reason":null}]}',
+        '{"id":"r1","object":"chat.completion.chunk","created":9,"model":"g","choices":[{"index":0,"delta":{"content":""},"finish_reason":null}]}',
+        '{"id":"r1","object":"chat.completion.chunk","created":9,"model":"g","choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]}',
+        '{"id":"r1","object":"chat.completion.chunk","created":9,"model":"g","choices":[{"index":0,"delta":{"content":"lo"},"finish_reason":null}]}',
+        '{"id":"r1","object":"chat.completion.chunk","created":9,"model":"g","choices":[{"index":0,"delta":{"content":"!"},"finish_reason":null}]}',
+        '{"id":"r1","object":"chat.completion.chunk","created":9,"model":"g","choices":[{"index":0,"delta":{"tool_calls":[{"id":"call_1","type":"function","function":{"name":"f","arguments":"{}"},"index":0}]},"finish_reason":null}]}',
+        '{"id":"r1","object":"chat.completion.chunk","created":9,"model":"g","choices":[{"index":0,"logprobs":null,"delta":{},"finish_reason":"tool_calls"}]}',
+        '{"id":"r1","object":"chat.completion.chunk","created":9,"model":"g","choices":[],"usage":{"prompt_tokens":2,"completion_tokens":3,"total_tokens":5}}',
+        "[DONE]",
+    ),
+    ("openai_responses", "gemini"): (
+        '{"modelVersion":"g","responseId":"r1","candidates":[{"content":{"role":"model","parts":[{"text":"think","thought":true}]},"index":0}]}',
+        '{"candidates":[{"content":{"role":"model","parts":[{"text":"Hel"}]},"index":0}],"modelVersion":"g","responseId":"r1"}',
+        '{"candidates":[{"content":{"role":"model","parts":[{"text":"lo"}]},"index":0}],"modelVersion":"g","responseId":"r1"}',
+        '{"candidates":[{"content":{"role":"model","parts":[{"text":"!"}]},"index":0}],"modelVersion":"g","responseId":"r1"}',
+        '{"modelVersion":"g","responseId":"r1","candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"f","args":{},"id":"call_1"}}]},"index":0}]}',
+        '{"modelVersion":"g","responseId":"r1","usageMetadata":{"promptTokenCount":2,"candidatesTokenCount":3,"totalTokenCount":5},"candidates":[{"index":0,"content":{"role":"model"},"finishReason":"STOP"}]}',
+    ),
+    ("anthropic", "openai_responses"): (
+        '{"response":{"id":"m","object":"response","created_at":7,"status":"in_progress","error":null,"incomplete_details":null,"model":"c","parallel_tool_calls":true,"tool_choice":"auto","tools":[],"output":[]},"type":"response.created","sequence_number":0}',
+        '{"output_index":0,"item":{"type":"reasoning","summary":[],"id":"m_rs_0","content":[]},"type":"response.output_item.added","sequence_number":1}',
+        '{"item_id":"m_rs_0","output_index":0,"content_index":0,"part":{"type":"reasoning_text","text":""},"type":"response.content_part.added","sequence_number":2}',
+        '{"type":"response.reasoning_text.delta","item_id":"m_rs_0","output_index":0,"content_index":0,"delta":"Hm","sequence_number":3}',
+        '{"item_id":"m_rs_0","output_index":0,"content_index":0,"text":"Hm","type":"response.reasoning_text.done","sequence_number":4}',
+        '{"item_id":"m_rs_0","output_index":0,"content_index":0,"part":{"type":"reasoning_text","text":"Hm"},"type":"response.content_part.done","sequence_number":5}',
+        '{"output_index":0,"item":{"type":"reasoning","summary":[],"id":"m_rs_0","content":[{"type":"reasoning_text","text":"Hm"}]},"type":"response.output_item.done","sequence_number":6}',
+        '{"output_index":1,"item":{"type":"message","status":"in_progress","role":"assistant","id":"m_msg_1","content":[]},"type":"response.output_item.added","sequence_number":7}',
+        '{"item_id":"m_msg_1","output_index":1,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]},"type":"response.content_part.added","sequence_number":8}',
+        '{"type":"response.output_text.delta","item_id":"m_msg_1","output_index":1,"content_index":0,"logprobs":[],"delta":"A","sequence_number":9}',
+        '{"type":"response.output_text.delta","item_id":"m_msg_1","output_index":1,"content_index":0,"logprobs":[],"delta":"b","sequence_number":10}',
+        '{"item_id":"m_msg_1","output_index":1,"content_index":0,"text":"Ab","logprobs":[],"type":"response.output_text.done","sequence_number":11}',
+        '{"item_id":"m_msg_1","output_index":1,"content_index":0,"part":{"type":"output_text","text":"Ab","annotations":[]},"type":"response.content_part.done","sequence_number":12}',
+        '{"output_index":1,"item":{"type":"message","status":"completed","role":"assistant","id":"m_msg_1","content":[{"type":"output_text","text":"Ab","annotations":[]}]},"type":"response.output_item.done","sequence_number":13}',
+        '{"output_index":2,"item":{"type":"function_call","call_id":"t","name":"f","arguments":"{\\"x\\":1}"},"type":"response.output_item.added","sequence_number":14}',
+        '{"output_index":2,"item":{"type":"function_call","call_id":"t","name":"f","arguments":"{\\"x\\":1}"},"type":"response.output_item.done","sequence_number":15}',
+        '{"response":{"id":"m","object":"response","created_at":7,"status":"completed","error":null,"incomplete_details":null,"model":"c","parallel_tool_calls":true,"tool_choice":"auto","tools":[],"output":[{"type":"reasoning","id":"rs_minagent_0","summary":[],"content":[{"type":"reasoning_text","text":"Hm"}]},{"role":"assistant","content":[{"type":"output_text","text":"Ab","annotations":[]}],"type":"message","id":"msg_minagent","status":"completed"},{"type":"function_call","call_id":"t","name":"f","arguments":"{\\"x\\":1}"}],"usage":{"input_tokens":1,"output_tokens":5,"input_tokens_details":{"cached_tokens":0,"cache_write_tokens":0},"output_tokens_details":{"reasoning_tokens":0},"total_tokens":6}},"type":"response.completed","sequence_number":16}',
+    ),
+    ("anthropic", "gemini"): (
+        '{"candidates":[{"content":{"role":"model","parts":[{"text":"Hm","thought":true}]},"index":0}],"modelVersion":"c","responseId":"m"}',
+        '{"candidates":[{"content":{"role":"model","parts":[{"text":"A"}]},"index":0}],"modelVersion":"c","responseId":"m"}',
+        '{"candidates":[{"content":{"role":"model","parts":[{"text":"b"}]},"index":0}],"modelVersion":"c","responseId":"m"}',
+        '{"modelVersion":"c","responseId":"m","candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"f","args":{"x":1},"id":"t"}}]},"index":0}]}',
+        '{"modelVersion":"c","responseId":"m","usageMetadata":{"promptTokenCount":1,"candidatesTokenCount":5},"candidates":[{"index":0,"content":{"role":"model"},"finishReason":"STOP"}]}',
+    ),
+    ("anthropic", "openai_chat"): (
+        '{"id":"m","object":"chat.completion.chunk","created":7,"model":"c","choices":[{"index":0,"delta":{"role":"assistant"},"finish_reason":null}]}',
+        '{"id":"m","object":"chat.completion.chunk","created":7,"model":"c","choices":[{"index":0,"delta":{"content":""},"finish_reason":null}]}',
+        '{"id":"m","object":"chat.completion.chunk","created":7,"model":"c","choices":[{"index":0,"delta":{"content":"A"},"finish_reason":null}]}',
+        '{"id":"m","object":"chat.completion.chunk","created":7,"model":"c","choices":[{"index":0,"delta":{"content":"b"},"finish_reason":null}]}',
+        '{"id":"m","object":"chat.completion.chunk","created":7,"model":"c","choices":[{"index":0,"delta":{"tool_calls":[{"id":"t","type":"function","function":{"name":"f","arguments":"{\\"x\\":1}"},"index":0}]},"finish_reason":null}]}',
+        '{"id":"m","object":"chat.completion.chunk","created":7,"model":"c","choices":[{"index":0,"logprobs":null,"delta":{},"finish_reason":"tool_calls"}]}',
+        '{"id":"m","object":"chat.completion.chunk","created":7,"model":"c","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":5,"total_tokens":6}}',
+        "[DONE]",
+    ),
+}
+
+
+def test_streams_with_thinking_tools_and_items_translate_exactly() -> None:
+    """A Responses stream (a reasoning item, a message whose done text adds to its deltas, a
+    function call) and an Anthropic stream (signed thinking, text starting in its block
+    start, a tool call) to each other format, event by event: text live (the rest of the
+    done text caught up), thinking live where the target has a place for it (Responses
+    reasoning text, Gemini thought parts), complete blocks whole once done."""
+    streams = {
+        "openai_responses": RS_STREAM,
+        "anthropic": b"".join(as_ev(e) for e in AS_STREAM),
+    }
+    for (source, target), events in TRANSLATED.items():
+        fields = {"created": 7} if source == "anthropic" else {}
+        translator = TR.StreamTranslator(source, target, unsupported="drop", **fields)
+        out = translator.feed(streams[source]) + translator.close()
+        data = [
+            line[6:].rstrip(b"\r").decode() for line in out.split(b"\n") if line[:6] == b"data: "
+        ]
+        assert data == list(events), (source, target)
