@@ -2189,3 +2189,185 @@ def test_streams_with_thinking_tools_and_items_translate_exactly() -> None:
             line[6:].rstrip(b"\r").decode() for line in out.split(b"\n") if line[:6] == b"data: "
         ]
         assert data == list(events), (source, target)
+
+
+GEMINI_CHUNKS: list[dict[str, Any]] = [
+    {
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"text": "Plan", "thought": True}]}}
+        ],
+        "modelVersion": "v",
+        "responseId": "r",
+    },
+    {
+        "candidates": [
+            {
+                "content": {
+                    "role": "model",
+                    "parts": [{"text": " more", "thought": True, "thoughtSignature": "c2ln"}],
+                }
+            }
+        ],
+        "modelVersion": "v",
+        "responseId": "r",
+    },
+    {
+        "candidates": [{"content": {"role": "model", "parts": [{"text": "Hi"}]}}],
+        "modelVersion": "v",
+        "responseId": "r",
+    },
+    {
+        "candidates": [
+            {
+                "content": {
+                    "role": "model",
+                    "parts": [
+                        {"text": " there"},
+                        {"functionCall": {"name": "f", "args": {"a": 1}}},
+                    ],
+                }
+            }
+        ],
+        "modelVersion": "v",
+        "responseId": "r",
+    },
+    {
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"text": "end"}]}, "finishReason": "STOP"}
+        ],
+        "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 2, "totalTokenCount": 3},
+        "modelVersion": "v",
+        "responseId": "r",
+    },
+]
+CHAT_CHOICES: list[dict[str, Any]] = [
+    {
+        "index": 0,
+        "delta": {"role": "assistant", "content": None, "reasoning_content": "Think"},
+        "finish_reason": None,
+    },
+    {"index": 0, "delta": {"reasoning_content": "ing"}, "finish_reason": None},
+    {"index": 0, "delta": {"content": "Ans"}, "finish_reason": None},
+    {"index": 0, "delta": {"content": "wer"}, "finish_reason": None},
+    {
+        "index": 0,
+        "delta": {
+            "tool_calls": [
+                {
+                    "index": 0,
+                    "id": "c",
+                    "type": "function",
+                    "function": {"name": "f", "arguments": "{}"},
+                }
+            ]
+        },
+        "finish_reason": None,
+    },
+    {"index": 0, "delta": {}, "finish_reason": "tool_calls"},
+]
+TRANSLATED_MORE = {
+    ("gemini", "anthropic"): (
+        '{"type":"message_start","message":{"id":"r","type":"message","role":"assistant","model":"v","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0}}}',
+        '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}',
+        '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}',
+        '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":" there"}}',
+        '{"type":"content_block_stop","index":0}',
+        '{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"minagent-gemini-0-2","name":"f","input":{}}}',
+        '{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\\"a\\":1}"}}',
+        '{"type":"content_block_stop","index":1}',
+        '{"type":"content_block_start","index":2,"content_block":{"type":"text","text":""}}',
+        '{"type":"content_block_delta","index":2,"delta":{"type":"text_delta","text":"end"}}',
+        '{"type":"content_block_stop","index":2}',
+        '{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null,"created":7},"usage":{"input_tokens":1,"output_tokens":2}}',
+        '{"type":"message_stop"}',
+    ),
+    ("gemini", "openai_responses"): (
+        '{"response":{"id":"r","object":"response","created_at":7,"status":"in_progress","error":null,"incomplete_details":null,"model":"v","parallel_tool_calls":true,"tool_choice":"auto","tools":[],"output":[]},"type":"response.created","sequence_number":0}',
+        '{"output_index":0,"item":{"type":"reasoning","summary":[],"id":"r_rs_0","content":[]},"type":"response.output_item.added","sequence_number":1}',
+        '{"item_id":"r_rs_0","output_index":0,"content_index":0,"part":{"type":"reasoning_text","text":""},"type":"response.content_part.added","sequence_number":2}',
+        '{"type":"response.reasoning_text.delta","item_id":"r_rs_0","output_index":0,"content_index":0,"delta":"Plan","sequence_number":3}',
+        '{"type":"response.reasoning_text.delta","item_id":"r_rs_0","output_index":0,"content_index":0,"delta":" more","sequence_number":4}',  # noqa: E501
+        '{"item_id":"r_rs_0","output_index":0,"content_index":0,"text":"Plan more","type":"response.reasoning_text.done","sequence_number":5}',  # noqa: E501
+        '{"item_id":"r_rs_0","output_index":0,"content_index":0,"part":{"type":"reasoning_text","text":"Plan more"},"type":"response.content_part.done","sequence_number":6}',  # noqa: E501
+        '{"output_index":0,"item":{"type":"reasoning","summary":[],"id":"r_rs_0","content":[{"type":"reasoning_text","text":"Plan more"}]},"type":"response.output_item.done","sequence_number":7}',  # noqa: E501
+        '{"output_index":1,"item":{"type":"message","status":"in_progress","role":"assistant","id":"r_msg_1","content":[]},"type":"response.output_item.added","sequence_number":8}',
+        '{"item_id":"r_msg_1","output_index":1,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]},"type":"response.content_part.added","sequence_number":9}',
+        '{"type":"response.output_text.delta","item_id":"r_msg_1","output_index":1,"content_index":0,"logprobs":[],"delta":"Hi","sequence_number":10}',
+        '{"type":"response.output_text.delta","item_id":"r_msg_1","output_index":1,"content_index":0,"logprobs":[],"delta":" there","sequence_number":11}',  # noqa: E501
+        '{"item_id":"r_msg_1","output_index":1,"content_index":0,"text":"Hi there","logprobs":[],"type":"response.output_text.done","sequence_number":12}',  # noqa: E501
+        '{"item_id":"r_msg_1","output_index":1,"content_index":0,"part":{"type":"output_text","text":"Hi there","annotations":[]},"type":"response.content_part.done","sequence_number":13}',  # noqa: E501
+        '{"output_index":1,"item":{"type":"message","status":"completed","role":"assistant","id":"r_msg_1","content":[{"type":"output_text","text":"Hi there","annotations":[]}]},"type":"response.output_item.done","sequence_number":14}',  # noqa: E501
+        '{"output_index":2,"item":{"type":"function_call","call_id":"minagent-gemini-0-2","name":"f","arguments":"{\\"a\\":1}"},"type":"response.output_item.added","sequence_number":15}',
+        '{"output_index":2,"item":{"type":"function_call","call_id":"minagent-gemini-0-2","name":"f","arguments":"{\\"a\\":1}"},"type":"response.output_item.done","sequence_number":16}',
+        '{"output_index":3,"item":{"type":"message","status":"in_progress","role":"assistant","id":"r_msg_3","content":[]},"type":"response.output_item.added","sequence_number":17}',
+        '{"item_id":"r_msg_3","output_index":3,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]},"type":"response.content_part.added","sequence_number":18}',
+        '{"type":"response.output_text.delta","item_id":"r_msg_3","output_index":3,"content_index":0,"logprobs":[],"delta":"end","sequence_number":19}',
+        '{"item_id":"r_msg_3","output_index":3,"content_index":0,"text":"end","logprobs":[],"type":"response.output_text.done","sequence_number":20}',
+        '{"item_id":"r_msg_3","output_index":3,"content_index":0,"part":{"type":"output_text","text":"end","annotations":[]},"type":"response.content_part.done","sequence_number":21}',
+        '{"output_index":3,"item":{"type":"message","status":"completed","role":"assistant","id":"r_msg_3","content":[{"type":"output_text","text":"end","annotations":[]}]},"type":"response.output_item.done","sequence_number":22}',
+        '{"response":{"id":"r","object":"response","created_at":7,"status":"completed","error":null,"incomplete_details":null,"model":"v","parallel_tool_calls":true,"tool_choice":"auto","tools":[],"output":[{"type":"reasoning","id":"rs_minagent_0","summary":[],"content":[{"type":"reasoning_text","text":"Plan more"}]},{"role":"assistant","content":[{"type":"output_text","text":"Hi there","annotations":[]}],"type":"message","id":"msg_minagent","status":"completed"},{"type":"function_call","call_id":"minagent-gemini-0-2","name":"f","arguments":"{\\"a\\":1}"},{"role":"assistant","content":[{"type":"output_text","text":"end","annotations":[]}],"type":"message","id":"msg_minagent","status":"completed"}],"usage":{"input_tokens":1,"output_tokens":2,"total_tokens":3,"input_tokens_details":{"cached_tokens":0,"cache_write_tokens":0},"output_tokens_details":{"reasoning_tokens":0}}},"type":"response.completed","sequence_number":23}',  # noqa: E501
+    ),
+    ("gemini", "openai_chat"): (
+        '{"id":"r","object":"chat.completion.chunk","created":7,"model":"v","choices":[{"index":0,"delta":{"role":"assistant"},"finish_reason":null}]}',
+        '{"id":"r","object":"chat.completion.chunk","created":7,"model":"v","choices":[{"index":0,"delta":{"content":""},"finish_reason":null}]}',
+        '{"id":"r","object":"chat.completion.chunk","created":7,"model":"v","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}',
+        '{"id":"r","object":"chat.completion.chunk","created":7,"model":"v","choices":[{"index":0,"delta":{"content":" there"},"finish_reason":null}]}',  # noqa: E501
+        '{"id":"r","object":"chat.completion.chunk","created":7,"model":"v","choices":[{"index":0,"delta":{"tool_calls":[{"id":"minagent-gemini-0-2","type":"function","function":{"name":"f","arguments":"{\\"a\\":1}"},"index":0}]},"finish_reason":null}]}',
+        '{"id":"r","object":"chat.completion.chunk","created":7,"model":"v","choices":[{"index":0,"delta":{"content":"end"},"finish_reason":null}]}',
+        '{"id":"r","object":"chat.completion.chunk","created":7,"model":"v","choices":[{"index":0,"logprobs":null,"delta":{},"finish_reason":"tool_calls"}]}',
+        '{"id":"r","object":"chat.completion.chunk","created":7,"model":"v","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}',
+        "[DONE]",
+    ),
+    ("openai_chat", "anthropic"): (
+        '{"type":"message_start","message":{"id":"c1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0}}}',
+        '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}',
+        '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Ans"}}',
+        '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"wer"}}',
+        '{"type":"content_block_stop","index":0}',
+        '{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"c","name":"f","input":{}}}',
+        '{"type":"content_block_stop","index":1}',
+        '{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"input_tokens":0,"output_tokens":0}}',
+        '{"type":"message_stop"}',
+    ),
+    ("openai_chat", "openai_responses"): (
+        '{"response":{"id":"c1","object":"response","created_at":5,"status":"in_progress","error":null,"incomplete_details":null,"model":"m","parallel_tool_calls":true,"tool_choice":"auto","tools":[],"output":[]},"type":"response.created","sequence_number":0}',
+        '{"output_index":0,"item":{"type":"reasoning","id":"rs_minagent_0","summary":[],"content":[{"type":"reasoning_text","text":"Thinking"}]},"type":"response.output_item.added","sequence_number":1}',
+        '{"output_index":0,"item":{"type":"reasoning","id":"rs_minagent_0","summary":[],"content":[{"type":"reasoning_text","text":"Thinking"}]},"type":"response.output_item.done","sequence_number":2}',
+        '{"output_index":1,"item":{"type":"message","status":"in_progress","role":"assistant","id":"c1_msg_1","content":[]},"type":"response.output_item.added","sequence_number":3}',
+        '{"item_id":"c1_msg_1","output_index":1,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]},"type":"response.content_part.added","sequence_number":4}',
+        '{"type":"response.output_text.delta","item_id":"c1_msg_1","output_index":1,"content_index":0,"logprobs":[],"delta":"Ans","sequence_number":5}',
+        '{"type":"response.output_text.delta","item_id":"c1_msg_1","output_index":1,"content_index":0,"logprobs":[],"delta":"wer","sequence_number":6}',
+        '{"item_id":"c1_msg_1","output_index":1,"content_index":0,"text":"Answer","logprobs":[],"type":"response.output_text.done","sequence_number":7}',
+        '{"item_id":"c1_msg_1","output_index":1,"content_index":0,"part":{"type":"output_text","text":"Answer","annotations":[]},"type":"response.content_part.done","sequence_number":8}',
+        '{"output_index":1,"item":{"type":"message","status":"completed","role":"assistant","id":"c1_msg_1","content":[{"type":"output_text","text":"Answer","annotations":[]}]},"type":"response.output_item.done","sequence_number":9}',
+        '{"output_index":2,"item":{"type":"function_call","call_id":"c","name":"f","arguments":"{}"},"type":"response.output_item.added","sequence_number":10}',
+        '{"output_index":2,"item":{"type":"function_call","call_id":"c","name":"f","arguments":"{}"},"type":"response.output_item.done","sequence_number":11}',
+        '{"response":{"id":"c1","object":"response","created_at":5,"status":"completed","error":null,"incomplete_details":null,"model":"m","parallel_tool_calls":true,"tool_choice":"auto","tools":[],"output":[{"type":"reasoning","id":"rs_minagent_0","summary":[],"content":[{"type":"reasoning_text","text":"Thinking"}]},{"role":"assistant","content":[{"type":"output_text","text":"Answer","annotations":[]}],"type":"message","id":"msg_minagent","status":"completed"},{"type":"function_call","call_id":"c","name":"f","arguments":"{}"}]},"type":"response.completed","sequence_number":12}',
+    ),
+    ("openai_chat", "gemini"): (
+        '{"modelVersion":"m","responseId":"c1","candidates":[{"content":{"role":"model","parts":[{"text":"Thinking","thought":true}]},"index":0}]}',
+        '{"candidates":[{"content":{"role":"model","parts":[{"text":"Ans"}]},"index":0}],"modelVersion":"m","responseId":"c1"}',
+        '{"candidates":[{"content":{"role":"model","parts":[{"text":"wer"}]},"index":0}],"modelVersion":"m","responseId":"c1"}',
+        '{"modelVersion":"m","responseId":"c1","candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"f","args":{},"id":"c"}}]},"index":0}]}',
+        '{"modelVersion":"m","responseId":"c1","candidates":[{"index":0,"content":{"role":"model"},"finishReason":"STOP"}]}',
+    ),
+}
+
+
+def test_gemini_and_chat_streams_with_thinking_and_tools_translate_exactly() -> None:
+    """A Gemini stream (thought parts, the second signed, text in two chunks, a function call
+    beside text, more text with the finish) and a Chat stream (reasoning_content before the
+    text, a tool call) to each other format, event by event, under the drop policy."""
+    streams = {
+        "gemini": b"".join(b"data: " + json.dumps(c).encode() + b"\r\n\r\n" for c in GEMINI_CHUNKS),
+        "openai_chat": b"".join(c_event(choice, id="c1", created=5) for choice in CHAT_CHOICES)
+        + b"data: [DONE]\n\n",
+    }
+    for (source, target), events in TRANSLATED_MORE.items():
+        fields = {"created": 7} if source == "gemini" else {}
+        translator = TR.StreamTranslator(source, target, unsupported="drop", **fields)
+        out = translator.feed(streams[source]) + translator.close()
+        data = [
+            line[6:].rstrip(b"\r").decode() for line in out.split(b"\n") if line[:6] == b"data: "
+        ]
+        assert data == list(events), (source, target)
