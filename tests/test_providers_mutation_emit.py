@@ -15,7 +15,7 @@ from minagent.providers import _chat_ext as CE
 from minagent.providers import anthropic_stream as AS
 from minagent.providers import openai_chat_stream as CS
 from minagent.providers import translate as TR
-from minagent.providers._base import Dropped, Unsupported
+from minagent.providers._base import Dropped, Unsupported, UnsupportedError
 from minagent.providers._emit_anthropic import AnthropicWriter
 from minagent.providers._emit_responses import ResponsesWriter
 from minagent.providers._stream import UnknownEvent
@@ -23,6 +23,7 @@ from minagent.wire import blocks as wb
 from minagent.wire.errors import EncodeError
 from minagent.wire.extra import Extra
 from minagent.wire.limits import Limits
+from minagent.wire.messages import Message, ModelResponse
 
 
 def ev(kind: str, data: str) -> bytes:
@@ -2371,3 +2372,557 @@ def test_gemini_and_chat_streams_with_thinking_and_tools_translate_exactly() -> 
             line[6:].rstrip(b"\r").decode() for line in out.split(b"\n") if line[:6] == b"data: "
         ]
         assert data == list(events), (source, target)
+
+
+RS_MORE: list[dict[str, Any]] = [
+    {
+        "type": "response.created",
+        "response": {
+            "id": "r1",
+            "object": "response",
+            "created_at": 9,
+            "status": "in_progress",
+            "model": "g",
+            "output": [],
+        },
+        "sequence_number": 0,
+    },
+    {
+        "type": "response.output_item.added",
+        "output_index": 0,
+        "item": {
+            "type": "message",
+            "id": "m1",
+            "status": "in_progress",
+            "role": "assistant",
+            "content": [],
+        },
+        "sequence_number": 1,
+    },
+    {
+        "type": "response.content_part.added",
+        "output_index": 0,
+        "item_id": "m1",
+        "content_index": 0,
+        "part": {"type": "output_text", "text": "", "annotations": []},
+        "sequence_number": 2,
+    },
+    {
+        "type": "response.output_text.delta",
+        "output_index": 0,
+        "item_id": "m1",
+        "content_index": 0,
+        "delta": "a",
+        "sequence_number": 3,
+    },
+    {
+        "type": "response.output_text.delta",
+        "output_index": 0,
+        "item_id": "m1",
+        "content_index": 0,
+        "delta": "b",
+        "sequence_number": 4,
+    },
+    {
+        "type": "response.output_text.done",
+        "output_index": 0,
+        "item_id": "m1",
+        "content_index": 0,
+        "text": "ab",
+        "sequence_number": 5,
+    },
+    {
+        "type": "response.content_part.done",
+        "output_index": 0,
+        "item_id": "m1",
+        "content_index": 0,
+        "part": {"type": "output_text", "text": "ab", "annotations": []},
+        "sequence_number": 6,
+    },
+    {
+        "type": "response.content_part.added",
+        "output_index": 0,
+        "item_id": "m1",
+        "content_index": 1,
+        "part": {"type": "output_text", "text": "", "annotations": []},
+        "sequence_number": 7,
+    },
+    {
+        "type": "response.output_text.delta",
+        "output_index": 0,
+        "item_id": "m1",
+        "content_index": 1,
+        "delta": "c",
+        "sequence_number": 8,
+    },
+    {
+        "type": "response.output_text.delta",
+        "output_index": 0,
+        "item_id": "m1",
+        "content_index": 1,
+        "delta": "d",
+        "sequence_number": 9,
+    },
+    {
+        "type": "response.output_text.annotation.added",
+        "output_index": 0,
+        "item_id": "m1",
+        "content_index": 1,
+        "annotation_index": 0,
+        "annotation": {
+            "type": "url_citation",
+            "url": "https://a.example",
+            "title": "A",
+            "start_index": 0,
+            "end_index": 1,
+        },
+        "sequence_number": 10,
+    },
+    {
+        "type": "response.output_text.done",
+        "output_index": 0,
+        "item_id": "m1",
+        "content_index": 1,
+        "text": "cd",
+        "sequence_number": 11,
+    },
+    {
+        "type": "response.content_part.done",
+        "output_index": 0,
+        "item_id": "m1",
+        "content_index": 1,
+        "part": {
+            "type": "output_text",
+            "text": "cd",
+            "annotations": [
+                {
+                    "type": "url_citation",
+                    "url": "https://a.example",
+                    "title": "A",
+                    "start_index": 0,
+                    "end_index": 1,
+                }
+            ],
+        },
+        "sequence_number": 12,
+    },
+    {
+        "type": "response.output_item.done",
+        "output_index": 0,
+        "item": {
+            "type": "message",
+            "id": "m1",
+            "status": "completed",
+            "role": "assistant",
+            "content": [
+                {"type": "output_text", "text": "ab", "annotations": []},
+                {
+                    "type": "output_text",
+                    "text": "cd",
+                    "annotations": [
+                        {
+                            "type": "url_citation",
+                            "url": "https://a.example",
+                            "title": "A",
+                            "start_index": 0,
+                            "end_index": 1,
+                        }
+                    ],
+                },
+            ],
+        },
+        "sequence_number": 13,
+    },
+    {
+        "type": "response.output_item.added",
+        "output_index": 1,
+        "item": {
+            "type": "message",
+            "id": "m2",
+            "status": "in_progress",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": "pre", "annotations": []}],
+        },
+        "sequence_number": 14,
+    },
+    {
+        "type": "response.content_part.added",
+        "output_index": 1,
+        "item_id": "m2",
+        "content_index": 1,
+        "part": {"type": "output_text", "text": "", "annotations": []},
+        "sequence_number": 15,
+    },
+    {
+        "type": "response.output_text.delta",
+        "output_index": 1,
+        "item_id": "m2",
+        "content_index": 1,
+        "delta": "x",
+        "sequence_number": 16,
+    },
+    {
+        "type": "response.output_text.done",
+        "output_index": 1,
+        "item_id": "m2",
+        "content_index": 1,
+        "text": "x",
+        "sequence_number": 17,
+    },
+    {
+        "type": "response.content_part.done",
+        "output_index": 1,
+        "item_id": "m2",
+        "content_index": 1,
+        "part": {"type": "output_text", "text": "x", "annotations": []},
+        "sequence_number": 18,
+    },
+    {
+        "type": "response.output_item.done",
+        "output_index": 1,
+        "item": {
+            "type": "message",
+            "id": "m2",
+            "status": "completed",
+            "role": "assistant",
+            "content": [
+                {"type": "output_text", "text": "pre", "annotations": []},
+                {"type": "output_text", "text": "x", "annotations": []},
+            ],
+        },
+        "sequence_number": 19,
+    },
+    {
+        "type": "response.output_item.added",
+        "output_index": 2,
+        "item": {
+            "type": "message",
+            "id": "m3",
+            "status": "in_progress",
+            "role": "assistant",
+            "content": [],
+        },
+        "sequence_number": 20,
+    },
+    {
+        "type": "response.content_part.added",
+        "output_index": 2,
+        "item_id": "m3",
+        "content_index": 0,
+        "part": {"type": "refusal", "refusal": ""},
+        "sequence_number": 21,
+    },
+    {
+        "type": "response.refusal.delta",
+        "output_index": 2,
+        "item_id": "m3",
+        "content_index": 0,
+        "delta": "no",
+        "sequence_number": 22,
+    },
+    {
+        "type": "response.content_part.done",
+        "output_index": 2,
+        "item_id": "m3",
+        "content_index": 0,
+        "part": {"type": "refusal", "refusal": "no"},
+        "sequence_number": 23,
+    },
+    {
+        "type": "response.output_item.done",
+        "output_index": 2,
+        "item": {
+            "type": "message",
+            "id": "m3",
+            "status": "completed",
+            "role": "assistant",
+            "content": [{"type": "refusal", "refusal": "no"}],
+        },
+        "sequence_number": 24,
+    },
+    {
+        "type": "response.completed",
+        "response": {
+            "id": "r1",
+            "object": "response",
+            "created_at": 9,
+            "status": "completed",
+            "model": "g",
+            "output": [
+                {
+                    "type": "message",
+                    "id": "m1",
+                    "status": "completed",
+                    "role": "assistant",
+                    "content": [
+                        {"type": "output_text", "text": "ab", "annotations": []},
+                        {
+                            "type": "output_text",
+                            "text": "cd",
+                            "annotations": [
+                                {
+                                    "type": "url_citation",
+                                    "url": "https://a.example",
+                                    "title": "A",
+                                    "start_index": 0,
+                                    "end_index": 1,
+                                }
+                            ],
+                        },
+                    ],
+                },
+                {
+                    "type": "message",
+                    "id": "m2",
+                    "status": "completed",
+                    "role": "assistant",
+                    "content": [
+                        {"type": "output_text", "text": "pre", "annotations": []},
+                        {"type": "output_text", "text": "x", "annotations": []},
+                    ],
+                },
+                {
+                    "type": "message",
+                    "id": "m3",
+                    "status": "completed",
+                    "role": "assistant",
+                    "content": [{"type": "refusal", "refusal": "no"}],
+                },
+            ],
+            "usage": {"input_tokens": 1, "output_tokens": 2, "total_tokens": 3},
+        },
+        "sequence_number": 25,
+    },
+]
+RS_MORE_ANTHROPIC = (
+    '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"b"}}',
+    '{"type":"content_block_stop","index":0}',
+    '{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}',
+    '{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"c"}}',
+    '{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"d"}}',
+    '{"type":"content_block_stop","index":1}',
+    '{"type":"content_block_start","index":2,"content_block":{"type":"text","text":""}}',
+    '{"type":"content_block_delta","index":2,"delta":{"type":"text_delta","text":"pre"}}',
+    '{"type":"content_block_stop","index":2}',
+    '{"type":"content_block_start","index":3,"content_block":{"type":"text","text":""}}',
+    '{"type":"content_block_delta","index":3,"delta":{"type":"text_delta","text":"x"}}',
+    '{"type":"content_block_stop","index":3}',
+    '{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"input_tokens":1,"output_tokens":2}}',
+    '{"type":"message_stop"}',
+)
+
+
+def rs_bytes(events: list[dict[str, Any]]) -> list[bytes]:
+    """Responses events as SSE bytes, one per event."""
+    return [
+        b"event: " + e["type"].encode() + b"\ndata: " + json.dumps(e).encode() + b"\n\n"
+        for e in events
+    ]
+
+
+def test_responses_parts_annotations_refusals_and_items_with_content() -> None:
+    """A Responses source: response.created alone gives the header at once; each empty
+    output_text part of a message that started without content goes live (two parts, two
+    blocks); a message that started with content, and a refusal part, go whole when done;
+    an annotation closes the live text; what the target has no place for is listed."""
+    dropped: list[Dropped] = []
+    translator = TR.StreamTranslator("openai_responses", "anthropic", unsupported="drop")
+    translator.dropped = dropped
+    chunks = rs_bytes(RS_MORE)
+    assert translator.feed(chunks[0]) == ev(
+        "message_start",
+        '{"type":"message_start","message":{"id":"r1","type":"message","role":"assistant",'
+        '"model":"g","content":[],"stop_reason":null,"stop_sequence":null,'
+        '"usage":{"input_tokens":0,"output_tokens":0}}}',
+    )
+    out = b"".join(translator.feed(chunk) for chunk in chunks[1:]) + translator.close()
+    data = [line[6:].decode() for line in out.split(b"\n") if line[:6] == b"data: "]
+    assert data == list(RS_MORE_ANTHROPIC)
+    assert [d.path for d in dropped] == [
+        "$.object",
+        "$.status",
+        "$.created",
+        "$.message.content[0].annotations",
+        "$.message.content[1].annotations",
+        "$.message.content[2].annotations",
+        "$.message.content[3].annotations",
+        "$.message.content[4]",
+    ]
+
+
+@pytest.mark.xfail(strict=True, reason="translate: text after an annotation event is lost")
+def test_responses_text_after_an_annotation_is_not_lost() -> None:
+    """A text delta after an annotation.added event of the same part reaches the target (the
+    annotation closes the live block and counts it as sent, so the rest of its text is never
+    sent: found by the mutation run, for the owner of translate.py)."""
+    events = [dict(e) for e in RS_MORE]
+    at = next(i for i, e in enumerate(events) if e["type"].endswith("annotation.added"))
+    events[at - 1], events[at] = events[at], events[at - 1]  # the "d" delta after it
+    out = TR.StreamTranslator("openai_responses", "anthropic", unsupported="drop")
+    data = b"".join(out.feed(chunk) for chunk in rs_bytes(events)) + out.close()
+    text = [b.text for b in anthropic.accumulate([data]).message.content]  # type: ignore[attr-defined]
+    assert text == ["ab", "cd", "pre", "x"]
+
+
+def test_translation_refusals_name_the_whole_response_and_the_event() -> None:
+    """A done text that does not continue the deltas already sent is refused at its event
+    (the bytes before it pending); content the target cannot hold is refused when its block
+    completes, with its path in the whole response (also for thinking, where the target
+    cannot take it piece by piece)."""
+    created = {"id": "r1", "object": "response", "created_at": 9, "status": "in_progress"}
+    message = {"type": "message", "id": "m1", "status": "in_progress", "role": "assistant"}
+    where = {"output_index": 0, "item_id": "m1", "content_index": 0}
+    events = [
+        {"type": "response.created", "response": {**created, "model": "g", "output": []}},
+        {
+            "type": "response.output_item.added",
+            "output_index": 0,
+            "item": {**message, "content": []},
+        },
+        {
+            "type": "response.content_part.added",
+            **where,
+            "part": {"type": "output_text", "text": "", "annotations": []},
+        },
+        {"type": "response.output_text.delta", **where, "delta": "ab"},
+        {"type": "response.output_text.done", **where, "text": "xy"},
+    ]
+    for i, e in enumerate(events):
+        e["sequence_number"] = i
+    translator = TR.StreamTranslator("openai_responses", "anthropic")
+    with pytest.raises(StreamError) as info:
+        translator.feed(b"".join(rs_bytes(events)))
+    assert (str(info.value), info.value.frame) == (
+        "the done event's text does not continue the text of its deltas, which were already"
+        " translated (frame 4)",
+        4,
+    )
+    assert translator.pending().endswith(b'"delta":{"type":"text_delta","text":"ab"}}\n\n')
+    text = [AS_START, as_bs(0, {"type": "text", "text": "hi"}), as_stop(0)]
+    server = {"type": "server_tool_use", "id": "s", "name": "web_search", "input": {}}
+    thinking = {"type": "thinking", "thinking": "", "signature": ""}
+    for blocks, what, path in [
+        (
+            [*text, as_bs(1, server), as_stop(1)],
+            "a server_tool_use block in an assistant message",
+            "$.message.content[1]",
+        ),
+        (
+            [
+                AS_START,
+                as_bs(0, thinking),
+                as_bd(0, {"type": "thinking_delta", "thinking": "hm"}),
+                as_bd(0, {"type": "signature_delta", "signature": "s"}),
+                as_stop(0),
+            ],
+            "a thinking block in an assistant message",
+            "$.message.content[0]",
+        ),
+    ]:
+        translator = TR.StreamTranslator("anthropic", "openai_chat")
+        with pytest.raises(UnsupportedError) as refused:
+            translator.feed(b"".join(as_ev(e) for e in blocks))
+        assert (str(refused.value), refused.value.path) == (
+            f"the target format cannot hold {what} (at {path})",
+            path,
+        )
+
+
+def test_translate_stream_yields_each_chunk_then_the_end_or_the_error() -> None:
+    """translate_stream yields the target bytes of each chunk (none when empty) then the end;
+    on a failure, first the bytes of the events before it, then the error; options reach the
+    translator."""
+    chunks = [as_ev(AS_START), b"", as_ev(as_bs(0, AS_TEXT)), as_ev(as_stop(0))]
+    chunks.append(as_ev({"type": "message_stop"}))
+    dropped: list[Dropped] = []
+    options = {"id": "x", "created": 5, "unsupported": "drop"}
+    got = list(TR.translate_stream(chunks, "anthropic", "openai_chat", dropped=dropped, **options))
+    translator = TR.StreamTranslator("anthropic", "openai_chat", **options)  # type: ignore[arg-type]
+    want = [translator.feed(chunk) for chunk in chunks] + [translator.close()]
+    assert got == [w for w in want if w] and len(got) == 3
+    assert dropped == translator.dropped and [d.path for d in dropped] == ["$.stop_reason"]
+    bad = [as_ev(AS_START) + as_ev(as_bs(0, AS_TEXT)) + b"event: x\ndata: {bad\n\n"]
+    stream = TR.translate_stream(bad, "anthropic", "openai_chat")
+    first = next(stream)
+    assert first.startswith(b'data: {"id":"m","object":"chat.completion.chunk"')
+    with pytest.raises(StreamError) as info:
+        next(stream)
+    assert info.value.frame == 2
+
+
+def test_lookups_are_made_once_and_kept() -> None:
+    """The target encoders, header functions, source accumulators and Anthropic event classes
+    are looked up on first use and kept."""
+    from minagent.providers import anthropic_stream, gemini, gemini_stream
+
+    tables = (TR._ENCODERS, TR._HEADERS, TR._ACCUMULATORS)
+    saved = [dict(t) for t in tables]
+    events = TR._ANTHROPIC_EVENTS
+    try:
+        for table in tables:
+            table.clear()
+        assert TR._encoder("gemini") is gemini.encode_response
+        assert TR._header_function("openai_chat") is openai_chat.stream_header
+        assert TR._header_function("gemini") is None
+        assert TR._accumulator("gemini") is gemini_stream.StreamAccumulator
+        assert tables == (
+            {"gemini": gemini.encode_response},
+            {"openai_chat": openai_chat.stream_header, "gemini": None},
+            {"gemini": gemini_stream.StreamAccumulator},
+        )
+        assert TR._encoder("gemini") is gemini.encode_response
+        TR._ANTHROPIC_EVENTS = ()
+        out = TR.StreamTranslator("anthropic", "gemini").feed(as_ev(AS_START))
+        assert out == b""
+        assert (
+            anthropic_stream.ContentBlockDelta,
+            anthropic_stream.ContentBlockStart,
+            anthropic_stream.ContentBlockStop,
+            anthropic_stream.MessageStart,
+            anthropic_stream.TextDelta,
+            anthropic_stream.ThinkingDelta,
+        ) == TR._ANTHROPIC_EVENTS
+    finally:
+        for table, old in zip(tables, saved, strict=True):
+            table.clear()
+            table.update(old)
+        TR._ANTHROPIC_EVENTS = events
+
+
+def test_content_of_a_response_as_blocks() -> None:
+    """A response's content as a list of blocks: a string is one text block (none when
+    empty); a list is copied."""
+
+    def response(content: Any) -> ModelResponse:
+        return ModelResponse(message=Message(role="assistant", content=content))
+
+    assert TR._content(response("hi")) == [wb.TextBlock("hi")]
+    assert TR._content(response("")) == []
+    blocks = [wb.TextBlock("a")]
+    got = TR._content(response(blocks))
+    assert got == blocks and got is not blocks
+
+
+def test_responses_target_end_keeps_the_creation_time_of_the_start() -> None:
+    """A source without a creation time to Responses: response.completed carries the
+    created_at that response.created chose, even when the clock moved on in between."""
+    from minagent.providers import openai_responses
+
+    clock = iter(range(100, 10_000, 100))
+    saved = openai_responses.time
+    openai_responses.time = SimpleNamespace(time=lambda: float(next(clock)))  # type: ignore[assignment]
+    try:
+        translator = TR.StreamTranslator("anthropic", "openai_responses", unsupported="drop")
+        end = [as_bs(0, AS_TEXT), as_stop(0), {"type": "message_stop"}]
+        out = translator.feed(b"".join(as_ev(e) for e in [AS_START, *end]))
+        out += translator.close()
+    finally:
+        openai_responses.time = saved
+    stamps = [
+        json.loads(line[6:])["response"]["created_at"]
+        for line in out.split(b"\n")
+        if line.startswith(b'data: {"response"')
+    ]
+    assert stamps == [100, 100]
