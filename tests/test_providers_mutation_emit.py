@@ -10,6 +10,7 @@ import msgspec
 import pytest
 from msgspec import UNSET
 
+from minagent import providers
 from minagent.providers import StreamError, anthropic, openai_chat
 from minagent.providers import _chat_ext as CE
 from minagent.providers import anthropic_stream as AS
@@ -2762,7 +2763,7 @@ def test_responses_text_after_an_annotation_is_not_lost() -> None:
     events[at - 1], events[at] = events[at], events[at - 1]  # the "d" delta after it
     out = TR.StreamTranslator("openai_responses", "anthropic", unsupported="drop")
     data = b"".join(out.feed(chunk) for chunk in rs_bytes(events)) + out.close()
-    text = [b.text for b in anthropic.accumulate([data]).message.content]  # type: ignore[attr-defined]
+    text = [b.text for b in providers.get("anthropic").accumulate([data]).message.content]
     assert text == ["ab", "cd", "pre", "x"]
 
 
@@ -2926,3 +2927,203 @@ def test_responses_target_end_keeps_the_creation_time_of_the_start() -> None:
         if line.startswith(b'data: {"response"')
     ]
     assert stamps == [100, 100]
+
+
+GEMINI_MORE: list[dict[str, Any]] = [
+    {
+        "candidates": [
+            {
+                "content": {
+                    "role": "model",
+                    "parts": [{"text": "A", "thought": True, "thoughtSignature": "s1"}],
+                }
+            }
+        ],
+        "modelVersion": "v",
+        "responseId": "r",
+    },
+    {
+        "candidates": [{"content": {"role": "model", "parts": [{"text": "B", "thought": True}]}}],
+        "modelVersion": "v",
+        "responseId": "r",
+    },
+    {
+        "candidates": [{"content": {"role": "model", "parts": [{"text": "C", "thought": True}]}}],
+        "modelVersion": "v",
+        "responseId": "r",
+    },
+    {"candidates": [], "modelVersion": "v", "responseId": "r"},
+    {
+        "candidates": [{"index": 1, "content": {"role": "model", "parts": [{"text": "zz"}]}}],
+        "modelVersion": "v",
+        "responseId": "r",
+    },
+    {
+        "candidates": [
+            {
+                "content": {
+                    "role": "model",
+                    "parts": [{"functionCall": {"name": "f", "args": {}}}, {"text": "T"}],
+                }
+            }
+        ],
+        "modelVersion": "v",
+        "responseId": "r",
+    },
+    {
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"text": "", "thoughtSignature": "s2"}]}}
+        ],
+        "modelVersion": "v",
+        "responseId": "r",
+    },
+    {
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"text": "U"}]}, "finishReason": "STOP"}
+        ],
+        "modelVersion": "v",
+        "responseId": "r",
+    },
+]
+GEMINI_MORE_OUT = {
+    "openai_responses": (
+        '{"response":{"id":"r","object":"response","created_at":7,"status":"in_progress","error":null,"incomplete_details":null,"model":"v","parallel_tool_calls":true,"tool_choice":"auto","tools":[],"output":[]},"type":"response.created","sequence_number":0}',
+        '{"output_index":0,"item":{"type":"reasoning","summary":[],"id":"r_rs_0","content":[]},"type":"response.output_item.added","sequence_number":1}',
+        '{"item_id":"r_rs_0","output_index":0,"content_index":0,"part":{"type":"reasoning_text","text":""},"type":"response.content_part.added","sequence_number":2}',
+        '{"type":"response.reasoning_text.delta","item_id":"r_rs_0","output_index":0,"content_index":0,"delta":"A","sequence_number":3}',
+        '{"item_id":"r_rs_0","output_index":0,"content_index":0,"text":"A","type":"response.reasoning_text.done","sequence_number":4}',
+        '{"item_id":"r_rs_0","output_index":0,"content_index":0,"part":{"type":"reasoning_text","text":"A"},"type":"response.content_part.done","sequence_number":5}',
+        '{"output_index":0,"item":{"type":"reasoning","summary":[],"id":"r_rs_0","content":[{"type":"reasoning_text","text":"A"}]},"type":"response.output_item.done","sequence_number":6}',
+        '{"output_index":1,"item":{"type":"reasoning","summary":[],"id":"r_rs_1","content":[]},"type":"response.output_item.added","sequence_number":7}',
+        '{"item_id":"r_rs_1","output_index":1,"content_index":0,"part":{"type":"reasoning_text","text":""},"type":"response.content_part.added","sequence_number":8}',
+        '{"type":"response.reasoning_text.delta","item_id":"r_rs_1","output_index":1,"content_index":0,"delta":"B","sequence_number":9}',
+        '{"type":"response.reasoning_text.delta","item_id":"r_rs_1","output_index":1,"content_index":0,"delta":"C","sequence_number":10}',
+        '{"item_id":"r_rs_1","output_index":1,"content_index":0,"text":"BC","type":"response.reasoning_text.done","sequence_number":11}',
+        '{"item_id":"r_rs_1","output_index":1,"content_index":0,"part":{"type":"reasoning_text","text":"BC"},"type":"response.content_part.done","sequence_number":12}',
+        '{"output_index":1,"item":{"type":"reasoning","summary":[],"id":"r_rs_1","content":[{"type":"reasoning_text","text":"BC"}]},"type":"response.output_item.done","sequence_number":13}',
+        '{"output_index":2,"item":{"type":"function_call","call_id":"minagent-gemini-0-2","name":"f","arguments":"{}"},"type":"response.output_item.added","sequence_number":14}',
+        '{"output_index":2,"item":{"type":"function_call","call_id":"minagent-gemini-0-2","name":"f","arguments":"{}"},"type":"response.output_item.done","sequence_number":15}',
+        '{"output_index":3,"item":{"type":"message","status":"in_progress","role":"assistant","id":"r_msg_3","content":[]},"type":"response.output_item.added","sequence_number":16}',
+        '{"item_id":"r_msg_3","output_index":3,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]},"type":"response.content_part.added","sequence_number":17}',
+        '{"type":"response.output_text.delta","item_id":"r_msg_3","output_index":3,"content_index":0,"logprobs":[],"delta":"T","sequence_number":18}',
+        '{"type":"response.output_text.delta","item_id":"r_msg_3","output_index":3,"content_index":0,"logprobs":[],"delta":"","sequence_number":19}',
+        '{"item_id":"r_msg_3","output_index":3,"content_index":0,"text":"T","logprobs":[],"type":"response.output_text.done","sequence_number":20}',
+        '{"item_id":"r_msg_3","output_index":3,"content_index":0,"part":{"type":"output_text","text":"T","annotations":[]},"type":"response.content_part.done","sequence_number":21}',
+        '{"output_index":3,"item":{"type":"message","status":"completed","role":"assistant","id":"r_msg_3","content":[{"type":"output_text","text":"T","annotations":[]}]},"type":"response.output_item.done","sequence_number":22}',
+        '{"output_index":4,"item":{"type":"message","status":"in_progress","role":"assistant","id":"r_msg_4","content":[]},"type":"response.output_item.added","sequence_number":23}',
+        '{"item_id":"r_msg_4","output_index":4,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]},"type":"response.content_part.added","sequence_number":24}',
+        '{"type":"response.output_text.delta","item_id":"r_msg_4","output_index":4,"content_index":0,"logprobs":[],"delta":"U","sequence_number":25}',
+        '{"item_id":"r_msg_4","output_index":4,"content_index":0,"text":"U","logprobs":[],"type":"response.output_text.done","sequence_number":26}',
+        '{"item_id":"r_msg_4","output_index":4,"content_index":0,"part":{"type":"output_text","text":"U","annotations":[]},"type":"response.content_part.done","sequence_number":27}',
+        '{"output_index":4,"item":{"type":"message","status":"completed","role":"assistant","id":"r_msg_4","content":[{"type":"output_text","text":"U","annotations":[]}]},"type":"response.output_item.done","sequence_number":28}',
+        '{"response":{"id":"r","object":"response","created_at":7,"status":"completed","error":null,"incomplete_details":null,"model":"v","parallel_tool_calls":true,"tool_choice":"auto","tools":[],"output":[{"type":"reasoning","id":"rs_minagent_0","summary":[],"content":[{"type":"reasoning_text","text":"A"}]},{"type":"reasoning","id":"rs_minagent_1","summary":[],"content":[{"type":"reasoning_text","text":"BC"}]},{"type":"function_call","call_id":"minagent-gemini-0-2","name":"f","arguments":"{}"},{"role":"assistant","content":[{"type":"output_text","text":"T","annotations":[]},{"type":"output_text","text":"U","annotations":[]}],"type":"message","id":"msg_minagent","status":"completed"}]},"type":"response.completed","sequence_number":29}',
+    ),
+    "anthropic": (
+        '{"type":"message_start","message":{"id":"r","type":"message","role":"assistant","model":"v","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0}}}',
+        '{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"minagent-gemini-0-2","name":"f","input":{}}}',
+        '{"type":"content_block_stop","index":0}',
+        '{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}',
+        '{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"T"}}',
+        '{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":""}}',
+        '{"type":"content_block_stop","index":1}',
+        '{"type":"content_block_start","index":2,"content_block":{"type":"text","text":""}}',
+        '{"type":"content_block_delta","index":2,"delta":{"type":"text_delta","text":"U"}}',
+        '{"type":"content_block_stop","index":2}',
+        '{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"input_tokens":0,"output_tokens":0}}',
+        '{"type":"message_stop"}',
+    ),
+}
+
+
+def test_gemini_signatures_other_candidates_and_parts_after_a_call() -> None:
+    """A Gemini source: a signed thought part is complete (the next thought starts a new
+    part), unsigned thoughts merge; a chunk without candidates, or whose first candidate is
+    another one, adds nothing live; a text part after a function call in one chunk goes live;
+    a signature on an empty text part ends that part."""
+    data = b"".join(b"data: " + json.dumps(c).encode() + b"\r\n\r\n" for c in GEMINI_MORE)
+    for target, events in GEMINI_MORE_OUT.items():
+        fields = {"created": 7} if target == "openai_responses" else {}
+        translator = TR.StreamTranslator("gemini", target, unsupported="drop", **fields)
+        out = translator.feed(data) + translator.close()
+        got = [
+            line[6:].rstrip(b"\r").decode() for line in out.split(b"\n") if line[:6] == b"data: "
+        ]
+        assert got == list(events), target
+
+
+def test_anthropic_thinking_text_in_its_start_and_text_with_keys() -> None:
+    """An Anthropic thinking block whose start already holds text sends it first, live, to a
+    target that takes thinking piece by piece; a text block whose start has other keys
+    (citations) goes whole when it stops."""
+    start = {"type": "thinking", "thinking": "pre", "signature": ""}
+    events = [
+        AS_START,
+        as_bs(0, start),
+        as_bd(0, {"type": "thinking_delta", "thinking": "x"}),
+        as_bd(0, {"type": "signature_delta", "signature": "s"}),
+        as_stop(0),
+        as_bs(1, {"type": "text", "text": "", "citations": []}),
+        as_bd(1, {"type": "text_delta", "text": "t"}),
+        as_stop(1),
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "end_turn"},
+            "usage": {"output_tokens": 2},
+        },
+        {"type": "message_stop"},
+    ]
+    translator = TR.StreamTranslator("anthropic", "gemini", unsupported="drop")
+    out = translator.feed(b"".join(as_ev(e) for e in events)) + translator.close()
+    top = '"modelVersion":"c","responseId":"m"'
+
+    def part(body: str) -> str:
+        return (
+            '{"candidates":[{"content":{"role":"model","parts":['
+            + body
+            + ']},"index":0}],'
+            + top
+            + "}"
+        )
+
+    assert [
+        line[6:].rstrip(b"\r").decode() for line in out.split(b"\n") if line[:6] == b"data: "
+    ] == [
+        part('{"text":"pre","thought":true}'),
+        part('{"text":"x","thought":true}'),
+        "{"
+        + top
+        + ',"candidates":[{"content":{"role":"model","parts":[{"text":"t"}]},"index":0}]}',
+        "{" + top + ',"usageMetadata":{"promptTokenCount":7,"cachedContentTokenCount":2,'
+        '"candidatesTokenCount":2},"candidates":[{"index":0,"content":{"role":"model"},'
+        '"finishReason":"STOP"}]}',
+    ]
+
+
+def test_chat_thinking_or_parts_after_the_text_are_refused_at_their_chunk() -> None:
+    """reasoning_content or a list of content parts after the text started is refused at its
+    chunk: they come before the text in the message, which was already translated."""
+    first = c_chunk({"role": "assistant", "content": "a"})
+    for second in ({"reasoning_content": "x"}, {"content": [{"type": "text", "text": "p"}]}):
+        translator = TR.StreamTranslator("openai_chat", "anthropic")
+        with pytest.raises(StreamError) as info:
+            translator.feed(first + c_chunk(second))
+        assert (str(info.value), info.value.frame) == (
+            "thinking or content parts after the text started: they come before the text in"
+            " the message, and the text was already translated (frame 1)",
+            1,
+        )
+
+
+def test_responses_parts_with_text_or_annotations_are_not_live() -> None:
+    """An output_text part that arrives with text or annotations already is not sent live:
+    the message goes whole when its item is done."""
+    for part in (
+        {"type": "output_text", "text": "pre", "annotations": []},
+        {"type": "output_text", "text": "", "annotations": [{"type": "file_citation"}]},
+    ):
+        events = [dict(e) for e in RS_MORE[:3]]
+        events[2] = dict(events[2], part=part)
+        events.append(dict(RS_MORE[3]))
+        translator = TR.StreamTranslator("openai_responses", "anthropic", unsupported="drop")
+        out = translator.feed(b"".join(rs_bytes(events)))
+        assert out.count(b"event: ") == 1, part  # message_start only
