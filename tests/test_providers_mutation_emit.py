@@ -2978,8 +2978,21 @@ GEMINI_MORE: list[dict[str, Any]] = [
         "responseId": "r",
     },
     {
+        "candidates": [{"content": {"role": "model", "parts": [{"text": ""}]}}],
+        "modelVersion": "v",
+        "responseId": "r",
+    },
+    {
+        "candidates": [{"content": {"role": "model", "parts": [{"text": "U"}]}}],
+        "modelVersion": "v",
+        "responseId": "r",
+    },
+    {
         "candidates": [
-            {"content": {"role": "model", "parts": [{"text": "U"}]}, "finishReason": "STOP"}
+            {
+                "content": {"role": "model", "parts": [{"text": "F", "thought": False}]},
+                "finishReason": "STOP",
+            }
         ],
         "modelVersion": "v",
         "responseId": "r",
@@ -3016,7 +3029,9 @@ GEMINI_MORE_OUT = {
         '{"item_id":"r_msg_4","output_index":4,"content_index":0,"text":"U","logprobs":[],"type":"response.output_text.done","sequence_number":26}',
         '{"item_id":"r_msg_4","output_index":4,"content_index":0,"part":{"type":"output_text","text":"U","annotations":[]},"type":"response.content_part.done","sequence_number":27}',
         '{"output_index":4,"item":{"type":"message","status":"completed","role":"assistant","id":"r_msg_4","content":[{"type":"output_text","text":"U","annotations":[]}]},"type":"response.output_item.done","sequence_number":28}',
-        '{"response":{"id":"r","object":"response","created_at":7,"status":"completed","error":null,"incomplete_details":null,"model":"v","parallel_tool_calls":true,"tool_choice":"auto","tools":[],"output":[{"type":"reasoning","id":"rs_minagent_0","summary":[],"content":[{"type":"reasoning_text","text":"A"}]},{"type":"reasoning","id":"rs_minagent_1","summary":[],"content":[{"type":"reasoning_text","text":"BC"}]},{"type":"function_call","call_id":"minagent-gemini-0-2","name":"f","arguments":"{}"},{"role":"assistant","content":[{"type":"output_text","text":"T","annotations":[]},{"type":"output_text","text":"U","annotations":[]}],"type":"message","id":"msg_minagent","status":"completed"}]},"type":"response.completed","sequence_number":29}',
+        '{"output_index":5,"item":{"role":"assistant","content":[{"type":"output_text","text":"F","annotations":[]}],"type":"message","id":"msg_minagent","status":"completed"},"type":"response.output_item.added","sequence_number":29}',
+        '{"output_index":5,"item":{"role":"assistant","content":[{"type":"output_text","text":"F","annotations":[]}],"type":"message","id":"msg_minagent","status":"completed"},"type":"response.output_item.done","sequence_number":30}',
+        '{"response":{"id":"r","object":"response","created_at":7,"status":"completed","error":null,"incomplete_details":null,"model":"v","parallel_tool_calls":true,"tool_choice":"auto","tools":[],"output":[{"type":"reasoning","id":"rs_minagent_0","summary":[],"content":[{"type":"reasoning_text","text":"A"}]},{"type":"reasoning","id":"rs_minagent_1","summary":[],"content":[{"type":"reasoning_text","text":"BC"}]},{"type":"function_call","call_id":"minagent-gemini-0-2","name":"f","arguments":"{}"},{"role":"assistant","content":[{"type":"output_text","text":"T","annotations":[]},{"type":"output_text","text":"U","annotations":[]},{"type":"output_text","text":"F","annotations":[]}],"type":"message","id":"msg_minagent","status":"completed"}]},"type":"response.completed","sequence_number":31}',
     ),
     "anthropic": (
         '{"type":"message_start","message":{"id":"r","type":"message","role":"assistant","model":"v","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0}}}',
@@ -3029,6 +3044,9 @@ GEMINI_MORE_OUT = {
         '{"type":"content_block_start","index":2,"content_block":{"type":"text","text":""}}',
         '{"type":"content_block_delta","index":2,"delta":{"type":"text_delta","text":"U"}}',
         '{"type":"content_block_stop","index":2}',
+        '{"type":"content_block_start","index":3,"content_block":{"type":"text","text":""}}',
+        '{"type":"content_block_delta","index":3,"delta":{"type":"text_delta","text":"F"}}',
+        '{"type":"content_block_stop","index":3}',
         '{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"input_tokens":0,"output_tokens":0}}',
         '{"type":"message_stop"}',
     ),
@@ -3039,7 +3057,8 @@ def test_gemini_signatures_other_candidates_and_parts_after_a_call() -> None:
     """A Gemini source: a signed thought part is complete (the next thought starts a new
     part), unsigned thoughts merge; a chunk without candidates, or whose first candidate is
     another one, adds nothing live; a text part after a function call in one chunk goes live;
-    a signature on an empty text part ends that part."""
+    a signature on an empty text part ends that part, an empty text part adds nothing; a
+    part marked thought: false is no thought and does not go live as one."""
     data = b"".join(b"data: " + json.dumps(c).encode() + b"\r\n\r\n" for c in GEMINI_MORE)
     for target, events in GEMINI_MORE_OUT.items():
         fields = {"created": 7} if target == "openai_responses" else {}
@@ -3127,3 +3146,61 @@ def test_responses_parts_with_text_or_annotations_are_not_live() -> None:
         translator = TR.StreamTranslator("openai_responses", "anthropic", unsupported="drop")
         out = translator.feed(b"".join(rs_bytes(events)))
         assert out.count(b"event: ") == 1, part  # message_start only
+
+
+def test_chat_other_choices_and_unknown_keys_after_the_text() -> None:
+    """Only choice 0 is read live, wherever it stands in a chunk; an unknown delta key after
+    the text started (not reasoning) is no reason to refuse."""
+    data = (
+        c_event(
+            {"index": 1, "delta": {"role": "assistant", "content": "B"}},
+            {"index": 0, "delta": {"role": "assistant", "content": "A"}},
+        )
+        + c_chunk({"content": "a", "x_note": "n"})
+        + c_chunk({}, "stop")
+        + b"data: [DONE]\n\n"
+    )
+    translator = TR.StreamTranslator("openai_chat", "anthropic", unsupported="drop")
+    out = translator.feed(data) + translator.close()
+    assert [line[6:].decode() for line in out.split(b"\n") if line[:6] == b"data: "][1:4] == [
+        a_start(0, '{"type":"text","text":""}').split(b"data: ")[1].strip().decode(),
+        a_delta(0, '{"type":"text_delta","text":"A"}').split(b"data: ")[1].strip().decode(),
+        a_delta(0, '{"type":"text_delta","text":"a"}').split(b"data: ")[1].strip().decode(),
+    ]
+
+
+def test_anthropic_blocks_of_type_only_and_thinking_a_target_cannot_take() -> None:
+    """A block holding only its type is not thinking (nothing live); thinking whose start holds
+    text, for a target that cannot take thinking piece by piece, goes nowhere live and is
+    dropped and listed under the drop policy."""
+    events = [
+        AS_START,
+        as_bs(0, {"type": "odd"}),
+        as_stop(0),
+        as_bs(1, {"type": "thinking", "thinking": "pre", "signature": ""}),
+        as_bd(1, {"type": "signature_delta", "signature": "s"}),
+        as_stop(1),
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "end_turn"},
+            "usage": {"output_tokens": 2},
+        },
+        {"type": "message_stop"},
+    ]
+    dropped: list[Dropped] = []
+    translator = TR.StreamTranslator(
+        "anthropic", "openai_chat", unsupported="drop", dropped=dropped, created=5
+    )
+    out = translator.feed(b"".join(as_ev(e) for e in events)) + translator.close()
+    head = '{"id":"m","object":"chat.completion.chunk","created":5,"model":"c","choices":'
+    assert [line[6:].decode() for line in out.split(b"\n") if line[:6] == b"data: "] == [
+        head + '[{"index":0,"delta":{"role":"assistant"},"finish_reason":null}]}',
+        head + '[{"index":0,"logprobs":null,"delta":{},"finish_reason":"stop"}]}',
+        head + '[],"usage":{"prompt_tokens":7,"prompt_tokens_details":{"cached_tokens":2},'
+        '"completion_tokens":2,"total_tokens":9}}',
+        "[DONE]",
+    ]
+    assert [d.path for d in dropped] == ["$.message.content[0]", "$.message.content[1]"]
+    translator = TR.StreamTranslator("anthropic", "gemini", unsupported="drop")
+    out = translator.feed(b"".join(as_ev(e) for e in events)) + translator.close()
+    assert out.count(b'"thought":true') == 1 and out.count(b"data: ") == 2
