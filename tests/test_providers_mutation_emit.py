@@ -3204,3 +3204,17 @@ def test_anthropic_blocks_of_type_only_and_thinking_a_target_cannot_take() -> No
     translator = TR.StreamTranslator("anthropic", "gemini", unsupported="drop")
     out = translator.feed(b"".join(as_ev(e) for e in events)) + translator.close()
     assert out.count(b'"thought":true') == 1 and out.count(b"data: ") == 2
+
+
+def test_a_type_only_block_is_refused_where_thinking_goes_live() -> None:
+    """A block holding only its type, for a target that takes thinking piece by piece, is not
+    taken for thinking: it is refused when it stops, with its path."""
+    events = [AS_START, as_bs(0, {"type": "odd"}), as_stop(0)]
+    translator = TR.StreamTranslator("anthropic", "gemini")
+    with pytest.raises(UnsupportedError) as refused:
+        translator.feed(b"".join(as_ev(e) for e in events))
+    assert refused.value.path == "$.message.content[0]"
+    assert str(refused.value) == (
+        "the target format cannot hold a 'odd' block from another provider (no such block here)"
+        " (at $.message.content[0])"
+    )
