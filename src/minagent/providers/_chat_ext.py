@@ -261,7 +261,11 @@ def _default_order(
 
 
 def _answers(block: Any, ident: Any) -> bool:
-    return type(block) is dict and block.get("tool_use_id") == ident
+    """Whether ``block`` (a JSON object when read, a typed block when written) answers the
+    server tool call ``ident``."""
+    if type(block) is dict:
+        return block.get("tool_use_id") == ident
+    return getattr(block, "tool_use_id", None) == ident
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -417,8 +421,10 @@ def _walk(
 def lift_call(block: Any) -> Any:
     """A tool-use block whose call carried ``provider_specific_fields`` of typed keys only
     (`CALL_KEYS`): those keys as its typed fields (unchanged otherwise)."""
+    if type(block) is not wb.ToolUseBlock:
+        return block  # a call of another type, kept whole (an UnknownBlock has no extra)
     extra = block.extra
-    if type(block) is not wb.ToolUseBlock or extra is UNSET or PSF not in extra:
+    if extra is UNSET or PSF not in extra:
         return block
     fields = extra[PSF]
     if type(fields) is not dict or not fields or not set(fields) <= set(CALL_KEYS):
