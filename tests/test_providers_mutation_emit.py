@@ -2753,11 +2753,10 @@ def test_responses_parts_annotations_refusals_and_items_with_content() -> None:
     ]
 
 
-@pytest.mark.xfail(strict=True, reason="translate: text after an annotation event is lost")
 def test_responses_text_after_an_annotation_is_not_lost() -> None:
     """A text delta after an annotation.added event of the same part reaches the target (the
-    annotation closes the live block and counts it as sent, so the rest of its text is never
-    sent: found by the mutation run, for the owner of translate.py)."""
+    annotation closed the live block and counted it as sent, so the rest of its text was never
+    sent: found by the mutation run)."""
     events = [dict(e) for e in RS_MORE]
     at = next(i for i, e in enumerate(events) if e["type"].endswith("annotation.added"))
     events[at - 1], events[at] = events[at], events[at - 1]  # the "d" delta after it

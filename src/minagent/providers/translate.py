@@ -528,8 +528,6 @@ def _read_responses(t: StreamTranslator, event: Any) -> None:
         t._close_live()
         state["message"] = None
         t._flush()
-    elif kind == "response.output_text.annotation.added":
-        t._close_live()
     elif kind == "response.created":
         t._begin()
 
