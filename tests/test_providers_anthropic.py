@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import anthropic.types as at
+import msgspec
 import pytest
 from anthropic.types import message_create_params as mcp
 from hypothesis import given
@@ -396,3 +397,20 @@ def test_unknown_block_is_kept_in_request() -> None:
     with pytest.raises(UnsupportedError) as err:
         anthropic.encode_request([foreign], model="m", max_tokens=1)
     assert err.value.path == "$.messages[0].content[1]"
+
+
+def test_created_has_no_place_in_a_messages_response() -> None:
+    """A `created=` keyword (as a stream translator passes to every target) or another
+    provider's creation time is not written into an Anthropic response body, whose schema
+    has no such key: one `$.created` metadata entry in `dropped`, whichever gave it."""
+    foreign = ModelResponse(
+        message=Message(role="assistant", content=[TextBlock(text="hi")]), id="r", model="m"
+    )
+    timed = msgspec.structs.replace(foreign, created=5)
+    for response, fields in ((foreign, {"created": 9}), (timed, {}), (timed, {"created": 9})):
+        dropped: list[Any] = []
+        body = json.loads(
+            anthropic.encode_response(response, unsupported="drop", dropped=dropped, **fields)
+        )
+        assert "created" not in body
+        assert [(d.path, d.kind) for d in dropped] == [("$.created", "metadata")]

@@ -2280,7 +2280,7 @@ TRANSLATED_MORE = {
         '{"type":"content_block_start","index":2,"content_block":{"type":"text","text":""}}',
         '{"type":"content_block_delta","index":2,"delta":{"type":"text_delta","text":"end"}}',
         '{"type":"content_block_stop","index":2}',
-        '{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null,"created":7},"usage":{"input_tokens":1,"output_tokens":2}}',
+        '{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"input_tokens":1,"output_tokens":2}}',
         '{"type":"message_stop"}',
     ),
     ("gemini", "openai_responses"): (

@@ -1123,7 +1123,8 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
     else:
         kit.foreign_extra(policy, extra, "$", "the response key")
     for key, value in fields.items():
-        top.setdefault(key, value)
+        if key != "created":  # a Messages response has no creation time: listed below
+            top.setdefault(key, value)
     msg = response.message
     msg_own = msg.extra is UNSET or kit.is_own(msg.extra, NAME, neutral=True)
     if _message_keys(msg, "$.message", policy, msg_own):
@@ -1137,9 +1138,7 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
     model = response.model if response.model is not UNSET else top.pop("model", None)
     top.pop("id", None)
     top.pop("model", None)
-    if response.created is not UNSET and own:
-        top.setdefault("created", response.created)
-    elif response.created is not UNSET:
+    if response.created is not UNSET or "created" in fields:
         policy.metadata("$.created", "the creation time (a Messages response has none)")
     body = {
         "id": ident,
