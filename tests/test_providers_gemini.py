@@ -578,3 +578,26 @@ def test_a_function_call_streamed_in_pieces_is_kept_whole() -> None:
     resp = G.decode_response(json.dumps(body).encode())
     assert resp.message.content == [UnknownBlock(Extra({"type": "gemini_part", **piece}))]
     assert json.loads(G.encode_response(resp)) == body
+
+
+def test_a_foreign_response_without_usage_extra_lists_none() -> None:
+    """Another provider's response with usage counters but no usage entries beyond them is
+    written with its counters and lists no `$.usage_extra` (absent is not "a usage that is not
+    an object")."""
+    from minagent.providers import openai_chat
+
+    body = (
+        b'{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,'
+        b'"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],'
+        b'"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}'
+    )
+    dropped: list[Any] = []
+    out = json.loads(
+        G.encode_response(openai_chat.decode_response(body), unsupported="drop", dropped=dropped)
+    )
+    assert out["usageMetadata"] == {
+        "promptTokenCount": 3,
+        "candidatesTokenCount": 2,
+        "totalTokenCount": 5,
+    }
+    assert [d.path for d in dropped] == ["$.object", "$.created"]

@@ -1882,7 +1882,7 @@ def test_chat_stream_translates_to_each_target_exactly() -> None:
             == {
                 "anthropic": ["$.object", "$.logprobs", "$.message.refusal", "$.created"],
                 "openai_responses": ["$.object", "$.logprobs", "$.message.refusal"],
-                "gemini": ["$.object", "$.logprobs", "$.created", "$.usage_extra"],
+                "gemini": ["$.object", "$.logprobs", "$.created"],
             }[target]
         )
     first = TR.StreamTranslator("openai_chat", "anthropic", unsupported="drop")

@@ -879,7 +879,8 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
         other = usage_other if type(usage_other) is dict else {}
         counters = dict(response.usage)
         if not own:
-            counters = kit.foreign_usage(counters, usage_other, _USAGE_NEUTRAL, policy)
+            given = None if usage_other is kit.MISSING else usage_other  # (absent: nothing)
+            counters = kit.foreign_usage(counters, given, _USAGE_NEUTRAL, policy)
             other = {}
         kit.uncached(counters, 1)
         body["usageMetadata"] = kit.usage_object(counters, other, _USAGE_BACK)
