@@ -668,8 +668,9 @@ def encode_json(obj: Any) -> bytes:
     Structs carrying unknown data must already be `lowered`; anything else msgspec cannot write
     raises `EncodeError`, and so do a value nested deeper than the default ``max_depth`` (what
     the adapters' decoders refuse) and a NaN or infinity (msgspec would write ``null``), each
-    with its path in ``obj`` (`minagent.wire._finite`: looked for only when the output holds a
-    null).
+    with its path in ``obj`` (`minagent.wire._finite.refuse_nonfinite`, as the wire codec
+    checks: a short output without a ``null`` value needs one byte search, any other output the
+    MessagePack look; a search of its own here first would read a long output once more).
 
     msgspec's recursion guard stops past the default ``max_depth``: up to CPython 3.11 the guard
     is the recursion limit; from 3.12 the thread's C recursion count is lowered for the call
@@ -699,8 +700,7 @@ def encode_json(obj: Any) -> bytes:
         raise EncodeError(f"cannot write JSON: {err}") from None
     finally:
         local.pieces = None
-    if b"null" in out:  # (the NaN check looks closer only then: `_finite.refuse_nonfinite`)
-        _finite.refuse_nonfinite(obj, out)  # on the output without the spliced text
+    _finite.refuse_nonfinite(obj, out)  # on the output without the spliced text
     if pieces:
         spliced = _splice(out, pieces)
         out = spliced if spliced is not None else _encode_once(obj, splice=False)
