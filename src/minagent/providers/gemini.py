@@ -604,13 +604,17 @@ def _stop(finish: str, blocks: list[wb.ContentBlock]) -> str:
 # --- encoding -----------------------------------------------------------------------------------
 
 
-def _encode_request(req: Request, policy: Unsupported) -> bytes:
+def _encode_request(req: Request, policy: Unsupported, direct: bool = True) -> bytes:
     """Encode a `Request` (or messages plus keyword options) as a Gemini request body.
 
     System messages go to ``systemInstruction`` (text only); tool messages become
     ``functionResponse`` parts of a user content (consecutive ones share one content).
     Content Gemini cannot hold raises `UnsupportedError` naming its path, or under
     ``unsupported="drop"`` is left out and recorded in ``dropped``.
+
+    The commonest messages are written by `_direct_parts` and `_direct_response`;
+    ``direct=False`` writes every one through the general path instead (the same bytes: the
+    tests compare the two).
     """
     body: dict[str, Any] = kit.encode_settings(req, NAME, read_settings, write_settings, policy)
     contents: list[Any] = []
@@ -631,7 +635,9 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
                     {"role": "model" if role == "assistant" else "user", "parts": parts}
                 )
             continue
-        if role == "tool":
+        if not direct:
+            pass
+        elif role == "tool":
             part = _direct_response(msg, names)
             if part is not None:
                 if tool_content is None or (not plain and msg.extra.get(kit.NEW_TURN) is True):

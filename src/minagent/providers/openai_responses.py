@@ -487,36 +487,31 @@ def response_from_dict(body: dict[str, Any]) -> ModelResponse:
 # --- encoding -----------------------------------------------------------------------------------
 
 
-def _encode_request(req: Request, policy: Unsupported) -> bytes:
+def _encode_request(req: Request, policy: Unsupported, direct: bool = True) -> bytes:
     """Encode a `Request` (or messages plus keyword options) as a Responses request body.
 
     The first message, when it is a plain system message with string content, becomes
     ``instructions``. Content the Responses API cannot hold (thinking from another provider,
     ``is_error`` on a tool result, blocks of other providers) raises `UnsupportedError` naming its
     path, or under ``unsupported="drop"`` is left out and recorded in ``dropped``.
+
+    The commonest messages are written by `_direct_items`; ``direct=False`` writes every one
+    through the general path instead (the same bytes: the tests compare the two).
     """
     body: dict[str, Any] = kit.encode_settings(req, NAME, read_settings, write_settings, policy)
     items: list[Any] = []
     for i, msg in enumerate(req.messages):
         role = msg.role
         content = msg.content
-        if msg.extra is UNSET and type(content) is str:  # the common cases, fast
-            if role == "tool":
-                if msg.tool_call_id is not UNSET and msg.is_error is not True:
-                    call_id = msg.tool_call_id
-                    items.append(
-                        {"type": "function_call_output", "call_id": call_id, "output": content}
-                    )
-                    continue
-            elif i or role != "system" or "instructions" in body:
+        if msg.extra is UNSET and type(content) is str and role != "tool":  # the commonest
+            if i or role != "system" or "instructions" in body:
                 items.append({"role": role, "content": content})
-                continue
             else:
                 body["instructions"] = content
-                continue
-        direct = _direct_items(msg, i, policy)
-        if direct is not None:
-            items += direct
+            continue
+        written = _direct_items(msg, i, policy) if direct else None
+        if written is not None:
+            items += written
             continue
         _encode_message(msg, f"$.messages[{i}]", policy, items)
     body["input"] = items
