@@ -613,6 +613,8 @@ def _hook(obj: Any) -> Any:
 
 
 _ENCODER = msgspec.json.Encoder(enc_hook=_hook)
+_CAPPED = sys.version_info >= (3, 12)
+"""Whether msgspec's guard is a C recursion count `_codec.encode_budget` may cap (3.12+)."""
 
 
 def _splice(out: bytes, pieces: list[bytes | memoryview]) -> bytes | None:
@@ -681,7 +683,7 @@ def encode_json(obj: Any) -> bytes:
     """
     local = _local
     local.pieces = pieces = []
-    budget = _codec.encode_budget()
+    budget = _codec.encode_budget() if _CAPPED else None  # (up to 3.11: the recursion limit)
     try:
         try:
             out: bytes = (
