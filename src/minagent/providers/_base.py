@@ -702,7 +702,11 @@ def encode_json(obj: Any) -> bytes:
         raise EncodeError(f"cannot write JSON: {err}") from None
     finally:
         local.pieces = None
-    _finite.refuse_nonfinite(obj, out)  # on the output without the spliced text
+    # On the output without the spliced text. With spliced pieces the MessagePack look cannot
+    # write ``obj`` (it knows no `Spliced`) and would walk it instead: a search for a null value
+    # comes first then, whatever the output's length.
+    if not pieces or _finite.writes_null(out):
+        _finite.refuse_nonfinite(obj, out)
     if pieces:
         spliced = _splice(out, pieces)
         out = spliced if spliced is not None else _encode_once(obj, splice=False)
