@@ -613,6 +613,8 @@ def _hook(obj: Any) -> Any:
 
 
 _ENCODER = msgspec.json.Encoder(enc_hook=_hook)
+_CAPPED = sys.version_info >= (3, 12)
+"""Whether msgspec's guard is a C recursion count `_codec.encode_budget` may cap (3.12+)."""
 
 
 def _splice(out: bytes, pieces: list[bytes | memoryview]) -> bytes | None:
@@ -668,8 +670,9 @@ def encode_json(obj: Any) -> bytes:
     Structs carrying unknown data must already be `lowered`; anything else msgspec cannot write
     raises `EncodeError`, and so do a value nested deeper than the default ``max_depth`` (what
     the adapters' decoders refuse) and a NaN or infinity (msgspec would write ``null``), each
-    with its path in ``obj`` (`minagent.wire._finite`: looked for only when the output holds a
-    null).
+    with its path in ``obj`` (`minagent.wire._finite.refuse_nonfinite`, as the wire codec
+    checks: a short output without a ``null`` value needs one byte search, any other output the
+    MessagePack look; a search of its own here first would read a long output once more).
 
     msgspec's recursion guard stops past the default ``max_depth``: up to CPython 3.11 the guard
     is the recursion limit; from 3.12 the thread's C recursion count is lowered for the call
@@ -680,7 +683,7 @@ def encode_json(obj: Any) -> bytes:
     """
     local = _local
     local.pieces = pieces = []
-    budget = _codec.encode_budget()
+    budget = _codec.encode_budget() if _CAPPED else None  # (up to 3.11: the recursion limit)
     try:
         try:
             out: bytes = (
@@ -699,8 +702,11 @@ def encode_json(obj: Any) -> bytes:
         raise EncodeError(f"cannot write JSON: {err}") from None
     finally:
         local.pieces = None
-    if b"null" in out:  # (the NaN check looks closer only then: `_finite.refuse_nonfinite`)
-        _finite.refuse_nonfinite(obj, out)  # on the output without the spliced text
+    # On the output without the spliced text. With spliced pieces the MessagePack look cannot
+    # write ``obj`` (it knows no `Spliced`) and would walk it instead: a search for a null value
+    # comes first then, whatever the output's length.
+    if not pieces or _finite.writes_null(out):
+        _finite.refuse_nonfinite(obj, out)
     if pieces:
         spliced = _splice(out, pieces)
         out = spliced if spliced is not None else _encode_once(obj, splice=False)

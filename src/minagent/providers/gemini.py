@@ -604,13 +604,17 @@ def _stop(finish: str, blocks: list[wb.ContentBlock]) -> str:
 # --- encoding -----------------------------------------------------------------------------------
 
 
-def _encode_request(req: Request, policy: Unsupported) -> bytes:
+def _encode_request(req: Request, policy: Unsupported, direct: bool = True) -> bytes:
     """Encode a `Request` (or messages plus keyword options) as a Gemini request body.
 
     System messages go to ``systemInstruction`` (text only); tool messages become
     ``functionResponse`` parts of a user content (consecutive ones share one content).
     Content Gemini cannot hold raises `UnsupportedError` naming its path, or under
     ``unsupported="drop"`` is left out and recorded in ``dropped``.
+
+    The commonest messages are written by `_direct_parts` and `_direct_response`;
+    ``direct=False`` writes every one through the general path instead (the same bytes: the
+    tests compare the two).
     """
     body: dict[str, Any] = kit.encode_settings(req, NAME, read_settings, write_settings, policy)
     contents: list[Any] = []
@@ -631,6 +635,29 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
                     {"role": "model" if role == "assistant" else "user", "parts": parts}
                 )
             continue
+        if not direct:
+            pass
+        elif role == "tool":
+            part = _direct_response(msg, names)
+            if part is not None:
+                if tool_content is None or (not plain and msg.extra.get(kit.NEW_TURN) is True):
+                    tool_content = {"role": "user", "parts": []}
+                    contents.append(tool_content)
+                tool_content["parts"].append(part)
+                continue
+        elif plain or (len(msg.extra) == 1 and msg.extra.get(kit.SOURCE) == NAME):
+            own = not plain
+            parts = _direct_parts(content, own, role == "system", names, policy)
+            if parts is not None:
+                if role == "system":
+                    system_parts += parts
+                    continue
+                if parts or own:
+                    tool_content = None
+                    contents.append(
+                        {"role": "model" if role == "assistant" else "user", "parts": parts}
+                    )
+                    continue
         path = f"$.messages[{i}]"
         own = kit.is_own(msg.extra, NAME)
         if role == "system":
@@ -700,6 +727,155 @@ def _parts(
         if part is not None:
             parts.append(part)
     return parts
+
+
+def _direct_parts(
+    content: str | list[wb.ContentBlock],
+    own: bool,
+    system: bool,
+    names: dict[str, str],
+    policy: Unsupported,
+) -> list[Any] | None:
+    """What `_parts` writes for the commonest blocks, written directly (None when a block is
+    another kind, carries a typed optional field or a key the general path would report, or
+    otherwise needs it): texts, thoughts, function calls, inline and file data of documented
+    media types, and (own) Gemini parts kept whole. Never reports."""
+    if type(content) is str:
+        return [{"text": content}]
+    parts: list[Any] = []
+    for block in content:
+        kind = type(block)
+        if kind is wb.TextBlock:
+            if block.citations is not UNSET or block.cache_control is not UNSET:  # type: ignore[union-attr]
+                return None
+            part: dict[str, Any] = {"text": block.text}  # type: ignore[union-attr]
+        elif system:
+            return None
+        elif kind is wb.ToolUseBlock:
+            part = _direct_call(block, own, names, policy)  # type: ignore[arg-type]
+            if part is None:
+                return None
+            parts.append(part)
+            continue
+        elif kind is wb.ThinkingBlock:
+            if block.signature is not UNSET:  # type: ignore[union-attr]
+                return None
+            part = {"text": block.thinking, "thought": True}  # type: ignore[union-attr]
+        elif kind is wb.UnknownBlock:
+            data = block.data  # type: ignore[union-attr]
+            if not own or data.get("type") != PART_TYPE:
+                return None
+            parts.append({k: v for k, v in data.items() if k != "type"})
+            continue
+        elif kind is wb.DocumentBlock or kind is wb.ImageBlock:
+            part = _direct_media(block)  # type: ignore[assignment]
+            if part is None:
+                return None
+        else:
+            return None
+        extra = block.extra  # type: ignore[union-attr]
+        if extra is not UNSET:
+            if not own and not _PART_KEYS.issuperset(extra):
+                return None
+            part.update(extra.items())
+        parts.append(part)
+    return parts
+
+
+def _direct_call(
+    block: wb.ToolUseBlock, own: bool, names: dict[str, str], policy: Unsupported
+) -> dict[str, Any] | None:
+    """A ``functionCall`` part as `_parts` / `_part` write it, for a call without typed
+    optional fields (records its name in ``names``, as they do)."""
+    if (
+        block.caller is not UNSET
+        or block.toolset_name is not UNSET
+        or block.cache_control is not UNSET
+    ):
+        return None
+    extra = block.extra
+    keys: dict[str, Any] = {}
+    if extra is not UNSET:
+        if not own and not _CALL_KEYS.issuperset(extra):
+            return None
+        keys = extra.to_dict()
+    name = block.name if own else policy.renaming().name(block.name, NAME_LIMIT, NAME)
+    call: dict[str, Any] = {"name": name}
+    if not keys.pop("args_absent", False) or block.input:
+        call["args"] = block.input
+    ident = block.id
+    if not ident.startswith(ID_PREFIX):
+        call["id"] = ident
+    names[ident] = name
+    if keys:
+        return {"functionCall": call, **keys}
+    return {"functionCall": call}
+
+
+def _direct_media(block: wb.ImageBlock | wb.DocumentBlock) -> dict[str, Any] | None:
+    """`_media` for a block without typed optional fields whose base64 or URL source carries no
+    extra key (a URL of a media type `_guess` knows); its own extra keys are the caller's."""
+    if block.cache_control is not UNSET:
+        return None
+    if type(block) is wb.ImageBlock:
+        if block.transformations is not UNSET:
+            return None
+    elif (
+        block.title is not UNSET  # type: ignore[union-attr]
+        or block.context is not UNSET  # type: ignore[union-attr]
+        or block.citations is not UNSET  # type: ignore[union-attr]
+    ):
+        return None
+    source = block.source
+    kind = type(source)
+    if kind is wb.Base64Source and source.extra is UNSET:  # type: ignore[union-attr]
+        data = kit.base64_json(source)  # type: ignore[arg-type]
+        return {"inlineData": {"mimeType": source.media_type, "data": data}}  # type: ignore[union-attr]
+    if kind is wb.UrlSource and source.extra is UNSET:  # type: ignore[union-attr]
+        mime = _guess(source.url)  # type: ignore[union-attr]
+        if mime is not None:
+            return {"fileData": {"mimeType": mime, "fileUri": source.url}}  # type: ignore[union-attr]
+    return None
+
+
+_DIRECT_RESPONSE_KEYS = kit.HINTS | {_RESPONSE_MARK}
+
+
+def _direct_response(msg: Message, names: dict[str, str]) -> dict[str, Any] | None:
+    """The ``functionResponse`` part `_response_part` writes for a tool result with string
+    content answering a call earlier in the request, whose extra keys are hints and the mark of
+    an object response (None for any other, and for a mark whose content is not a JSON
+    object: the general path decides those)."""
+    call_id = msg.tool_call_id
+    content = msg.content
+    if call_id is UNSET or type(content) is not str:
+        return None
+    name = names.get(call_id)  # type: ignore[arg-type]
+    if name is None:
+        return None
+    extra = msg.extra
+    mark = None
+    if extra is not UNSET:
+        if not _DIRECT_RESPONSE_KEYS.issuperset(extra):
+            return None
+        mark = extra.get(_RESPONSE_MARK)
+    if mark == "object":
+        try:
+            response = _ANY_JSON.decode(content)
+        except Exception:  # (invalid, too deep, ...: the general path decides)
+            return None
+        if type(response) is not dict:
+            return None
+    elif msg.is_error is True:
+        response = {"error": content}
+    else:
+        response = {"output": content}
+    if call_id.startswith(ID_PREFIX):  # type: ignore[union-attr]
+        return {"functionResponse": {"name": name, "response": response}}
+    return {"functionResponse": {"id": call_id, "name": name, "response": response}}
+
+
+_ANY_JSON = msgspec.json.Decoder()
 
 
 _NO_KEYS: frozenset[str] = frozenset()

@@ -487,34 +487,246 @@ def response_from_dict(body: dict[str, Any]) -> ModelResponse:
 # --- encoding -----------------------------------------------------------------------------------
 
 
-def _encode_request(req: Request, policy: Unsupported) -> bytes:
+def _encode_request(req: Request, policy: Unsupported, direct: bool = True) -> bytes:
     """Encode a `Request` (or messages plus keyword options) as a Responses request body.
 
     The first message, when it is a plain system message with string content, becomes
     ``instructions``. Content the Responses API cannot hold (thinking from another provider,
     ``is_error`` on a tool result, blocks of other providers) raises `UnsupportedError` naming its
     path, or under ``unsupported="drop"`` is left out and recorded in ``dropped``.
+
+    The commonest messages are written by `_direct_items`; ``direct=False`` writes every one
+    through the general path instead (the same bytes: the tests compare the two).
     """
     body: dict[str, Any] = kit.encode_settings(req, NAME, read_settings, write_settings, policy)
     items: list[Any] = []
     for i, msg in enumerate(req.messages):
         role = msg.role
-        if msg.extra is UNSET and type(msg.content) is str and role != "tool" and i:
-            items.append({"role": role, "content": msg.content})  # the common case, fast
+        content = msg.content
+        if msg.extra is UNSET and type(content) is str and role != "tool":  # the commonest
+            if i or role != "system" or "instructions" in body:
+                items.append({"role": role, "content": content})
+            else:
+                body["instructions"] = content
             continue
-        path = f"$.messages[{i}]"
-        if (
-            i == 0
-            and msg.role == "system"
-            and type(msg.content) is str
-            and msg.extra is UNSET
-            and "instructions" not in body
-        ):
-            body["instructions"] = msg.content
+        written = _direct_items(msg, i, policy) if direct else None
+        if written is not None:
+            items += written
             continue
-        _encode_message(msg, path, policy, items)
+        _encode_message(msg, f"$.messages[{i}]", policy, items)
     body["input"] = items
     return kit.encode_json(body)
+
+
+def _direct_items(msg: Message, i: int, policy: Unsupported) -> list[Any] | None:
+    """The items `_encode_message` writes for the commonest messages with blocks or keys,
+    written directly (None for any other, which the general path then writes): messages
+    without extra keys or tagged as this adapter's alone (``extra`` holding `SOURCE` only),
+    whose blocks carry no typed optional field and only the keys the general path writes
+    back as they are. It never reports: whatever the general path would report or refuse
+    goes there."""
+    extra = msg.extra
+    if extra is UNSET:
+        own = False
+    elif len(extra) == 1 and extra.get(kit.SOURCE) == NAME:
+        own = True
+    else:
+        return None
+    role = msg.role
+    content = msg.content
+    if role == "assistant":
+        if type(content) is str:
+            return [{"role": role, "content": content}]
+        return _direct_assistant(content, own, i, policy)  # type: ignore[arg-type]
+    if type(content) is not str:
+        content = _direct_parts(content, own)  # type: ignore[arg-type]
+        if content is None:
+            return None
+    if role != "tool":
+        return [{"role": role, "content": content}]
+    if msg.tool_call_id is UNSET or msg.is_error is True:
+        return None
+    return [{"type": "function_call_output", "call_id": msg.tool_call_id, "output": content}]
+
+
+def _direct_url(source: Any) -> Any:
+    """An image's ``image_url`` (a data URL for base64) when its source is one `_source_ok`
+    takes without a report; else None."""
+    kind = type(source)
+    if kind is wb.UrlSource and source.extra is UNSET:
+        return source.url
+    if kind is wb.Base64Source and source.extra is UNSET:
+        return kit.data_url(source)
+    return None
+
+
+def _direct_parts(blocks: list[wb.ContentBlock], own: bool) -> list[Any] | None:
+    """What `_input_parts` writes for plain text, image, file and (own) unknown parts; None
+    when a block is another kind, carries a typed optional field, or a key the general path
+    would report."""
+    parts: list[Any] = []
+    for block in blocks:
+        kind = type(block)
+        if kind is wb.TextBlock:
+            if block.citations is not UNSET or block.cache_control is not UNSET:  # type: ignore[union-attr]
+                return None
+            part = {"type": "input_text", "text": block.text}  # type: ignore[union-attr]
+            extra = block.extra  # type: ignore[union-attr]
+            if extra is not UNSET:
+                if not own:
+                    return None
+                part.update(extra.items())
+        elif kind is wb.ImageBlock:
+            if block.transformations is not UNSET or block.cache_control is not UNSET:  # type: ignore[union-attr]
+                return None
+            url = _direct_url(block.source)  # type: ignore[union-attr]
+            if url is None:
+                return None
+            extra = block.extra  # type: ignore[union-attr]
+            if extra is UNSET:
+                part = {"type": "input_image", "image_url": url, "detail": "auto"}
+            elif own or _IMAGE_KEYS.issuperset(extra):
+                part = {"type": "input_image", "image_url": url}
+                part.update(extra.items())
+                part.setdefault("detail", "auto")
+            else:
+                return None
+        elif kind is wb.DocumentBlock:
+            part = _direct_file(block, own)  # type: ignore[arg-type]
+            if part is None:
+                return None
+        elif kind is wb.UnknownBlock and own:
+            part = block.data.to_dict()  # type: ignore[union-attr]
+        else:
+            return None
+        parts.append(part)
+    return parts
+
+
+def _direct_file(block: wb.DocumentBlock, own: bool) -> dict[str, Any] | None:
+    if (
+        block.title is not UNSET
+        or block.context is not UNSET
+        or block.citations is not UNSET
+        or block.cache_control is not UNSET
+    ):
+        return None
+    source = block.source
+    kind = type(source)
+    if source.extra is not UNSET or kind not in (wb.Base64Source, wb.UrlSource):  # type: ignore[union-attr]
+        return None
+    if kind is wb.Base64Source:
+        part = {"type": "input_file", "file_data": kit.data_url(source)}  # type: ignore[arg-type]
+    else:
+        part = {"type": "input_file", "file_url": source.url}  # type: ignore[union-attr]
+    extra = block.extra
+    if extra is not UNSET:
+        if not own and not _FILE_KEYS.issuperset(extra):
+            return None
+        part.update(extra.items())
+    return part
+
+
+def _direct_assistant(
+    blocks: list[wb.ContentBlock], own: bool, i: int, policy: Unsupported
+) -> list[Any] | None:
+    """The items `_encode_assistant` writes (in a request) for a turn of text, tool calls,
+    reasoning items and (own) built-in tool items; None when a block is another kind, carries a
+    typed optional field, or the general path would report or refuse something in it."""
+    items: list[Any] = []
+    current: dict[str, Any] | None = None  # the message item text parts are appended to
+    for j, block in enumerate(blocks):
+        kind = type(block)
+        if kind is wb.TextBlock:
+            if block.citations is not UNSET or block.cache_control is not UNSET:  # type: ignore[union-attr]
+                return None
+            part = {"type": "output_text", "text": block.text}  # type: ignore[union-attr]
+            keys: Any = kit.MISSING
+            extra = block.extra  # type: ignore[union-attr]
+            if extra is not UNSET:
+                if not own:
+                    return None
+                for key, value in extra.items():
+                    if key == ITEM_KEY:
+                        keys = value
+                    else:
+                        part[key] = value
+            if keys is not kit.MISSING:
+                if type(keys) is not dict or keys.get("content") == "":
+                    return None
+                current = {**keys, "role": "assistant"}
+                current["content"] = [part]
+                items.append(current)
+            elif current is not None:
+                current["content"].append(part)
+            elif len(part) == 2:
+                items.append({"role": "assistant", "content": part["text"]})
+            else:
+                current = {"role": "assistant", "content": [part]}
+                items.append(current)
+            continue
+        current = None
+        if kind is wb.ThinkingBlock:
+            extra = block.extra  # type: ignore[union-attr]
+            if block.signature is not UNSET or extra is UNSET or len(extra) != 1:  # type: ignore[union-attr]
+                return None
+            keys = extra.get(ITEM_KEY)
+            if type(keys) is not dict:
+                return None
+            item = {"type": "reasoning", **keys}
+            if reasoning_text(item) != block.thinking:  # type: ignore[union-attr]
+                return None
+            items.append(item)
+        elif kind is wb.ToolUseBlock:
+            call = _direct_call(block, own, f"$.messages[{i}].content[{j}]", policy)  # type: ignore[arg-type]
+            if call is None:
+                return None
+            items.append(call)
+        elif kind is wb.UnknownBlock and own:
+            data = block.data  # type: ignore[union-attr]
+            if data.get("type") in _PART_TYPES:
+                return None
+            item = data.to_dict()
+            item.pop(ITEM_KEY, None)
+            items.append(item)
+        else:
+            return None
+    return items
+
+
+def _direct_call(
+    block: wb.ToolUseBlock, own: bool, path: str, policy: Unsupported
+) -> dict[str, Any] | None:
+    """A ``function_call`` item as `_encode_assistant` writes it, for a call without typed
+    optional fields whose extra keys (own) are the item's keys and its raw ``arguments``."""
+    if (
+        block.caller is not UNSET
+        or block.toolset_name is not UNSET
+        or block.cache_control is not UNSET
+    ):
+        return None
+    extra = block.extra
+    if extra is UNSET:  # a call built neutrally: its name fitted to the API's pattern
+        name = _name(block.name, policy)
+        arguments = kit.tool_arguments(block, path)
+        return {"type": "function_call", "call_id": block.id, "name": name, "arguments": arguments}
+    if not own:
+        return None
+    keys = extra.get(ITEM_KEY, kit.MISSING)
+    if len(extra) != (keys is not kit.MISSING) + ("arguments" in extra):
+        return None
+    if keys is not kit.MISSING and type(keys) is not dict:
+        return None
+    arguments = kit.tool_arguments(block, path)
+    item = {
+        "type": "function_call",
+        "call_id": block.id,
+        "name": block.name,
+        "arguments": arguments,
+    }
+    if keys is not kit.MISSING:
+        item.update(keys)
+    return item
 
 
 def _encode_message(msg: Message, path: str, policy: Unsupported, items: list[Any]) -> None:
