@@ -593,6 +593,8 @@ class Spliced:
         return f"Spliced({bytes(self.head)!r}, {len(self.body)} bytes)"
 
 
+_finite.FLOATLESS.add(Spliced)  # base64 text: the NaN look writes it as None, no walk
+
 _MARK = b"\x00"
 """Where a `Spliced` body goes in msgspec's output: JSON text never holds a raw NUL (msgspec
 escapes it in strings, and its decoder refuses one, so no decoded `msgspec.Raw` holds one)."""
@@ -702,11 +704,7 @@ def encode_json(obj: Any) -> bytes:
         raise EncodeError(f"cannot write JSON: {err}") from None
     finally:
         local.pieces = None
-    # On the output without the spliced text. With spliced pieces the MessagePack look cannot
-    # write ``obj`` (it knows no `Spliced`) and would walk it instead: a search for a null value
-    # comes first then, whatever the output's length.
-    if not pieces or _finite.writes_null(out):
-        _finite.refuse_nonfinite(obj, out)
+    _finite.refuse_nonfinite(obj, out)  # on the output without the spliced text
     if pieces:
         spliced = _splice(out, pieces)
         out = spliced if spliced is not None else _encode_once(obj, splice=False)

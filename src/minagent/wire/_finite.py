@@ -98,10 +98,16 @@ def _problem(value: Any) -> str | None:
     return None
 
 
+FLOATLESS: set[type] = {MsgpackOnly}
+"""Types the look writes as ``None``: they hold no float JSON would write (a `MsgpackOnly` is
+refused or written apart; `minagent.providers._base` adds its spliced base64 text). Any other
+type msgspec's MessagePack encoder does not know makes the look give way to the walk."""
+
+
 def _as_builtin(value: Any) -> Any:
     if type(value) is Extra:
         return value._data
-    if type(value) is MsgpackOnly:
+    if type(value) in FLOATLESS:
         return None
     raise NotImplementedError
 
