@@ -1697,3 +1697,2049 @@ def test_gemini_encode_response_foreign_and_own() -> None:
     }
     filled = G.encode_response(empty, id="z", model="q")
     assert json.loads(filled)["responseId"] == "z" and json.loads(filled)["modelVersion"] == "q"
+
+
+# --- openai_responses --------------------------------------------------------------------
+
+from minagent.providers import openai_responses as RA  # noqa: E402
+
+
+def _r_req(body: dict[str, Any]) -> B.Request:
+    return RA.decode_request(json.dumps(body).encode())
+
+
+def _r_enc(req: Any, **kw: Any) -> dict[str, Any]:
+    out: dict[str, Any] = json.loads(RA.encode_request(req, **kw))
+    return out
+
+
+def test_responses_read_settings_exactly() -> None:
+    """Every typed setting read, and the values that stay options."""
+    req = _r_req(
+        {
+            "model": "m",
+            "temperature": 1,
+            "top_p": 0.5,
+            "user": "u",
+            "metadata": {"a": "b"},
+            "stream": True,
+            "max_output_tokens": 9,
+            "tools": [{"type": "function", "name": "f", "parameters": {}, "strict": True}],
+            "tool_choice": {"type": "function", "name": "f"},
+            "parallel_tool_calls": False,
+            "text": {
+                "format": {"type": "json_schema", "name": "n", "schema": {"s": 1}, "strict": False}
+            },
+            "reasoning": {"effort": "low"},
+            "input": "hi",
+        }
+    )
+    assert (
+        req.model,
+        req.temperature,
+        req.top_p,
+        req.user,
+        req.metadata,
+        req.stream,
+        req.max_tokens,
+    ) == ("m", 1, 0.5, "u", {"a": "b"}, True, 9)
+    assert req.tools == [B.Tool(name="f", parameters={}, strict=True)]
+    assert req.tool_choice == B.ToolChoice(mode="tool", name="f", parallel=False)
+    assert req.response_format == B.ResponseFormat(
+        type="json_schema", name="n", schema={"s": 1}, strict=False
+    )
+    assert req.reasoning == B.Reasoning(effort="low")
+    assert req.options == {} and req.messages == [Message(role="user", content="hi")]
+    for text, want in (
+        ({"format": {"type": "text"}}, B.ResponseFormat(type="text")),
+        ({"format": {"type": "json_object"}}, B.ResponseFormat(type="json")),
+        (
+            {"format": {"type": "json_schema", "name": "n", "schema": {}}},
+            B.ResponseFormat(type="json_schema", name="n", schema={}),
+        ),
+    ):
+        assert _r_req({"text": text}).response_format == want
+    for text in (
+        {"format": {"type": "xml"}},
+        {"format": {"type": "text"}, "verbosity": "low"},
+        {"format": {"type": "json_schema", "name": 1, "schema": {}}},
+        {"format": {"type": "json_schema", "name": "n", "schema": []}},
+        {"format": {"type": "json_schema", "name": "n", "schema": {}, "strict": 1}},
+        {"format": {"type": "json_object", "name": "n", "schema": {}}},
+        {"format": {"type": "json_schema", "name": "n"}},
+    ):
+        assert _r_req({"text": text}).options == {"text": text}
+    for choice in (
+        {"type": "function"},
+        {"type": "custom", "name": "f"},
+        {"type": "function", "name": 1},
+    ):
+        assert _r_req({"tool_choice": choice}).options == {"tool_choice": choice}
+    for tools in ([{"type": "web_search"}], [{"type": "custom", "name": "f"}]):
+        assert _r_req({"tools": tools}).options == {"tools": tools}
+    for reasoning in ({"effort": 1}, {"effort": "low", "summary": "auto"}):
+        assert _r_req({"reasoning": reasoning}).options == {"reasoning": reasoning}
+    assert _r_req({"max_output_tokens": 1.0}).options == {"max_output_tokens": 1.0}
+
+
+def test_responses_write_settings_exactly() -> None:
+    """Every neutral setting spelled for Responses, and what is listed or refused."""
+    policy = B.Unsupported()
+    out = RA.write_settings(
+        {
+            "model": "m",
+            "max_tokens": 3,
+            "stop": ["x"],
+            "tools": [B.Tool(name="a.b", description="d")],
+            "tool_choice": B.ToolChoice(mode="tool", name="a.b", parallel=True),
+            "response_format": B.ResponseFormat(type="json_schema"),
+            "reasoning": B.Reasoning(budget_tokens=2048),
+            "temperature": 0.5,
+        },
+        policy,
+    )
+    assert out == {
+        "model": "m",
+        "temperature": 0.5,
+        "max_output_tokens": 3,
+        "tools": [
+            {
+                "type": "function",
+                "name": "a_b",
+                "description": "d",
+                "strict": False,
+                "parameters": None,
+            }
+        ],
+        "tool_choice": {"type": "function", "name": "a_b"},
+        "parallel_tool_calls": True,
+        "text": {"format": {"type": "json_schema", "name": "response", "schema": {}}},
+        "reasoning": {"effort": "medium"},
+    }
+    assert list(out)[:2] == ["model", "temperature"]
+    assert policy.dropped == [
+        B.Dropped("$.stop", "stop sequences (the Responses API has none)", "metadata")
+    ]
+    assert policy.renames is not None and policy.renames.names == {"a_b": "a.b"}
+    assert RA.write_settings({"reasoning": B.Reasoning(budget_tokens=-1)}, B.Unsupported()) == {}
+    assert RA.write_settings(
+        {
+            "response_format": B.ResponseFormat(
+                type="json_schema", name="n", schema={"a": 1}, strict=True
+            )
+        },
+        policy,
+    ) == {
+        "text": {"format": {"type": "json_schema", "name": "n", "schema": {"a": 1}, "strict": True}}
+    }
+    assert RA.write_settings({"response_format": B.ResponseFormat(type="text")}, policy) == {
+        "text": {"format": {"type": "text"}}
+    }
+    assert RA.write_settings({"response_format": B.ResponseFormat(type="json")}, policy) == {
+        "text": {"format": {"type": "json_object"}}
+    }
+    assert RA.write_settings(
+        {"tools": [B.Tool(name="f", parameters={"p": 1}, strict=True)]}, policy
+    ) == {"tools": [{"type": "function", "name": "f", "parameters": {"p": 1}, "strict": True}]}
+    with pytest.raises(B.UnsupportedError) as err:
+        RA.write_settings({"odd": 1}, B.Unsupported())
+    assert (err.value.message, err.value.path) == (
+        "the target format cannot hold the setting 'odd' (no Responses API spelling)",
+        "$.odd",
+    )
+
+
+def test_responses_decode_items_exactly() -> None:
+    """Instructions, easy and long assistant messages, runs of assistant items, tool outputs,
+    input parts, and each refusal's text and path."""
+    req = _r_req(
+        {
+            "instructions": "sys",
+            "input": [
+                {"role": "developer", "content": "dev"},
+                {"role": "assistant", "content": "a1"},
+                {
+                    "type": "message",
+                    "role": "user",
+                    "content": [
+                        {"type": "input_text", "text": "t", "x": 1},
+                        {"type": "input_image", "image_url": "https://i/p.png", "detail": "auto"},
+                        {
+                            "type": "input_image",
+                            "image_url": "data:image/png;base64,aGk=",
+                            "detail": "low",
+                        },
+                        {
+                            "type": "input_file",
+                            "file_data": "data:application/pdf;base64,aGk=",
+                            "filename": "f.pdf",
+                        },
+                        {"type": "input_file", "file_url": "https://f/x.pdf"},
+                        {"type": "input_file", "file_data": "nope"},
+                        {"type": "input_audio", "data": "x"},
+                    ],
+                },
+                {"role": "assistant", "content": "a2", "id": "m1"},
+                {
+                    "type": "function_call",
+                    "call_id": "c",
+                    "name": "f",
+                    "arguments": '{"a": 1}',
+                    "id": "fc",
+                },
+                {
+                    "type": "reasoning",
+                    "id": "r",
+                    "summary": [
+                        {"type": "summary_text", "text": "s1"},
+                        {"type": "summary_text", "text": "s2"},
+                    ],
+                },
+                {"type": "web_search_call", "id": "w"},
+                {"type": "function_call_output", "call_id": "c", "output": "o", "status": "done"},
+                {
+                    "type": "function_call_output",
+                    "call_id": "c",
+                    "output": [{"type": "input_text", "text": "p"}],
+                },
+                {
+                    "role": "assistant",
+                    "content": [
+                        {"type": "output_text", "text": "x"},
+                        {"type": "refusal", "refusal": "no"},
+                    ],
+                },
+                {"type": "message", "role": "assistant", "content": []},
+            ],
+        }
+    )
+    m = req.messages
+    assert m[0] == Message(role="system", content="sys")
+    assert m[1] == Message(
+        role="system", content="dev", extra=Extra(developer=True, from_provider="openai_responses")
+    )
+    assert m[2] == Message(role="assistant", content="a1")
+    assert m[3].content == [
+        TextBlock("t", extra=Extra(x=1)),
+        ImageBlock(UrlSource("https://i/p.png")),
+        ImageBlock(Base64Source("image/png", b"hi"), extra=Extra(detail="low")),
+        DocumentBlock(Base64Source("application/pdf", b"hi"), extra=Extra(filename="f.pdf")),
+        DocumentBlock(UrlSource("https://f/x.pdf")),
+        UnknownBlock(Extra(type="input_file", file_data="nope")),
+        UnknownBlock(Extra(type="input_audio", data="x")),
+    ]
+    assert m[4].content == [
+        TextBlock("a2", extra=Extra(openai_item={"id": "m1", "content": ""})),
+        ToolUseBlock(
+            id="c",
+            name="f",
+            input={"a": 1},
+            extra=Extra(openai_item={"id": "fc"}, arguments='{"a": 1}'),
+        ),
+        ThinkingBlock(
+            "s1\n\ns2",
+            extra=Extra(
+                openai_item={
+                    "id": "r",
+                    "summary": [
+                        {"type": "summary_text", "text": "s1"},
+                        {"type": "summary_text", "text": "s2"},
+                    ],
+                }
+            ),
+        ),
+        UnknownBlock(Extra(type="web_search_call", id="w")),
+    ]
+    assert m[5] == Message(
+        role="tool",
+        content="o",
+        tool_call_id="c",
+        extra=Extra(status="done", from_provider="openai_responses"),
+    )
+    assert m[6] == Message(role="tool", content=[TextBlock("p")], tool_call_id="c")
+    assert m[7].content == [
+        TextBlock("x", extra=Extra(openai_item={})),
+        UnknownBlock(Extra(type="refusal", refusal="no")),
+        UnknownBlock(Extra(type="message", role="assistant", content=[])),
+    ]
+    assert len(m) == 8
+    again = _r_enc(req)
+    assert again["instructions"] == "sys" and again["input"][0] == {
+        "role": "developer",
+        "content": "dev",
+    }
+
+
+def test_responses_decode_refusals() -> None:
+    """Each malformed item or part: the exact message and path."""
+    cases = [
+        ({"role": "tool", "content": "x"}, "unknown message role 'tool'", "$.input[0].role"),
+        ({"role": "user"}, "a message needs 'content'", "$.input[0]"),
+        (
+            {"type": "function_call_output", "call_id": "c"},
+            "a function_call_output needs 'output'",
+            "$.input[0]",
+        ),
+        (
+            {"role": "user", "content": [{"type": "input_text", "text": 1}]},
+            "an input_text part needs a string 'text'",
+            "$.input[0].content[0].text",
+        ),
+        (
+            {"role": "user", "content": [{"text": "x"}]},
+            "a content part needs a string 'type'",
+            "$.input[0].content[0].type",
+        ),
+        ({"type": 3}, "an item needs a string 'type'", "$.input[0].type"),
+        (
+            {"role": "assistant", "content": [{"type": "output_text", "text": None}]},
+            "an output_text part needs a string 'text'",
+            "$.input[0].content[0].text",
+        ),
+    ]
+    for item, message, path in cases:
+        with pytest.raises(ValidationError) as err:
+            _r_req({"input": [item]})
+        assert (err.value.message, err.value.path) == (message, path)
+
+
+def test_responses_reasoning_text_and_stop_reason() -> None:
+    """Reasoning text from content first, else summaries; each status to a stop reason."""
+    assert (
+        RA.reasoning_text(
+            {"content": [{"text": "a"}, {"x": 1}, "s", {"text": "b"}], "summary": [{"text": "z"}]}
+        )
+        == "a\n\nb"
+    )
+    assert RA.reasoning_text({"content": [], "summary": [{"text": "z"}]}) == "z"
+    assert RA.reasoning_text({"summary": 3}) == ""
+    assert RA.reasoning_text({}) == ""
+    call = [ToolUseBlock(id="i", name="n", input={})]
+    assert RA.stop_reason({"status": "completed"}, call) == "tool_use"
+    assert RA.stop_reason({"status": "completed"}, [TextBlock("x")]) == "end_turn"
+    inc = lambda d: {"status": "incomplete", "incomplete_details": d}  # noqa: E731
+    assert RA.stop_reason(inc({"reason": "max_output_tokens"}), []) == "max_tokens"
+    assert RA.stop_reason(inc({"reason": "content_filter"}), []) == "refusal"
+    assert RA.stop_reason(inc({"reason": "other"}), []) == "incomplete:other"
+    assert RA.stop_reason(inc({"reason": 1}), []) == "incomplete"
+    assert RA.stop_reason(inc(None), []) == "incomplete"
+    assert RA.stop_reason({"status": "failed"}, []) == "failed"
+    assert RA.stop_reason({"status": 1}, []) == "end_turn"
+    assert RA.stop_reason({}, call) == "end_turn"
+
+
+def test_responses_response_decoded_exactly() -> None:
+    """Output items, usage with cache reads, typed fields, the rest kept."""
+    body = {
+        "id": "r",
+        "object": "response",
+        "created_at": 7,
+        "model": "m",
+        "status": "completed",
+        "output": [
+            {
+                "type": "message",
+                "id": "msg",
+                "status": "completed",
+                "role": "assistant",
+                "content": [
+                    {"type": "output_text", "text": "a", "annotations": []},
+                    {"type": "output_text", "text": "b", "annotations": []},
+                ],
+            }
+        ],
+        "usage": {
+            "input_tokens": 10,
+            "output_tokens": 2,
+            "input_tokens_details": {"cached_tokens": 4},
+            "output_tokens_details": {"reasoning_tokens": 1},
+            "total_tokens": 12,
+        },
+    }
+    resp = RA.decode_response(json.dumps(body).encode())
+    assert (resp.id, resp.created, resp.model, resp.stop_reason) == ("r", 7, "m", "end_turn")
+    assert resp.usage == {
+        "input_tokens": 6,
+        "output_tokens": 2,
+        "cache_read_input_tokens": 4,
+        "reasoning_tokens": 1,
+        "total_tokens": 12,
+    }
+    assert resp.message.content == [
+        TextBlock(
+            "a",
+            extra=Extra(
+                openai_item={"type": "message", "id": "msg", "status": "completed"}, annotations=[]
+            ),
+        ),
+        TextBlock("b", extra=Extra(annotations=[])),
+    ]
+    assert dict(resp.extra) == {
+        "object": "response",
+        "status": "completed",
+        "from_provider": "openai_responses",
+    }
+    assert json.loads(RA.encode_response(resp)) == body
+    bad = RA.decode_response(b'{"created_at": "x", "usage": null}')
+    assert bad.created is UNSET and dict(bad.extra) == {
+        "created_at": "x",
+        "usage_extra": None,
+        "from_provider": "openai_responses",
+    }
+    assert json.loads(RA.encode_response(bad)) == {"created_at": "x", "output": [], "usage": None}
+
+
+def test_responses_encode_request_exactly() -> None:
+    """Instructions only from a plain first system message; roles, parts and tool outputs."""
+    msgs = [
+        Message(role="system", content="s"),
+        Message(role="user", content="u"),
+        Message(role="system", content="late", extra=Extra(developer=True)),
+        Message(
+            role="user",
+            content=[
+                TextBlock("t"),
+                ImageBlock(Base64Source("image/png", b"hi")),
+                ImageBlock(UrlSource("https://x/i.png"), extra=Extra(detail="high", file_id="f")),
+                DocumentBlock(Base64Source("application/pdf", b"hi"), extra=Extra(filename="a")),
+                DocumentBlock(UrlSource("https://x/d.pdf")),
+            ],
+        ),
+        Message(role="tool", content="o", tool_call_id="c"),
+        Message(
+            role="tool",
+            content=[TextBlock("p")],
+            tool_call_id="d",
+            extra=Extra(id="x", status="s", other=1),
+        ),
+    ]
+    dropped: list[B.Dropped] = []
+    out = _r_enc(msgs, dropped=dropped)
+    assert out == {
+        "instructions": "s",
+        "input": [
+            {"role": "user", "content": "u"},
+            {"role": "developer", "content": "late"},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "input_text", "text": "t"},
+                    {
+                        "type": "input_image",
+                        "image_url": "data:image/png;base64,aGk=",
+                        "detail": "auto",
+                    },
+                    {
+                        "type": "input_image",
+                        "image_url": "https://x/i.png",
+                        "detail": "high",
+                        "file_id": "f",
+                    },
+                    {
+                        "type": "input_file",
+                        "file_data": "data:application/pdf;base64,aGk=",
+                        "filename": "a",
+                    },
+                    {"type": "input_file", "file_url": "https://x/d.pdf"},
+                ],
+            },
+            {"type": "function_call_output", "call_id": "c", "output": "o"},
+            {
+                "type": "function_call_output",
+                "call_id": "d",
+                "output": [{"type": "input_text", "text": "p"}],
+                "id": "x",
+                "status": "s",
+            },
+        ],
+    }
+    assert dropped == [B.Dropped("$.messages[5].other", "the message key 'other'", "metadata")]
+    first_user = _r_enc([Message(role="user", content="u")])
+    assert first_user == {"input": [{"role": "user", "content": "u"}]}
+    taken = _r_enc(
+        B.Request(messages=[Message(role="system", content="s")], options={"instructions": "given"})
+    )
+    assert taken == {"instructions": "given", "input": [{"role": "system", "content": "s"}]}
+    sys_extra = _r_enc([Message(role="system", content="s", extra=Extra(id="i"))])
+    assert sys_extra == {"input": [{"role": "system", "content": "s", "id": "i"}]}
+    sys_list = _r_enc([Message(role="system", content=[TextBlock("s")])])
+    assert sys_list == {
+        "input": [{"role": "system", "content": [{"type": "input_text", "text": "s"}]}]
+    }
+
+
+def test_responses_encode_request_refusals() -> None:
+    """Each refusal: its exact text and path; under drop, the tool message goes."""
+    from minagent.wire import FileSource, ToolResultBlock
+
+    def refused(msgs: list[Message]) -> tuple[str, str | None]:
+        with pytest.raises(B.UnsupportedError) as err:
+            RA.encode_request(msgs)
+        return err.value.message, err.value.path
+
+    pre = "the target format cannot hold "
+    u = lambda *b: Message(role="user", content=list(b))  # noqa: E731
+    assert refused([u(ImageBlock(FileSource("f")))]) == (
+        pre + "a 'file' source",
+        "$.messages[0].content[0].source",
+    )
+    assert refused([u(DocumentBlock(FileSource("f")))]) == (
+        pre + "a 'file' source",
+        "$.messages[0].content[0].source",
+    )
+    assert refused([u(ImageBlock(UrlSource("u", extra=Extra(citations=[1]))))]) == (
+        pre + "the key 'citations' on a source",
+        "$.messages[0].content[0].source.citations",
+    )
+    assert refused([u(UnknownBlock(Extra(type="z")))]) == (
+        pre + "a 'z' block from another provider (no such block here)",
+        "$.messages[0].content[0]",
+    )
+    assert refused([u(ToolResultBlock(tool_use_id="t", content="c"))]) == (
+        pre + "a tool_result block in a Responses message",
+        "$.messages[0].content[0]",
+    )
+    assert refused([u(ThinkingBlock("t"))]) == (
+        pre + "a thinking block in a Responses message",
+        "$.messages[0].content[0]",
+    )
+    assert refused([Message(role="tool", content="x")]) == (
+        pre + "a tool message without tool_call_id",
+        "$.messages[0]",
+    )
+    assert refused([Message(role="tool", content="x", tool_call_id="c", is_error=True)]) == (
+        pre + "is_error on a tool result (function_call_output has none)",
+        "$.messages[0].is_error",
+    )
+    dropped: list[B.Dropped] = []
+    out = _r_enc(
+        [Message(role="tool", content="x"), u(UnknownBlock(Extra(type="z")))],
+        unsupported="drop",
+        dropped=dropped,
+    )
+    assert out == {"input": [{"role": "user", "content": []}]}
+    own = Message(
+        role="user",
+        content=[UnknownBlock(Extra(type="input_audio", d=1))],
+        extra=Extra(from_provider="openai_responses"),
+    )
+    assert _r_enc([own]) == {
+        "input": [{"role": "user", "content": [{"type": "input_audio", "d": 1}]}]
+    }
+    assert _r_enc(
+        [
+            Message(
+                role="user",
+                content=[TextBlock("x", extra=Extra(a=1))],
+                extra=Extra(from_provider="openai_responses"),
+            )
+        ]
+    ) == {"input": [{"role": "user", "content": [{"type": "input_text", "text": "x", "a": 1}]}]}
+
+
+def test_responses_encode_assistant_turns() -> None:
+    """Assistant blocks as items: fast calls fitted, text runs joined into one message item,
+    reasoning refused or kept, foreign blocks refused, redacted thinking listed."""
+    pre = "the target format cannot hold "
+    a = lambda *b, **kw: Message(role="assistant", content=list(b), **kw)  # noqa: E731
+    out = _r_enc(
+        [
+            Message(role="user", content="u"),
+            a(
+                TextBlock("x"),
+                TextBlock("y"),
+                ToolUseBlock(id="c", name="w.x", input={"a": 1}),
+                TextBlock("z"),
+                ToolUseBlock(id="d", name="f", input={}, extra=Extra(arguments="{ }")),
+                RedactedThinkingBlock("r"),
+            ),
+        ],
+        dropped=(dropped := []),
+    )
+    assert out["input"][1:] == [
+        {"role": "assistant", "content": "x"},
+        {"role": "assistant", "content": "y"},
+        {"type": "function_call", "call_id": "c", "name": "w_x", "arguments": '{"a":1}'},
+        {"role": "assistant", "content": "z"},
+        {"type": "function_call", "call_id": "d", "name": "f", "arguments": "{ }"},
+    ]
+    assert dropped == [
+        B.Dropped(
+            "$.messages[1].content[5]",
+            "a redacted thinking block (encrypted for Anthropic alone)",
+            "metadata",
+        )
+    ]
+    with pytest.raises(B.UnsupportedError) as err:
+        RA.encode_request([a(ThinkingBlock("t", signature="s"))])
+    assert (err.value.message, err.value.path) == (
+        pre + "thinking with a signature not issued by OpenAI (a reasoning item needs its id)",
+        "$.messages[0].content[0]",
+    )
+    with pytest.raises(B.UnsupportedError) as err:
+        RA.encode_request([a(ThinkingBlock("t"))])
+    assert (
+        err.value.message == pre + "thinking not issued by OpenAI (a reasoning item needs its id)"
+    )
+    from minagent.wire import ToolResultBlock
+
+    with pytest.raises(B.UnsupportedError) as err:
+        RA.encode_request([a(ToolResultBlock(tool_use_id="t", content="c"))])
+    assert (err.value.message, err.value.path) == (
+        pre + "a tool_result block in an assistant turn",
+        "$.messages[0].content[0]",
+    )
+    with pytest.raises(B.UnsupportedError) as err:
+        RA.encode_request([a(UnknownBlock(Extra(type="z")))])
+    assert err.value.message == pre + "a 'z' block from another provider (no such block here)"
+    d2: list[B.Dropped] = []
+    _r_enc([a(TextBlock("x"), extra=Extra(k=1))], dropped=d2)
+    assert d2 == [B.Dropped("$.messages[0].k", "the message key 'k'", "metadata")]
+    d3: list[B.Dropped] = []
+    _r_enc([a(TextBlock("x"), extra=Extra(k=1, from_provider="openai_responses"))], dropped=d3)
+    assert d3 == [
+        B.Dropped("$.messages[0]", "message keys on an assistant turn of several items", "metadata")
+    ]
+    assert _r_enc([Message(role="assistant", content="s", extra=Extra(id="i"))]) == {
+        "input": [{"role": "assistant", "content": "s", "id": "i"}]
+    }
+
+
+def test_responses_reasoning_round_trip_and_changes() -> None:
+    """An own reasoning item goes back whole; changed text or a signature is refused."""
+    body = {
+        "input": [
+            {
+                "type": "reasoning",
+                "id": "r",
+                "content": [{"type": "reasoning_text", "text": "think"}],
+                "encrypted_content": "e",
+            },
+            {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"},
+        ]
+    }
+    req = _r_req(body)
+    assert _r_enc(req)["input"] == body["input"]
+    block = req.messages[0].content[0]
+    changed = msgspec.structs.replace(block, thinking="other")
+    req2 = msgspec.structs.replace(
+        req, messages=[Message(role="assistant", content=[changed], extra=req.messages[0].extra)]
+    )
+    with pytest.raises(B.UnsupportedError) as err:
+        RA.encode_request(req2)
+    assert (err.value.message, err.value.path) == (
+        "the target format cannot hold reasoning text changed from its reasoning item",
+        "$.messages[0].content[0].thinking",
+    )
+    signed = msgspec.structs.replace(block, signature="s")
+    req3 = msgspec.structs.replace(
+        req, messages=[Message(role="assistant", content=[signed], extra=req.messages[0].extra)]
+    )
+    with pytest.raises(B.UnsupportedError) as err:
+        RA.encode_request(req3)
+    assert (err.value.message, err.value.path) == (
+        "the target format cannot hold a thinking signature (Anthropic) on a reasoning item",
+        "$.messages[0].content[0].signature",
+    )
+
+
+def test_responses_encode_response_from_another_provider() -> None:
+    """Required keys filled, text in the long form, reasoning as a reasoning item, usage
+    with its required keys, status from the stop reason, foreign keys listed."""
+    resp = ModelResponse(
+        message=Message(
+            role="assistant",
+            content=[
+                ThinkingBlock("t", signature="sig"),
+                TextBlock("a"),
+                TextBlock("b"),
+                ToolUseBlock(id="c", name="w.x", input={}),
+            ],
+        ),
+        stop_reason="max_tokens",
+        id="i",
+        model="m",
+        created=5,
+        usage={"input_tokens": 3, "cache_read_input_tokens": 1, "zz": 2},
+        extra=Extra(system_fingerprint="f"),
+    )
+    dropped: list[B.Dropped] = []
+    out = json.loads(RA.encode_response(resp, dropped=dropped))
+    assert out == {
+        "id": "i",
+        "object": "response",
+        "created_at": 5,
+        "status": "incomplete",
+        "error": None,
+        "incomplete_details": {"reason": "max_output_tokens"},
+        "model": "m",
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+        "output": [
+            {
+                "type": "reasoning",
+                "id": "rs_minagent_0",
+                "summary": [],
+                "content": [{"type": "reasoning_text", "text": "t"}],
+            },
+            {
+                "role": "assistant",
+                "type": "message",
+                "id": "msg_minagent",
+                "status": "completed",
+                "content": [
+                    {"type": "output_text", "text": "a", "annotations": []},
+                    {"type": "output_text", "text": "b", "annotations": []},
+                ],
+            },
+            {"type": "function_call", "call_id": "c", "name": "w.x", "arguments": "{}"},
+        ],
+        "usage": {
+            "input_tokens": 4,
+            "output_tokens": 0,
+            "input_tokens_details": {"cached_tokens": 1, "cache_write_tokens": 0},
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": 4,
+        },
+    }
+    assert dropped == [
+        B.Dropped("$.system_fingerprint", "the response key 'system_fingerprint'", "metadata"),
+        B.Dropped(
+            "$.message.content[0].signature",
+            "a thinking signature (readable by its issuer alone)",
+            "metadata",
+        ),
+        B.Dropped("$.usage.zz", "the usage counter 'zz'", "metadata"),
+    ]
+    plain = json.loads(
+        RA.encode_response(ModelResponse(message=Message(role="assistant", content="hello")))
+    )
+    assert plain["id"] == "resp_minagent" and plain["model"] == ""
+    assert type(plain["created_at"]) is int and plain["status"] == "completed"
+    assert plain["output"] == [
+        {
+            "role": "assistant",
+            "type": "message",
+            "id": "msg_minagent",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": "hello", "annotations": []}],
+        }
+    ]
+    assert "usage" not in plain
+    empty = json.loads(
+        RA.encode_response(ModelResponse(message=Message(role="assistant", content="")))
+    )
+    assert empty["output"] == []
+    used = json.loads(
+        RA.encode_response(
+            ModelResponse(
+                message=Message(role="assistant", content=""),
+                usage={"output_tokens": 2},
+                extra=Extra(usage_extra={"x": 1}),
+            )
+        )
+    )
+    assert used["usage"] == {
+        "output_tokens": 2,
+        "input_tokens": 0,
+        "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+        "output_tokens_details": {"reasoning_tokens": 0},
+        "total_tokens": 2,
+    }
+
+
+def test_responses_status_for_each_reason() -> None:
+    """Every neutral stop reason to status and incomplete_details."""
+
+    def status(reason: str) -> dict[str, Any]:
+        d: list[B.Dropped] = []
+        body = json.loads(
+            RA.encode_response(
+                ModelResponse(message=Message(role="assistant", content="x"), stop_reason=reason),
+                dropped=d,
+            )
+        )
+        return {
+            "status": body["status"],
+            "details": body["incomplete_details"],
+            "listed": [x.what for x in d],
+        }
+
+    assert status("stop_sequence") == {"status": "completed", "details": None, "listed": []}
+    assert status("pause_turn") == {"status": "completed", "details": None, "listed": []}
+    assert status("model_context_window_exceeded") == {
+        "status": "incomplete",
+        "details": {"reason": "max_output_tokens"},
+        "listed": [],
+    }
+    assert status("refusal") == {
+        "status": "incomplete",
+        "details": {"reason": "content_filter"},
+        "listed": [],
+    }
+    assert status("incomplete:content_filter") == {
+        "status": "incomplete",
+        "details": {"reason": "content_filter"},
+        "listed": [],
+    }
+    assert status("incomplete") == {"status": "incomplete", "details": None, "listed": []}
+    assert status("failed") == {"status": "failed", "details": None, "listed": []}
+    assert status("MALFORMED") == {
+        "status": "completed",
+        "details": None,
+        "listed": ["the stop reason 'MALFORMED' (written as 'completed')"],
+    }
+    assert RA._status_for("end_turn", B.Unsupported()) == {
+        "status": "completed",
+        "incomplete_details": None,
+    }
+    assert RA._status_for("tool_use", B.Unsupported()) == {
+        "status": "completed",
+        "incomplete_details": None,
+    }
+    assert RA._status_for("max_tokens", B.Unsupported()) == {
+        "status": "incomplete",
+        "incomplete_details": {"reason": "max_output_tokens"},
+    }
+    assert RA._status_for("incomplete:max_output_tokens", B.Unsupported()) == {
+        "status": "incomplete",
+        "incomplete_details": {"reason": "max_output_tokens"},
+    }
+
+
+# --- anthropic ---------------------------------------------------------------------------
+
+from minagent.providers import anthropic as AA  # noqa: E402
+
+
+def _a_req(body: dict[str, Any]) -> B.Request:
+    return AA.decode_request(json.dumps(body).encode())
+
+
+def _a_enc(req: Any, **kw: Any) -> dict[str, Any]:
+    out: dict[str, Any] = json.loads(AA.encode_request(req, **kw))
+    return out
+
+
+def _foreign(messages: list[Message], **settings: Any) -> B.Request:
+    """A request another adapter decoded (the API's rules apply to it)."""
+    return B.Request(messages=messages, provider="openai_chat", **settings)
+
+
+def test_anthropic_read_settings_exactly() -> None:
+    """Every typed setting read, and the values that stay options."""
+    req = _a_req(
+        {
+            "model": "m",
+            "max_tokens": 5,
+            "temperature": 1,
+            "top_p": 0.9,
+            "stream": True,
+            "stop_sequences": ["x"],
+            "messages": [],
+            "tools": [{"name": "f", "input_schema": {"type": "object"}, "description": "d"}],
+            "tool_choice": {"type": "tool", "name": "f", "disable_parallel_tool_use": True},
+            "thinking": {"type": "enabled", "budget_tokens": 2000},
+            "output_config": {"format": {"type": "json_schema", "schema": {"s": 1}}},
+            "metadata": {"user_id": "u"},
+        }
+    )
+    assert (req.model, req.max_tokens, req.temperature, req.top_p, req.stream, req.stop) == (
+        "m",
+        5,
+        1,
+        0.9,
+        True,
+        ["x"],
+    )
+    assert req.tools == [B.Tool(name="f", description="d", parameters={"type": "object"})]
+    assert req.tool_choice == B.ToolChoice(mode="tool", name="f", parallel=False)
+    assert req.reasoning == B.Reasoning(budget_tokens=2000)
+    assert req.response_format == B.ResponseFormat(type="json_schema", schema={"s": 1})
+    assert req.user == "u" and req.options == {}
+    for choice, want in (
+        ({"type": "auto"}, B.ToolChoice(mode="auto")),
+        (
+            {"type": "any", "disable_parallel_tool_use": False},
+            B.ToolChoice(mode="any", parallel=True),
+        ),
+        ({"type": "none"}, B.ToolChoice(mode="none")),
+    ):
+        assert _a_req({"messages": [], "tool_choice": choice}).tool_choice == want
+    for choice in (
+        {"type": "tool"},
+        {"type": "auto", "name": "f"},
+        {"type": "other"},
+        {"type": "auto", "disable_parallel_tool_use": 1},
+        {"type": "tool", "name": 1},
+        {"name": "f"},
+    ):
+        assert _a_req({"messages": [], "tool_choice": choice}).options == {"tool_choice": choice}
+    for thinking in (
+        {"type": "disabled"},
+        {"type": "enabled", "budget_tokens": 1.5},
+        {"type": "enabled"},
+    ):
+        assert _a_req({"messages": [], "thinking": thinking}).options == {"thinking": thinking}
+    for config in (
+        {"format": {"type": "json_schema", "schema": []}},
+        {"format": {"type": "json", "schema": {}}},
+        {"format": {"type": "json_schema"}},
+        {"effort": "low"},
+    ):
+        assert _a_req({"messages": [], "output_config": config}).options == {
+            "output_config": config
+        }
+    for meta in ({"user_id": 1}, {"user_id": "u", "x": 1}, {}):
+        assert _a_req({"messages": [], "metadata": meta}).options == {"metadata": meta}
+    assert _a_req({"messages": [], "stop_sequences": "x"}).options == {"stop_sequences": "x"}
+
+
+def test_anthropic_write_settings_exactly() -> None:
+    """Each neutral setting spelled for the Messages API, with what is listed or refused."""
+    p = B.Unsupported()
+    out = AA.write_settings(
+        {
+            "model": "m",
+            "max_tokens": 8000,
+            "stop": ("s",),
+            "user": "u",
+            "tools": [
+                B.Tool(name="a.b"),
+                B.Tool(name="c", parameters={"properties": {}}),
+                B.Tool(name="d", parameters={"type": "object", "x": 1}, description="dd"),
+            ],
+            "tool_choice": B.ToolChoice(mode="auto", parallel=True),
+            "reasoning": B.Reasoning(effort="high"),
+            "response_format": B.ResponseFormat(
+                type="json_schema", schema={"k": 1}, name="n", strict=False
+            ),
+            "metadata": {"user_id": "x", "tag": 1},
+        },
+        p,
+    )
+    assert out == {
+        "model": "m",
+        "max_tokens": 8000,
+        "tools": [
+            {"name": "a_b", "input_schema": {"type": "object", "properties": {}}},
+            {"name": "c", "input_schema": {"type": "object", "properties": {}}},
+            {"name": "d", "description": "dd", "input_schema": {"type": "object", "x": 1}},
+        ],
+        "stop_sequences": ["s"],
+        "tool_choice": {"type": "auto", "disable_parallel_tool_use": False},
+        "thinking": {"type": "enabled", "budget_tokens": 4096},
+        "output_config": {"format": {"type": "json_schema", "schema": {"k": 1}}},
+        "metadata": {"user_id": "u"},
+    }
+    assert p.dropped == [
+        B.Dropped(
+            "$.response_format.name", "the schema's name (no Messages API field)", "metadata"
+        ),
+        B.Dropped(
+            "$.response_format.strict", "strict: false (the schema is always kept)", "metadata"
+        ),
+        B.Dropped("$.metadata.user_id", "metadata.user_id beside user (user wins)", "metadata"),
+        B.Dropped(
+            "$.metadata.tag",
+            "the metadata key 'tag' (Messages API metadata holds only user_id)",
+            "metadata",
+        ),
+    ]
+    with pytest.raises(B.UnsupportedError) as err:
+        AA.write_settings({"odd": 1}, B.Unsupported())
+    assert (err.value.message, err.value.path) == (
+        "the target format cannot hold the setting 'odd' (no Messages API spelling)",
+        "$.odd",
+    )
+    with pytest.raises(B.UnsupportedError) as err:
+        AA.write_settings({"response_format": B.ResponseFormat(type="json")}, B.Unsupported())
+    assert (err.value.message, err.value.path) == (
+        "the target format cannot hold a JSON answer without a schema (the API takes one)",
+        "$.response_format",
+    )
+    with pytest.raises(B.UnsupportedError):
+        AA.write_settings(
+            {"response_format": B.ResponseFormat(type="json_schema")}, B.Unsupported()
+        )
+    q = B.Unsupported()
+    assert AA.write_settings({"response_format": B.ResponseFormat(type="text")}, q) == {}
+    assert AA.write_settings({"metadata": {"user_id": "x"}}, q) == {"metadata": {"user_id": "x"}}
+    assert AA.write_settings({"metadata": {"user_id": 3}}, q) == {}
+    assert AA.write_settings(
+        {"response_format": B.ResponseFormat(type="json_schema", schema={}, strict=True)}, q
+    ) == {"output_config": {"format": {"type": "json_schema", "schema": {}}}}
+    assert q.dropped == [
+        B.Dropped(
+            "$.metadata.user_id",
+            "the metadata key 'user_id' (Messages API metadata holds only user_id)",
+            "metadata",
+        )
+    ]
+
+
+def test_anthropic_tool_choice_out() -> None:
+    """Modes, a named tool fitted, parallel as its inverse, parallel beside none listed."""
+    p = B.Unsupported()
+    w = lambda c: AA.write_settings({"tool_choice": c}, p)  # noqa: E731
+    assert w(B.ToolChoice()) == {}
+    assert w(B.ToolChoice(parallel=False)) == {
+        "tool_choice": {"type": "auto", "disable_parallel_tool_use": True}
+    }
+    assert w(B.ToolChoice(mode="tool", name="x.y")) == {
+        "tool_choice": {"type": "tool", "name": "x_y"}
+    }
+    assert w(B.ToolChoice(mode="tool")) == {"tool_choice": {"type": "tool", "name": "_"}}
+    assert w(B.ToolChoice(mode="none", parallel=True)) == {"tool_choice": {"type": "none"}}
+    assert p.dropped == [
+        B.Dropped("$.tool_choice.parallel", "parallel tool calls with no tool calls", "metadata")
+    ]
+
+
+def test_anthropic_thinking_out_fitted() -> None:
+    """The budget from an effort or tokens, fitted to [1024, max_tokens - 1], disabled at 0,
+    a dynamic budget listed, no room listed, and the sampling rules beside thinking."""
+
+    def w(fields: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+        p = B.Unsupported()
+        out = AA.write_settings(fields, p)
+        return out, [(d.path, d.what) for d in p.dropped]
+
+    R = B.Reasoning
+    assert w({"reasoning": R(budget_tokens=0)}) == ({"thinking": {"type": "disabled"}}, [])
+    assert w({"reasoning": R(budget_tokens=-1)}) == (
+        {},
+        [("$.reasoning.budget_tokens", "a dynamic thinking budget (no spelling here)")],
+    )
+    assert w({"reasoning": R(effort="odd")}) == (
+        {},
+        [("$.reasoning.effort", "the reasoning effort 'odd' (no budget)")],
+    )
+    assert w({"max_tokens": 4096, "reasoning": R(budget_tokens=500)}) == (
+        {"max_tokens": 4096, "thinking": {"type": "enabled", "budget_tokens": 1024}},
+        [
+            (
+                "$.reasoning.budget_tokens",
+                "the thinking budget 500, written as 1024 (at least 1024, below max_tokens)",
+            )
+        ],
+    )
+    assert w({"max_tokens": 2000, "reasoning": R(budget_tokens=5000)}) == (
+        {"max_tokens": 2000, "thinking": {"type": "enabled", "budget_tokens": 1999}},
+        [
+            (
+                "$.reasoning.budget_tokens",
+                "the thinking budget 5000, written as 1999 (at least 1024, below max_tokens)",
+            )
+        ],
+    )
+    assert w({"max_tokens": 1025, "reasoning": R(budget_tokens=1024)}) == (
+        {"max_tokens": 1025, "thinking": {"type": "enabled", "budget_tokens": 1024}},
+        [],
+    )
+    assert w({"max_tokens": 1024, "reasoning": R(budget_tokens=1024)}) == (
+        {"max_tokens": 1024},
+        [("$.reasoning", "thinking (max_tokens 1024 leaves no room for a budget of 1024)")],
+    )
+    assert w({"max_tokens": 3000, "reasoning": R(budget_tokens=2999)}) == (
+        {"max_tokens": 3000, "thinking": {"type": "enabled", "budget_tokens": 2999}},
+        [],
+    )
+    assert w({"temperature": 0.5, "top_p": 0.9, "reasoning": R(budget_tokens=2000)}) == (
+        {"thinking": {"type": "enabled", "budget_tokens": 2000}},
+        [
+            ("$.temperature", "the temperature (with thinking the API takes only 1)"),
+            ("$.top_p", "top_p (with thinking the API takes 0.95 to 1)"),
+        ],
+    )
+    assert w({"temperature": 1, "top_p": 0.95, "reasoning": R(budget_tokens=2000)}) == (
+        {"temperature": 1, "top_p": 0.95, "thinking": {"type": "enabled", "budget_tokens": 2000}},
+        [],
+    )
+    for mode in ("any", "tool"):
+        out, listed = w(
+            {
+                "tool_choice": B.ToolChoice(mode=mode, name="f"),
+                "temperature": 0.5,
+                "reasoning": R(budget_tokens=2000),
+            }
+        )
+        assert "thinking" not in out and out["temperature"] == 0.5
+        assert listed == [
+            ("$.reasoning", "thinking beside a forced tool call (the API refuses both)")
+        ]
+    out, listed = w(
+        {
+            "tool_choice": B.ToolChoice(mode="auto"),
+            "temperature": 0.5,
+            "reasoning": R(budget_tokens=2000),
+        }
+    )
+    assert out == {
+        "tool_choice": {"type": "auto"},
+        "thinking": {"type": "enabled", "budget_tokens": 2000},
+    }
+    assert w({"temperature": 0.5, "reasoning": R(budget_tokens=0)}) == (
+        {"temperature": 0.5, "thinking": {"type": "disabled"}},
+        [],
+    )
+
+
+def test_anthropic_decode_request_refusals() -> None:
+    """Each malformed request: the exact message and path."""
+    cases = [
+        ({"model": "m"}, "a request needs 'messages'", "$"),
+        (
+            {"messages": [{"role": "tool", "content": "x"}]},
+            "role 'tool' is not a Messages API role",
+            "$.messages[0]",
+        ),
+        (
+            {"messages": [{"role": "user", "content": "x", "tool_call_id": "i"}]},
+            "role 'user' is not a Messages API role",
+            "$.messages[0]",
+        ),
+        (
+            {"messages": [{"role": "user", "content": "x", "is_error": False}]},
+            "role 'user' is not a Messages API role",
+            "$.messages[0]",
+        ),
+        (
+            {
+                "messages": [
+                    {
+                        "role": "user",
+                        "k": 1,
+                        "content": [{"type": "tool_result", "tool_use_id": "t"}],
+                    }
+                ]
+            },
+            "unknown keys ['k'] on a user message with tool results",
+            "$.messages[0]",
+        ),
+    ]
+    for body, message, path in cases:
+        with pytest.raises(ValidationError) as err:
+            _a_req(body)
+        assert (err.value.message, err.value.path) == (message, path)
+    with pytest.raises(ValidationError) as err:
+        _a_req({"system": 3, "messages": []})
+    assert err.value.path is not None and err.value.path.startswith("$.system")
+
+
+def test_anthropic_new_turns_and_tool_splits() -> None:
+    """Two user turns stay two; tool results split a user message around its text."""
+    req = _a_req(
+        {
+            "messages": [
+                {"role": "user", "content": "a"},
+                {"role": "user", "content": [{"type": "text", "text": "b"}]},
+                {"role": "assistant", "content": "c"},
+                {
+                    "role": "user",
+                    "content": [
+                        {"type": "tool_result", "tool_use_id": "t", "content": "r"},
+                        {"type": "text", "text": "d"},
+                        {"type": "tool_result", "tool_use_id": "u", "is_error": False},
+                    ],
+                },
+                {
+                    "role": "user",
+                    "content": [
+                        {
+                            "type": "tool_result",
+                            "tool_use_id": "v",
+                            "content": [{"type": "text", "text": "x"}],
+                        }
+                    ],
+                },
+                {"role": "user", "content": [{"type": "text", "text": "e"}]},
+                {"role": "user", "content": "f"},
+            ]
+        }
+    )
+    m = req.messages
+    assert m[0] == Message(role="user", content="a")
+    assert m[1] == Message(role="user", content=[TextBlock("b")])
+    assert m[3] == Message(role="tool", content="r", tool_call_id="t")
+    assert m[4] == Message(role="user", content=[TextBlock("d")])
+    assert m[5] == Message(
+        role="tool", content="", tool_call_id="u", is_error=False, extra=Extra(content_absent=True)
+    )
+    assert m[6] == Message(
+        role="tool", content=[TextBlock("x")], tool_call_id="v", extra=Extra(new_turn=True)
+    )
+    assert m[7] == Message(role="user", content=[TextBlock("e")], extra=Extra(new_turn=True))
+    assert m[8] == Message(role="user", content="f")
+    assert len(m) == 9
+    body = _a_enc(req)
+    assert [
+        len(x["content"]) if type(x["content"]) is list else x["content"] for x in body["messages"]
+    ] == ["a", 1, "c", 3, 1, 1, "f"]
+
+
+def test_anthropic_typed_tool_result_block() -> None:
+    """A ToolResultBlock of the catalog: its fields, no content marked absent."""
+    from minagent.wire import ToolResultBlock
+
+    assert AA._tool_message(
+        ToolResultBlock(tool_use_id="t", content="c", is_error=True), "$"
+    ) == Message(role="tool", content="c", tool_call_id="t", is_error=True)
+    assert AA._tool_message(ToolResultBlock(tool_use_id="t"), "$") == Message(
+        role="tool", content="", tool_call_id="t", extra=Extra(content_absent=True)
+    )
+    assert AA._as_dict(TextBlock("x", cache_control={"type": "ephemeral"})) == {
+        "type": "text",
+        "text": "x",
+        "cache_control": {"type": "ephemeral"},
+    }
+    assert AA._as_dict(UnknownBlock(Extra(type="z", a=1))) == {"type": "z", "a": 1}
+
+
+def test_anthropic_would_join_and_listed() -> None:
+    """When the encoder would join a message to the one before."""
+    tool = Message(role="tool", content="x", tool_call_id="t")
+    user_list = Message(role="user", content=[TextBlock("a")])
+    user_str = Message(role="user", content="a")
+    hinted = Message(role="user", content=[TextBlock("a")], extra=Extra(new_turn=True))
+    keyed = Message(role="user", content=[TextBlock("a")], extra=Extra(k=1))
+    assert AA._would_join(tool, tool) and AA._would_join(user_list, tool)
+    assert not AA._would_join(user_str, tool)
+    assert AA._would_join(tool, user_list) and AA._would_join(tool, hinted)
+    assert not AA._would_join(tool, keyed) and not AA._would_join(tool, user_str)
+    assert not AA._would_join(user_list, user_list)
+    assert not AA._would_join(Message(role="assistant", content=[TextBlock("a")]), tool)
+    assert not AA._listed(Message(role="user", content=[]))
+    assert AA._hinted(user_str, "h") == Message(role="user", content="a", extra=Extra(h=True))
+    assert AA._hinted(keyed, "h").extra == Extra(k=1, h=True)
+
+
+def test_anthropic_response_slow_path_errors() -> None:
+    """The slow path's refusals, exactly; and what it keeps."""
+    cases = [
+        ({"type": "message"}, "a response needs 'content'", "$"),
+        (
+            {"content": [], "type": "msg", "stop_reason": "x"},
+            "a response's 'type' must be 'message'",
+            "$.type",
+        ),
+        (
+            {"content": [], "role": "user", "stop_reason": "x"},
+            "a response's 'role' must be 'assistant'",
+            "$.role",
+        ),
+        ({"content": []}, "'stop_reason' must be a string", "$.stop_reason"),
+        ({"content": [], "stop_reason": "x", "usage": []}, "'usage' must be an object", "$.usage"),
+    ]
+    for body, message, path in cases:
+        with pytest.raises(ValidationError) as err:
+            AA.decode_response(json.dumps(body).encode())
+        assert (err.value.message, err.value.path) == (message, path)
+    resp = AA.decode_response(
+        json.dumps(
+            {
+                "content": [{"type": "text", "text": "a"}],
+                "stop_reason": "end_turn",
+                "id": 3,
+                "model": "m",
+                "usage": {"input_tokens": 1, "service_tier": "s"},
+                "z": 1,
+            }
+        ).encode()
+    )
+    assert (resp.id, resp.model, resp.usage, resp.stop_reason) == (
+        UNSET,
+        "m",
+        {"input_tokens": 1},
+        "end_turn",
+    )
+    assert dict(resp.extra) == {
+        "from_provider": "anthropic",
+        "id": 3,
+        "z": 1,
+        "usage_extra": {"service_tier": "s"},
+    }
+    minimal = AA.decode_response(b'{"content": [], "stop_reason": "x"}')
+    assert minimal.usage == {} and dict(minimal.extra) == {"from_provider": "anthropic"}
+    with pytest.raises(ValidationError) as err:
+        AA.decode_response(b'{"content": [{"type": 1}], "stop_reason": "x"}')
+    assert err.value.path is not None and err.value.path.startswith("$.content[0]")
+    with pytest.raises(DecodeError) as err:
+        AA.decode_response(b'{"content": [')
+    assert err.value.path == "$"
+
+
+def test_anthropic_response_fast_path_exactly() -> None:
+    """The fast path: stop_details, container, usage extra, typed fields."""
+    body = {
+        "id": "i",
+        "type": "message",
+        "role": "assistant",
+        "model": "m",
+        "content": [{"type": "text", "text": "a"}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {
+            "input_tokens": 1,
+            "output_tokens": 2,
+            "cache_creation": {"e": 3},
+            "service_tier": "standard",
+        },
+        "stop_details": {"k": 1},
+        "container": None,
+    }
+    resp = AA.decode_response(json.dumps(body).encode())
+    assert (resp.id, resp.model) == ("i", "m")
+    assert resp.usage == {"input_tokens": 1, "output_tokens": 2, "cache_creation.e": 3}
+    assert dict(resp.extra) == {
+        "from_provider": "anthropic",
+        "stop_sequence": None,
+        "stop_details": {"k": 1},
+        "container": None,
+        "usage_extra": {"service_tier": "standard"},
+    }
+    assert resp.message == Message(role="assistant", content=[TextBlock("a")])
+    assert json.loads(AA.encode_response(resp)) == body
+    short = dict(body, usage={"input_tokens": 1})
+    del short["stop_details"], short["container"]
+    plain = AA.decode_response(json.dumps(short).encode())
+    assert dict(plain.extra) == {"from_provider": "anthropic", "stop_sequence": None}
+
+
+def _a_fix(messages: list[Message], **kw: Any) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    dropped: list[B.Dropped] = []
+    settings = {k: kw.pop(k) for k in list(kw) if k in B.SETTINGS}
+    body = _a_enc(_foreign(messages, **settings), dropped=dropped, unsupported="drop", **kw)
+    return body, [(d.path, d.what) for d in dropped]
+
+
+def test_anthropic_max_tokens_default_only_when_unset() -> None:
+    """4096 for another provider's request or one by hand without max_tokens; never over an
+    option, a setting, or a request this adapter decoded."""
+    msgs = [Message(role="user", content="x")]
+    assert _a_enc(msgs)["max_tokens"] == 4096
+    assert _a_enc(_foreign(msgs))["max_tokens"] == 4096
+    assert _a_enc(_foreign(msgs, max_tokens=7))["max_tokens"] == 7
+    assert _a_enc(B.Request(messages=msgs, options={"max_tokens": 9}))["max_tokens"] == 9
+    assert "max_tokens" not in _a_enc(_a_req({"messages": [{"role": "user", "content": "x"}]}))
+    assert _a_enc(msgs, defaults={"max_tokens": 3})["max_tokens"] == 3
+
+
+def test_anthropic_fix_rules_for_another_providers_request() -> None:
+    """Empty messages and text left out, a prefill stripped, tool ids and names fitted, tool
+    results that answer nothing refused, tools derived from the history."""
+    body, listed = _a_fix(
+        [
+            Message(role="system", content=" "),
+            Message(role="user", content="hi"),
+            Message(role="user", content=""),
+            Message(
+                role="assistant",
+                content=[TextBlock(" "), ToolUseBlock(id="c:1", name="w.x", input={})],
+            ),
+            Message(role="tool", content=" ", tool_call_id="c:1"),
+            Message(role="tool", content="late", tool_call_id="zz"),
+            Message(role="assistant", content="Sure,  "),
+        ],
+        tool_choice=B.ToolChoice(mode="auto"),
+    )
+    assert body == {
+        "max_tokens": 4096,
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "c_1", "name": "w_x", "input": {}}],
+            },
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c_1"}]},
+            {"role": "assistant", "content": "Sure,"},
+        ],
+        "tools": [{"name": "w_x", "input_schema": {"type": "object"}}],
+        "tool_choice": {"type": "none"},
+    }
+    assert listed == [
+        ("$.messages[0]", "an empty system prompt (the API refuses empty text)"),
+        ("$.messages[2]", "an empty user message (the API takes none)"),
+        ("$.messages[3].content[0]", "an empty text block (the API refuses whitespace-only text)"),
+        ("$.messages[4].content", "a tool result of whitespace only (no text)"),
+        (
+            "$.messages[5]",
+            "a tool result answering no tool call of the assistant turn before "
+            "it (the API refuses it)",
+        ),
+        (
+            "$.messages[6].content",
+            "the trailing whitespace of the final assistant turn (the API refuses it)",
+        ),
+        ("$.tool_choice", "a tool choice without tools (tools offered for the history only)"),
+    ]
+
+
+def test_anthropic_prefill_of_blocks_and_empty_prefill() -> None:
+    """A final block prefill is stripped in its last text; an all-space one is dropped."""
+    body, listed = _a_fix(
+        [
+            Message(role="user", content="q"),
+            Message(role="assistant", content=[TextBlock("a"), TextBlock("b  ")]),
+        ]
+    )
+    assert body["messages"][-1] == {
+        "role": "assistant",
+        "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
+    }
+    assert listed == [
+        (
+            "$.messages[1].content[1]",
+            "the trailing whitespace of the final assistant turn (the API refuses it)",
+        )
+    ]
+    body, listed = _a_fix(
+        [Message(role="user", content="q"), Message(role="assistant", content="   ")]
+    )
+    assert body["messages"] == [{"role": "user", "content": "q"}]
+    assert listed == [("$.messages[1]", "an empty assistant message (the API takes none)")]
+    assert AA._prefill("x ", "$", B.Unsupported()) == "x"
+    assert AA._prefill([], "$", B.Unsupported()) == []
+    kept = [{"type": "tool_use", "id": "i"}]
+    assert AA._prefill(kept, "$", B.Unsupported()) is kept
+    done = [{"type": "text", "text": "ok"}]
+    assert AA._prefill(done, "$", B.Unsupported()) is done
+    p = B.Unsupported()
+    assert AA._prefill(
+        [{"type": "text", "text": "a"}, {"type": "text", "text": " "}], "$.m", p
+    ) == [{"type": "text", "text": "a"}]
+    assert p.dropped == [
+        B.Dropped(
+            "$.m.content[1]",
+            "the trailing whitespace of the final assistant turn (the API refuses it)",
+            "metadata",
+        )
+    ]
+    assert AA._prefill([TextBlock("z ")], "$", B.Unsupported()) == [TextBlock("z")]
+    assert AA._call_ids(
+        [
+            ToolUseBlock(id="a", name="n", input={}),
+            {"type": "tool_use", "id": 5},
+            {"type": "text"},
+            TextBlock("x"),
+        ]
+    ) == ["a", "5"]
+    assert AA._call_ids("x") == []
+
+
+def test_anthropic_request_with_no_messages_left_is_refused() -> None:
+    """Another provider's request whose every message is left out has nothing to send."""
+    with pytest.raises(B.UnsupportedError) as err:
+        AA.encode_request(_foreign([Message(role="user", content=" ")]))
+    assert (err.value.message, err.value.path) == (
+        "the target format cannot hold a request with no messages (the Messages API needs at "
+        "least one)",
+        "$.messages",
+    )
+    assert _a_enc([Message(role="user", content=" ")])["messages"] == [
+        {"role": "user", "content": " "}
+    ]
+
+
+def test_anthropic_tool_choice_without_tools_and_thinking_history() -> None:
+    """A tool choice with no tools at all is left out; thinking is left out when the last
+    tool-calling turn has no thinking block first."""
+    body, listed = _a_fix(
+        [Message(role="user", content="q")], tool_choice=B.ToolChoice(mode="auto")
+    )
+    assert "tool_choice" not in body
+    assert listed == [("$.tool_choice", "a tool choice without tools (the API refuses it)")]
+    call = ToolUseBlock(id="c", name="f", input={})
+    msgs = [
+        Message(role="user", content="q"),
+        Message(role="assistant", content=[call]),
+        Message(role="tool", content="r", tool_call_id="c"),
+    ]
+    body, listed = _a_fix(msgs, reasoning=B.Reasoning(budget_tokens=2000), tools=[B.Tool(name="f")])
+    assert "thinking" not in body
+    assert listed == [
+        ("$.reasoning", "thinking (the last tool-calling assistant turn has no thinking block)")
+    ]
+    signed = [
+        Message(role="user", content="q"),
+        Message(role="assistant", content=[ThinkingBlock("t", signature="s"), call]),
+        Message(role="tool", content="r", tool_call_id="c"),
+    ]
+    body, listed = _a_fix(
+        signed, reasoning=B.Reasoning(budget_tokens=2000), tools=[B.Tool(name="f")]
+    )
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 2000} and listed == []
+    redacted = [
+        Message(role="user", content="q"),
+        Message(role="assistant", content=[RedactedThinkingBlock("r"), call]),
+        Message(role="tool", content="r", tool_call_id="c"),
+    ]
+    body, _ = _a_fix(redacted, reasoning=B.Reasoning(budget_tokens=2000), tools=[B.Tool(name="f")])
+    assert "thinking" in body
+    text_last = [
+        Message(role="user", content="q"),
+        Message(role="assistant", content="a"),
+        Message(role="user", content="more"),
+    ]
+    body, _ = _a_fix(text_last, reasoning=B.Reasoning(budget_tokens=2000))
+    assert "thinking" in body
+    earlier = [
+        *msgs,
+        Message(role="assistant", content=[TextBlock("fine")]),
+        Message(role="user", content="ok"),
+    ]
+    body, _ = _a_fix(earlier, reasoning=B.Reasoning(budget_tokens=2000), tools=[B.Tool(name="f")])
+    assert "thinking" in body
+    body, _ = _a_fix(msgs, reasoning=B.Reasoning(budget_tokens=0), tools=[B.Tool(name="f")])
+    assert body["thinking"] == {"type": "disabled"}
+
+
+def test_anthropic_system_messages() -> None:
+    """One string system message is a string; several are text blocks; keys and non-text
+    blocks reported."""
+    p = B.Unsupported("drop")
+    assert AA._system([Message(role="system", content="a")], p) == "a"
+    assert AA._system(
+        [
+            Message(role="system", content="a"),
+            Message(role="system", content=[TextBlock("b"), ThinkingBlock("t")]),
+            Message(role="system", content="c", extra=Extra(k=1, from_provider="q")),
+        ],
+        p,
+    ) == [{"type": "text", "text": "a"}, TextBlock("b"), {"type": "text", "text": "c"}]
+    assert p.dropped == [
+        B.Dropped("$.messages[1].content[1]", "a thinking block in the system prompt (text only)"),
+        B.Dropped("$.messages[2].k", "the message key 'k'", "metadata"),
+    ]
+    q = B.Unsupported()
+    AA._system([Message(role="system", content="x", extra=Extra(k=1))], q)
+    assert q.dropped == [
+        B.Dropped(
+            "$.messages[0]",
+            "message keys on a system message (the system prompt has none)",
+            "metadata",
+        )
+    ]
+    assert AA._system([Message(role="system", content="")], B.Unsupported(), True) is None
+    assert AA._system([Message(role="system", content="")], B.Unsupported()) == ""
+    assert AA._system([Message(role="system", content=[])], B.Unsupported()) == []
+
+
+def test_anthropic_tool_results_written() -> None:
+    """A tool result's content, is_error, keys, a foreign block in it refused; own kept."""
+    p = B.Unsupported("drop")
+    msg = Message(
+        role="tool",
+        content=[TextBlock("a"), ThinkingBlock("t", signature="s")],
+        tool_call_id="i",
+        is_error=False,
+        extra=Extra(cache_control={"type": "ephemeral"}, zz=1, from_provider="q"),
+    )
+    assert AA._tool_result(msg, "$.m", p, False) == {
+        "type": "tool_result",
+        "tool_use_id": "i",
+        "content": [TextBlock("a")],
+        "is_error": False,
+        "cache_control": {"type": "ephemeral"},
+    }
+    assert p.dropped == [
+        B.Dropped("$.m.content[1]", "a thinking block in a tool result"),
+        B.Dropped("$.m.zz", "the key 'zz' on a tool result", "metadata"),
+    ]
+    own = Message(role="tool", content=[ThinkingBlock("t", signature="s")], tool_call_id="i")
+    assert AA._tool_result(own, "$", B.Unsupported(), True)["content"] == [
+        ThinkingBlock("t", signature="s")
+    ]
+    absent = Message(role="tool", content="", tool_call_id="i", extra=Extra(content_absent=True))
+    assert AA._tool_result(absent, "$", B.Unsupported(), True) == {
+        "type": "tool_result",
+        "tool_use_id": "i",
+    }
+    empty = Message(role="tool", content="", tool_call_id="i")
+    assert AA._tool_result(empty, "$", B.Unsupported(), True) == {
+        "type": "tool_result",
+        "tool_use_id": "i",
+        "content": "",
+    }
+    assert AA._tool_result(empty, "$", B.Unsupported(), False, True) == {
+        "type": "tool_result",
+        "tool_use_id": "i",
+    }
+    blocks_empty = Message(role="tool", content=[TextBlock(" ")], tool_call_id="i")
+    assert AA._tool_result(blocks_empty, "$", B.Unsupported(), False, True) == {
+        "type": "tool_result",
+        "tool_use_id": "i",
+    }
+    with pytest.raises(B.UnsupportedError) as err:
+        AA._tool_result(Message(role="tool", content="x"), "$.t", B.Unsupported(), True)
+    assert (err.value.message, err.value.path) == (
+        "the target format cannot hold a tool message without tool_call_id",
+        "$.t",
+    )
+
+
+def test_anthropic_content_checks() -> None:
+    """Unsigned thinking refused; another provider's blocks checked: source keys listed,
+    unknown sources and foreign blocks refused, block keys outside the API's listed."""
+    from minagent.wire import TextSource, UnknownSource
+
+    with pytest.raises(B.UnsupportedError) as err:
+        AA._content([ThinkingBlock("t")], "$.m", B.Unsupported())
+    assert (err.value.message, err.value.path) == (
+        "the target format cannot hold a thinking block without a signature (Anthropic takes "
+        "back only thinking it signed)",
+        "$.m.content[0]",
+    )
+    plain = [
+        TextBlock("a"),
+        ThinkingBlock("t", signature="s"),
+        RedactedThinkingBlock("r"),
+        ImageBlock(UrlSource("u")),
+        DocumentBlock(Base64Source("application/pdf", b"x")),
+    ]
+    assert AA._content(plain, "$", B.Unsupported()) is plain
+    assert AA._content(plain, "$", B.Unsupported(), False, True) is plain
+    p = B.Unsupported("drop")
+    out = AA._content(
+        [
+            ImageBlock(UrlSource("u", extra=Extra(k=1))),
+            ImageBlock(UnknownSource(Extra(type="weird"))),
+            DocumentBlock(UnknownSource(Extra(type="file", file_id="f"))),
+            TextBlock(
+                "t",
+                extra=Extra(citations=[], zz=1, type_absent=True),
+                cache_control={"type": "ephemeral"},
+            ),
+            UnknownBlock(Extra(type="gemini_part", x=1)),
+            ToolUseBlock(id="i", name="n", input={}, extra=Extra(caller={"a": 1})),
+        ],
+        "$.m",
+        p,
+        False,
+    )
+    assert json.loads(B.encode_json(out)) == [
+        {"type": "image", "source": {"type": "url", "url": "u"}},
+        {"type": "document", "source": {"type": "file", "file_id": "f"}},
+        {"type": "text", "text": "t", "cache_control": {"type": "ephemeral"}, "citations": []},
+        {"type": "tool_use", "id": "i", "name": "n", "input": {}, "caller": {"a": 1}},
+    ]
+    assert p.dropped == [
+        B.Dropped("$.m.content[0].source.k", "the key 'k' on a source", "metadata"),
+        B.Dropped("$.m.content[1].source", "a 'weird' source"),
+        B.Dropped("$.m.content[3].zz", "the key 'zz' on a text block", "metadata"),
+        B.Dropped(
+            "$.m.content[4]", "a 'gemini_part' block from another provider (no such block here)"
+        ),
+    ]
+    text_doc = DocumentBlock(TextSource(media_type="text/plain", data="x"))
+    assert json.loads(B.encode_json(AA._content([text_doc], "$", B.Unsupported(), False))) == [
+        {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "x"}}
+    ]
+
+
+def test_anthropic_catalog_blocks_from_another_provider() -> None:
+    """A typed catalog block: kept when it is an Anthropic block, refused otherwise."""
+    from minagent.wire import ToolResultBlock
+
+    p = B.Unsupported("drop")
+    tr = ToolResultBlock(tool_use_id="t", content="c")
+    assert AA._checked_block(tr, "$.b", p) is tr
+    assert p.dropped == []
+    text = TextBlock("x", extra=Extra(citations=[]))
+    assert AA._checked_block(text, "$.b", p) is text
+    bare_text = TextBlock("x")
+    assert AA._checked_block(bare_text, "$.b", p) is bare_text
+
+
+def test_anthropic_media_for_another_provider() -> None:
+    """Base64 media types the API takes kept; text documents as text sources (a non-plain
+    type listed, non-UTF-8 refused); other types refused."""
+    from minagent.wire import TextSource
+
+    p = B.Unsupported("drop")
+    png = ImageBlock(Base64Source("image/png", b"x"))
+    assert AA._media(png, "$", p) is png
+    url = ImageBlock(UrlSource("u"))
+    assert AA._media(url, "$", p) is url
+    md = DocumentBlock(Base64Source("text/markdown", "é".encode(), extra=Extra(k=1)))
+    assert AA._media(md, "$.d", p) == DocumentBlock(
+        TextSource(media_type="text/plain", data="é", extra=Extra(k=1))
+    )
+    txt = DocumentBlock(Base64Source("text/plain; charset=utf-8", b"x"))
+    assert AA._media(txt, "$.t", p) == DocumentBlock(TextSource(media_type="text/plain", data="x"))
+    assert AA._media(DocumentBlock(Base64Source("text/plain", b"\xff")), "$.u", p) is None
+    assert AA._media(ImageBlock(Base64Source("image/bmp", b"x")), "$.i", p) is None
+    assert AA._media(DocumentBlock(Base64Source("image/png", b"x")), "$.j", p) is None
+    assert p.dropped == [
+        B.Dropped(
+            "$.d.source.media_type", "the media type text/markdown (sent as text)", "metadata"
+        ),
+        B.Dropped("$.u", "a text/plain document that is not UTF-8 text"),
+        B.Dropped("$.i", "an image block of type image/bmp (no such media here)"),
+        B.Dropped("$.j", "a document block of type image/png (no such media here)"),
+    ]
+    body, listed = _a_fix(
+        [
+            Message(
+                role="user", content=[ImageBlock(Base64Source("image/bmp", b"x")), TextBlock("t")]
+            )
+        ]
+    )
+    assert body["messages"] == [{"role": "user", "content": [{"type": "text", "text": "t"}]}]
+    assert listed == [
+        ("$.messages[0].content[0]", "an image block of type image/bmp (no such media here)")
+    ]
+    body, _ = _a_fix([Message(role="user", content=[ImageBlock(Base64Source("image/png", b"x"))])])
+    assert body["messages"][0]["content"][0]["source"]["media_type"] == "image/png"
+
+
+def test_anthropic_fits_tool_calls_in_another_providers_history() -> None:
+    """Ids and names outside the API's patterns are rewritten in the call and its result."""
+    r = B.Renames()
+    body = _a_enc(
+        _foreign(
+            [
+                Message(role="user", content="q"),
+                Message(
+                    role="assistant",
+                    content=[
+                        ToolUseBlock(id="a:1", name="f.g", input={}),
+                        ToolUseBlock(id="ok", name="fine", input={}),
+                    ],
+                ),
+                Message(role="tool", content="r", tool_call_id="a:1"),
+                Message(role="tool", content="s", tool_call_id="ok"),
+            ],
+            tools=[B.Tool(name="f.g"), B.Tool(name="fine")],
+        ),
+        renames=r,
+    )
+    assert body["messages"][1]["content"] == [
+        {"type": "tool_use", "id": "a_1", "name": "f_g", "input": {}},
+        {"type": "tool_use", "id": "ok", "name": "fine", "input": {}},
+    ]
+    assert body["messages"][2]["content"] == [
+        {"type": "tool_result", "tool_use_id": "a_1", "content": "r"},
+        {"type": "tool_result", "tool_use_id": "ok", "content": "s"},
+    ]
+    assert r.names == {"f_g": "f.g"} and r.ids == {"a_1": "a:1"}
+
+
+def test_anthropic_joins_user_turns_after_tool_results() -> None:
+    """A user list after tool results joins their turn, unless it starts a new turn or has
+    keys; tool results after a user list join it."""
+    t = Message(role="tool", content="r", tool_call_id="c")
+    u = Message(role="user", content=[TextBlock("u")])
+    body = _a_enc([t, u, t])
+    assert body["messages"] == [
+        {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": "c", "content": "r"},
+                {"type": "text", "text": "u"},
+                {"type": "tool_result", "tool_use_id": "c", "content": "r"},
+            ],
+        }
+    ]
+    nt = Message(role="user", content=[TextBlock("u")], extra=Extra(new_turn=True))
+    assert len(_a_enc([t, nt])["messages"]) == 2
+    keyed = Message(role="user", content=[TextBlock("u")], extra=Extra(k=1))
+    out = _a_enc([t, keyed, t])["messages"]
+    assert len(out) == 3 and out[1] == {
+        "role": "user",
+        "content": [{"type": "text", "text": "u"}],
+        "k": 1,
+    }
+    tn = Message(role="tool", content="r", tool_call_id="c", extra=Extra(new_turn=True))
+    assert len(_a_enc([t, tn])["messages"]) == 2
+    assert len(_a_enc([Message(role="user", content="s"), t])["messages"]) == 2
+    assert len(_a_enc([Message(role="user", content=[]), t])["messages"]) == 2
+    caller = [TextBlock("u")]
+    _a_enc([Message(role="user", content=caller), t])
+    assert caller == [TextBlock("u")]
+
+
+def test_anthropic_encode_response_from_another_provider() -> None:
+    """An id made up, the stop reason mapped, foreign keys and counters listed, usage kept
+    for the API's counters and groups."""
+    resp = ModelResponse(
+        message=Message(
+            role="assistant", content="hi", extra=Extra(refusal=None, from_provider="openai_chat")
+        ),
+        stop_reason="incomplete:max_output_tokens",
+        created=5,
+        usage={
+            "input_tokens": 3,
+            "cache_creation.ephemeral_5m_input_tokens": 1,
+            "total_tokens": 9,
+            "reasoning_tokens": 2,
+        },
+        extra=Extra(
+            from_provider="openai_chat",
+            system_fingerprint="f",
+            usage_extra={"service_tier": "x", "server_tool_use": {}, "odd": 1},
+        ),
+    )
+    dropped: list[B.Dropped] = []
+    out = json.loads(AA.encode_response(resp, dropped=dropped, model="m"))
+    ident = out.pop("id")
+    assert ident.startswith("msg_") and len(ident) == 28
+    assert out == {
+        "type": "message",
+        "role": "assistant",
+        "model": "m",
+        "content": [{"type": "text", "text": "hi"}],
+        "stop_reason": "max_tokens",
+        "stop_sequence": None,
+        "usage": {
+            "input_tokens": 3,
+            "cache_creation": {"ephemeral_5m_input_tokens": 1},
+            "output_tokens": 0,
+            "service_tier": "x",
+            "server_tool_use": {},
+        },
+    }
+    assert [(d.path, d.what) for d in dropped] == [
+        ("$.system_fingerprint", "the response key 'system_fingerprint'"),
+        ("$.message.refusal", "the message key 'refusal' (null)"),
+        ("$.created", "the creation time (a Messages response has none)"),
+        (
+            "$.stop_reason",
+            "the stop reason 'incomplete:max_output_tokens' (written as 'max_tokens')",
+        ),
+        ("$.usage.reasoning_tokens", "the usage counter 'reasoning_tokens'"),
+        ("$.usage_extra.odd", "the usage entry 'odd'"),
+    ]
+
+
+def test_anthropic_encode_response_own_and_neutral() -> None:
+    """A neutral response: its keys back, created kept, fields fill only what is missing; a
+    usage that is not an object listed; empty content."""
+    resp = ModelResponse(
+        message=Message(role="assistant", content=""),
+        stop_reason="weird",
+        id="i",
+        created=4,
+        extra=Extra(model="x", stop_sequence="s", k=1, usage_extra=3),
+    )
+    dropped: list[B.Dropped] = []
+    out = json.loads(AA.encode_response(resp, dropped=dropped, id="other", z=2))
+    assert out == {
+        "id": "i",
+        "type": "message",
+        "role": "assistant",
+        "model": "x",
+        "content": [],
+        "stop_reason": "weird",
+        "stop_sequence": "s",
+        "usage": {"input_tokens": 0, "output_tokens": 0},
+        "k": 1,
+        "z": 2,
+        "created": 4,
+    }
+    assert dropped == [B.Dropped("$.usage_extra", "a usage that is not an object", "metadata")]
+    keyed = ModelResponse(message=Message(role="assistant", content="a", extra=Extra(k=1)))
+    d2: list[B.Dropped] = []
+    out2 = json.loads(AA.encode_response(keyed, dropped=d2))
+    assert out2["model"] is None and out2["usage"] == {"input_tokens": 0, "output_tokens": 0}
+    assert d2 == [
+        B.Dropped("$.message", "message keys on a response message (it has none here)", "metadata")
+    ]
+    with_id = ModelResponse(
+        message=Message(role="assistant", content="a"), extra=Extra(id="given", model="mm")
+    )
+    out3 = json.loads(AA.encode_response(with_id))
+    assert (out3["id"], out3["model"]) == ("given", "mm")
+    typed = ModelResponse(
+        message=Message(role="assistant", content="a"),
+        id="t",
+        model="tm",
+        extra=Extra(id="given", model="mm"),
+    )
+    out4 = json.loads(AA.encode_response(typed))
+    assert (out4["id"], out4["model"]) == ("t", "tm") and list(out4).count("id") == 1
+
+
+# --- openai_chat -------------------------------------------------------------------------
+
+from minagent.providers import openai_chat as CA  # noqa: E402
+
+
+def _c_req(body: dict[str, Any]) -> B.Request:
+    return CA.decode_request(json.dumps(body).encode())
+
+
+def _c_enc(req: Any, **kw: Any) -> dict[str, Any]:
+    out: dict[str, Any] = json.loads(CA.encode_request(req, **kw))
+    return out
+
+
+def test_chat_finish_reason_each_way() -> None:
+    """Neutral and foreign stop reasons to a finish_reason in the SDK's enum."""
+    f = CA.finish_reason
+    assert [
+        f(r, False) for r in ("end_turn", "stop_sequence", "tool_use", "max_tokens", "refusal")
+    ] == ["stop", "stop", "tool_calls", "length", "content_filter"]
+    assert f("OTHER", False) == "content_filter" and f("pause_turn", True) == "length"
+    assert f("incomplete:x", False) == "length"
+    assert f("weird", False) == "stop" and f("weird", True) == "tool_calls"
+    assert f(None, True) == "tool_calls"
+
+
+def test_chat_read_settings_exactly() -> None:
+    """Every typed setting read, both max-token spellings, and what stays an option."""
+    req = _c_req(
+        {
+            "messages": [],
+            "model": "m",
+            "temperature": 1,
+            "top_p": 0.5,
+            "user": "u",
+            "metadata": {"a": "b"},
+            "stream": False,
+            "max_completion_tokens": 9,
+            "max_tokens": 8,
+            "stop": "x",
+            "reasoning_effort": "low",
+            "tools": [
+                {"type": "function", "function": {"name": "f", "parameters": {}}},
+                {"function": {"name": "g"}},
+            ],
+            "tool_choice": {"type": "function", "function": {"name": "f"}},
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "n", "schema": {}, "strict": True},
+            },
+        }
+    )
+    assert (
+        req.model,
+        req.temperature,
+        req.top_p,
+        req.user,
+        req.metadata,
+        req.stream,
+        req.max_tokens,
+        req.stop,
+    ) == ("m", 1, 0.5, "u", {"a": "b"}, False, 9, ["x"])
+    assert req.spelling["max_tokens"] == 8 and req.spelling["stop"] == "x"
+    assert req.reasoning == B.Reasoning(effort="low")
+    assert req.tools == [B.Tool(name="f", parameters={}), B.Tool(name="g")]
+    assert req.tool_choice == B.ToolChoice(mode="tool", name="f")
+    assert req.response_format == B.ResponseFormat(
+        type="json_schema", name="n", schema={}, strict=True
+    )
+    assert req.options == {}
+    assert _c_req({"messages": [], "max_tokens": 3}).max_tokens == 3
+    both = _c_req({"messages": [], "max_completion_tokens": 3, "max_tokens": "x"})
+    assert both.max_tokens == 3 and both.options == {"max_tokens": "x"}
+    assert _c_req({"messages": [], "stop": ["a", "b"]}).stop == ["a", "b"]
+    for fmt, want in (
+        ({"type": "text"}, B.ResponseFormat(type="text")),
+        ({"type": "json_object"}, B.ResponseFormat(type="json")),
+        (
+            {"type": "json_schema", "json_schema": {"name": "n"}},
+            B.ResponseFormat(type="json_schema", name="n"),
+        ),
+    ):
+        assert _c_req({"messages": [], "response_format": fmt}).response_format == want
+    for fmt in (
+        {"type": "xml"},
+        {"type": "json_schema"},
+        {"type": "json_schema", "json_schema": {"name": 1}},
+        {"type": "json_schema", "json_schema": {"name": "n", "schema": []}},
+        {"type": "json_schema", "json_schema": {"name": "n", "strict": 1}},
+        {"type": "json_schema", "json_schema": {"name": "n", "x": 1}},
+        {"type": "json_object", "json_schema": {"name": "n"}},
+    ):
+        assert _c_req({"messages": [], "response_format": fmt}).options == {"response_format": fmt}
+    for choice in (
+        {"type": "function", "function": {"name": 1}},
+        {"type": "function", "function": {"name": "f", "x": 1}},
+        {"type": "custom", "function": {"name": "f"}},
+        {"type": "function"},
+    ):
+        assert _c_req({"messages": [], "tool_choice": choice}).options == {"tool_choice": choice}
+    for tools in (
+        [{"type": "custom", "function": {"name": "f"}}],
+        [{"type": "function", "function": {"name": "f"}, "x": 1}],
+        [{"type": "function", "function": {"name": 1}}],
+    ):
+        assert _c_req({"messages": [], "tools": tools}).options == {"tools": tools}
+    for stop in (1, ["a", 1]):
+        assert _c_req({"messages": [], "stop": stop}).options == {"stop": stop}
+    assert _c_req({"messages": [], "reasoning_effort": 1}).options == {"reasoning_effort": 1}
+    with pytest.raises(ValidationError) as err:
+        _c_req({"model": "m"})
+    assert (err.value.message, err.value.path) == ("a request needs 'messages'", "$")
+
+
+def test_chat_write_settings_exactly() -> None:
+    """Each neutral setting spelled for Chat Completions, and what is refused."""
+    p = B.Unsupported()
+    out = CA.write_settings(
+        {
+            "model": "m",
+            "max_tokens": 3,
+            "temperature": 1,
+            "top_p": 0.5,
+            "user": "u",
+            "metadata": {"a": "b"},
+            "stream": True,
+            "stop": ("x",),
+            "tools": [B.Tool(name="a.b", description="d", parameters={"p": 1}, strict=False)],
+            "tool_choice": B.ToolChoice(mode="tool", name="a.b", parallel=False),
+            "response_format": B.ResponseFormat(
+                type="json_schema", name="n", schema={"s": 1}, strict=True
+            ),
+            "reasoning": B.Reasoning(effort="high", budget_tokens=3),
+        },
+        p,
+    )
+    assert out == {
+        "model": "m",
+        "max_tokens": 3,
+        "temperature": 1,
+        "top_p": 0.5,
+        "user": "u",
+        "metadata": {"a": "b"},
+        "stream": True,
+        "stop": ["x"],
+        "tools": [
+            {
+                "type": "function",
+                "function": {
+                    "name": "a_b",
+                    "description": "d",
+                    "parameters": {"p": 1},
+                    "strict": False,
+                },
+            }
+        ],
+        "tool_choice": {"type": "function", "function": {"name": "a_b"}},
+        "parallel_tool_calls": False,
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {"name": "n", "schema": {"s": 1}, "strict": True},
+        },
+        "reasoning_effort": "high",
+    }
+    assert p.dropped == [
+        B.Dropped("$.reasoning.budget_tokens", "a reasoning budget beside an effort", "metadata")
+    ]
+    for fmt, want in (
+        (B.ResponseFormat(type="text"), {"type": "text"}),
+        (B.ResponseFormat(type="json"), {"type": "json_object"}),
+        (
+            B.ResponseFormat(type="json_schema"),
+            {"type": "json_schema", "json_schema": {"name": "response"}},
+        ),
+    ):
+        assert CA.write_settings({"response_format": fmt}, p) == {"response_format": want}
+    with pytest.raises(B.UnsupportedError) as err:
+        CA.write_settings({"odd": 1}, B.Unsupported())
+    assert (err.value.message, err.value.path) == (
+        "the target format cannot hold the setting 'odd' (no Chat Completions spelling)",
+        "$.odd",
+    )
