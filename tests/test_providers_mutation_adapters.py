@@ -3743,3 +3743,520 @@ def test_chat_write_settings_exactly() -> None:
         "the target format cannot hold the setting 'odd' (no Chat Completions spelling)",
         "$.odd",
     )
+
+
+def test_chat_fast_messages_exactly() -> None:
+    """The Struct path: developer, content absent or null, calls beside text, names, refusals,
+    image detail, and the cases that fall back to the general path."""
+    req = _c_req(
+        {
+            "messages": [
+                {"role": "developer", "content": "d", "name": "n"},
+                {"role": "assistant"},
+                {"role": "assistant", "content": None},
+                {
+                    "role": "assistant",
+                    "content": "",
+                    "tool_calls": [
+                        {
+                            "id": "c",
+                            "type": "function",
+                            "function": {"name": "f", "arguments": "{}"},
+                        }
+                    ],
+                },
+                {"role": "assistant", "content": "t", "tool_calls": [], "refusal": None},
+                {"role": "assistant", "tool_calls": []},
+                {
+                    "role": "user",
+                    "content": [
+                        {"type": "text", "text": "a"},
+                        {"type": "image_url", "image_url": {"url": "https://i", "detail": "low"}},
+                        {"type": "image_url", "image_url": {"url": "https://j"}},
+                    ],
+                },
+                {"role": "tool", "tool_call_id": "c", "content": "r"},
+            ]
+        }
+    )
+    m = req.messages
+    own = "openai_chat"
+    assert m[0] == Message(
+        role="system", content="d", extra=Extra(developer=True, name="n", from_provider=own)
+    )
+    assert m[1] == Message(
+        role="assistant", content="", extra=Extra(content_absent=True, from_provider=own)
+    )
+    assert m[2] == Message(role="assistant", content=[])
+    assert m[3] == Message(
+        role="assistant",
+        content=[ToolUseBlock(id="c", name="f", input={})],
+        extra=Extra(content_absent="", from_provider=own),
+    )
+    assert m[4] == Message(
+        role="assistant",
+        content=[TextBlock("t")],
+        extra=Extra(tool_calls=[], refusal=None, from_provider=own),
+    )
+    assert m[5] == Message(
+        role="assistant",
+        content=[],
+        extra=Extra(content_absent=True, tool_calls=[], from_provider=own),
+    )
+    assert m[6].content == [
+        TextBlock("a"),
+        ImageBlock(UrlSource("https://i"), extra=Extra(detail="low")),
+        ImageBlock(UrlSource("https://j")),
+    ]
+    assert m[7] == Message(role="tool", content="r", tool_call_id="c")
+    assert json.loads(CA.encode_request(req))["messages"] == json.loads(
+        json.dumps(
+            [
+                {"role": "developer", "content": "d", "name": "n"},
+                {"role": "assistant"},
+                {"role": "assistant", "content": None},
+                {
+                    "role": "assistant",
+                    "content": "",
+                    "tool_calls": [
+                        {
+                            "id": "c",
+                            "type": "function",
+                            "function": {"name": "f", "arguments": "{}"},
+                        }
+                    ],
+                },
+                {"role": "assistant", "content": "t", "tool_calls": [], "refusal": None},
+                {"role": "assistant", "tool_calls": []},
+                {
+                    "role": "user",
+                    "content": [
+                        {"type": "text", "text": "a"},
+                        {"type": "image_url", "image_url": {"url": "https://i", "detail": "low"}},
+                        {"type": "image_url", "image_url": {"url": "https://j"}},
+                    ],
+                },
+                {"role": "tool", "tool_call_id": "c", "content": "r"},
+            ]
+        )
+    )
+    kept = _c_req({"messages": [{"role": "user", "content": "x", "tool_call_id": "c"}]})
+    assert kept.messages[0].extra == Extra(tool_call_id="c", from_provider=own)
+    with pytest.raises(ValidationError) as err:
+        _c_req({"messages": [{"role": "tool", "content": "x"}]})
+    assert (err.value.message, err.value.path) == (
+        "a tool message needs a string 'tool_call_id'",
+        "$.messages[0]",
+    )
+    calls_on_user = _c_req({"messages": [{"role": "user", "content": "x", "tool_calls": []}]})
+    assert calls_on_user.messages[0].extra == Extra(tool_calls=[], from_provider=own)
+
+
+def test_chat_general_messages_exactly() -> None:
+    """The general path: roles, content shapes, tool calls kept whole, and each refusal."""
+    cases = [
+        ({"role": "robot", "content": "x"}, "unsupported role 'robot'", "$.messages[0].role"),
+        ({"content": "x"}, "unsupported role None", "$.messages[0].role"),
+        (
+            {"role": "user", "content": 3},
+            "'content' must be a string, an array or null",
+            "$.messages[0]",
+        ),
+        (
+            {"role": "assistant", "content": "x", "tool_calls": {}},
+            "'tool_calls' must be an array",
+            "$.messages[0].tool_calls",
+        ),
+        (
+            {"role": "assistant", "content": "x", "tool_calls": [3]},
+            "a tool call must be an object",
+            "$.messages[0].tool_calls[0]",
+        ),
+        (
+            {"role": "user", "content": [3]},
+            "a content part must be an object with a string 'type'",
+            "$.messages[0].content[0]",
+        ),
+        (
+            {"role": "user", "content": [{"type": "text", "text": 3}]},
+            "a text part needs a string 'text'",
+            "$.messages[0].content[0].text",
+        ),
+    ]
+    for msg, message, path in cases:
+        with pytest.raises(ValidationError) as err:
+            _c_req({"messages": [msg]})
+        assert (err.value.message, err.value.path) == (message, path)
+    req = _c_req(
+        {
+            "messages": [
+                {"role": "assistant", "content": None, "tool_calls": None},
+                {
+                    "role": "assistant",
+                    "content": "x",
+                    "tool_calls": [
+                        {"id": "a", "function": {"name": "f", "arguments": "{}"}},
+                        {
+                            "id": "b",
+                            "type": "function",
+                            "index": 0,
+                            "function": {"name": "g", "arguments": "{}", "extra": 1},
+                        },
+                        {"id": "c", "type": "custom", "custom": {"name": "h", "input": "x"}},
+                        {"type": "function", "function": {"name": "i"}},
+                    ],
+                },
+                {
+                    "role": "user",
+                    "content": [
+                        {"type": "text", "text": "t", "cache_control": {"k": 1}},
+                        {
+                            "type": "image_url",
+                            "image_url": {"url": "u"},
+                            "cache_control": {"type": "ephemeral"},
+                        },
+                        {"type": "image_url", "image_url": {"url": 3}},
+                        {
+                            "type": "file",
+                            "file": {
+                                "file_data": "data:application/pdf;base64,aGk=",
+                                "filename": "f",
+                            },
+                        },
+                        {"type": "file", "file": {"file_id": "x"}},
+                        {"type": "thinking", "thinking": "t"},
+                    ],
+                },
+            ]
+        }
+    )
+    m = req.messages
+    assert m[0] == Message(
+        role="assistant", content=[], extra=Extra(tool_calls=None, from_provider="openai_chat")
+    )
+    assert m[1].content == [
+        TextBlock("x"),
+        ToolUseBlock(id="a", name="f", input={}, extra=Extra(type_absent=True)),
+        ToolUseBlock(id="b", name="g", input={}, extra=Extra(index=0, function_keys={"extra": 1})),
+        UnknownBlock(Extra(id="c", type="custom", custom={"name": "h", "input": "x"})),
+        UnknownBlock(
+            Extra(
+                type="openai_chat_tool_call", call={"type": "function", "function": {"name": "i"}}
+            )
+        ),
+    ]
+    assert m[2].content == [
+        TextBlock("t", extra=Extra(cache_control={"k": 1})),
+        ImageBlock(UrlSource("u"), cache_control={"type": "ephemeral"}),
+        UnknownBlock(Extra(type="image_url", image_url={"url": 3})),
+        DocumentBlock(Base64Source("application/pdf", b"hi"), extra=Extra(filename="f")),
+        UnknownBlock(Extra(type="file", file={"file_id": "x"})),
+        UnknownBlock(Extra(type="openai_chat_part", part={"type": "thinking", "thinking": "t"})),
+    ]
+    assert m[2].extra == Extra(from_provider="openai_chat")
+
+
+def test_chat_sources_and_arguments() -> None:
+    """Data URLs with canonical base64 become bytes; everything else stays a URL; arguments
+    kept as text when not compact or not an object."""
+    assert CA._source("data:image/png;base64,aGk=") == Base64Source("image/png", b"hi")
+    for url in (
+        "data:image/png;base64,QR==",
+        "data:;base64,aGk=",
+        "data:image/png,aGk=",
+        "data:image/png;x=1;base64,aGk=",
+        "data:image/png;base64",
+        "https://x",
+        "data:image/png;base64,a\u00e9",
+    ):
+        assert CA._source(url) == UrlSource(url)
+    assert CA._tool_use("i", "n", '{"a":1}') == ToolUseBlock(id="i", name="n", input={"a": 1})
+    assert CA._tool_use("i", "n", '{"a": 1}') == ToolUseBlock(
+        id="i", name="n", input={"a": 1}, extra=Extra(arguments='{"a": 1}')
+    )
+    assert CA._tool_use("i", "n", "[1]") == ToolUseBlock(
+        id="i", name="n", input={}, extra=Extra(arguments="[1]")
+    )
+    assert CA._tool_use("i", "n", '{"a":') == ToolUseBlock(
+        id="i", name="n", input={}, extra=Extra(arguments='{"a":')
+    )
+
+
+def _chat_body(**kw: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "id": "c",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "m",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": "hi"},
+                "logprobs": None,
+                "finish_reason": "stop",
+            }
+        ],
+    }
+    body.update(kw)
+    return body
+
+
+def test_chat_fast_response_exactly() -> None:
+    """The Struct path: content beside calls, refusal and annotations, tiers, usage with cached
+    and nested counters, no usage; and a choice that is not the assistant's."""
+    body = _chat_body(
+        choices=[
+            {
+                "index": 0,
+                "message": {
+                    "role": "assistant",
+                    "content": "",
+                    "refusal": None,
+                    "annotations": [],
+                    "tool_calls": [
+                        {
+                            "id": "t",
+                            "type": "function",
+                            "function": {"name": "f", "arguments": "{}"},
+                        }
+                    ],
+                },
+                "logprobs": None,
+                "finish_reason": "tool_calls",
+            }
+        ],
+        usage={
+            "prompt_tokens": 10,
+            "completion_tokens": 2,
+            "total_tokens": 12,
+            "prompt_tokens_details": {"cached_tokens": 4, "audio_tokens": None},
+            "completion_tokens_details": {"reasoning_tokens": 1, "deep": {"x": 1, "y": "s"}},
+        },
+        service_tier="default",
+        system_fingerprint="fp",
+    )
+    resp = CA.decode_response(json.dumps(body).encode())
+    assert (resp.id, resp.model, resp.created, resp.stop_reason) == ("c", "m", 1, "tool_use")
+    assert resp.usage == {
+        "input_tokens": 6,
+        "output_tokens": 2,
+        "total_tokens": 12,
+        "cache_read_input_tokens": 4,
+        "reasoning_tokens": 1,
+        "completion_tokens_details.deep.x": 1,
+    }
+    assert dict(resp.extra) == {
+        "from_provider": "openai_chat",
+        "object": "chat.completion",
+        "logprobs": None,
+        "service_tier": "default",
+        "system_fingerprint": "fp",
+        "usage_extra": {
+            "prompt_tokens_details.audio_tokens": None,
+            "completion_tokens_details.deep.y": "s",
+        },
+    }
+    assert resp.message == Message(
+        role="assistant",
+        content=[ToolUseBlock(id="t", name="f", input={})],
+        extra=Extra(content_absent="", refusal=None, annotations=[], from_provider="openai_chat"),
+    )
+    assert json.loads(CA.encode_response(resp)) == body
+    plain = CA.decode_response(json.dumps(_chat_body()).encode())
+    assert plain.message == Message(role="assistant", content="hi")
+    assert dict(plain.extra)["usage_absent"] is True and plain.usage == {}
+    assert json.loads(CA.encode_response(plain)) == _chat_body()
+    null = CA.decode_response(
+        json.dumps(
+            _chat_body(
+                choices=[
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": None},
+                        "logprobs": None,
+                        "finish_reason": "length",
+                    }
+                ]
+            )
+        ).encode()
+    )
+    assert null.message.content == [] and null.stop_reason == "max_tokens"
+    empty_calls = CA.decode_response(
+        json.dumps(
+            _chat_body(
+                choices=[
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": None, "tool_calls": []},
+                        "logprobs": None,
+                        "finish_reason": "stop",
+                    }
+                ]
+            )
+        ).encode()
+    )
+    assert empty_calls.message.content == [] and empty_calls.message.extra == Extra(
+        tool_calls=[], from_provider="openai_chat"
+    )
+    with pytest.raises(ValidationError) as err:
+        CA.decode_response(
+            json.dumps(
+                _chat_body(
+                    choices=[
+                        {
+                            "index": 0,
+                            "message": {"role": "user", "content": "x"},
+                            "logprobs": None,
+                            "finish_reason": "stop",
+                        }
+                    ]
+                )
+            ).encode()
+        )
+    assert (err.value.message, err.value.path) == (
+        "the first choice must be an assistant message",
+        "$.choices[0]",
+    )
+    with pytest.raises(ValidationError) as err:
+        CA.decode_response(
+            json.dumps(
+                _chat_body(
+                    choices=[
+                        {
+                            "index": 1,
+                            "message": {"role": "assistant", "content": "x"},
+                            "logprobs": None,
+                            "finish_reason": "stop",
+                        }
+                    ]
+                )
+            ).encode()
+        )
+    assert err.value.path == "$.choices[0]"
+    custom = _chat_body(
+        choices=[
+            {
+                "index": 0,
+                "message": {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {"id": "t", "type": "custom", "function": {"name": "f", "arguments": "x"}}
+                    ],
+                },
+                "logprobs": None,
+                "finish_reason": "tool_calls",
+            }
+        ]
+    )
+    got = CA.decode_response(json.dumps(custom).encode())
+    assert got.message.content == [
+        UnknownBlock(Extra(id="t", type="custom", function={"name": "f", "arguments": "x"}))
+    ]
+
+
+def test_chat_general_response_exactly() -> None:
+    """The general path: its refusals, extra choices and keys, odd usage."""
+    cases = [
+        ({"choices": []}, "a response needs a non-empty 'choices' array", "$"),
+        ({"choices": [3]}, "a choice needs a 'message' object", "$.choices[0]"),
+        (
+            {"choices": [{"message": {"role": "assistant"}, "index": 2}]},
+            "the first choice must have index 0",
+            "$.choices[0]",
+        ),
+        (
+            {"choices": [{"message": {"role": "user", "content": "x"}}]},
+            "a choice's message must be an assistant message",
+            "$",
+        ),
+        (
+            {"choices": [{"message": {"role": "assistant", "content": "x"}}]},
+            "'finish_reason' must be a string",
+            "$.choices[0].finish_reason",
+        ),
+    ]
+    for body, message, path in cases:
+        with pytest.raises(ValidationError) as err:
+            CA.decode_response(json.dumps(body).encode())
+        assert (err.value.message, err.value.path) == (message, path)
+    body = {
+        "id": 1,
+        "model": "m",
+        "created": "x",
+        "choices": [
+            {
+                "message": {"role": "assistant", "content": [{"type": "text", "text": "a"}]},
+                "finish_reason": "eos",
+                "logprobs": {"c": 1},
+                "seed": 5,
+            },
+            {"index": 1, "message": {"role": "assistant", "content": "b"}},
+        ],
+        "usage": 7,
+    }
+    resp = CA.decode_response(json.dumps(body).encode())
+    assert (resp.id, resp.model, resp.created, resp.stop_reason) == (UNSET, "m", UNSET, "eos")
+    assert dict(resp.extra) == {
+        "from_provider": "openai_chat",
+        "id": 1,
+        "created": "x",
+        "logprobs": {"c": 1},
+        "choice_extra": {"seed": 5},
+        "choices": [{"index": 1, "message": {"role": "assistant", "content": "b"}}],
+        "usage_extra": {"": 7},
+    }
+    assert resp.message.content == [TextBlock("a")]
+    assert dict(resp.message.extra) == {"content_list": True, "from_provider": "openai_chat"}
+    obj = CA.decode_response(
+        json.dumps(
+            {
+                "choices": [
+                    {"message": {"role": "assistant", "content": "a"}, "finish_reason": "stop"}
+                ],
+                "usage": {"prompt_tokens": 1, "x": "y"},
+            }
+        ).encode()
+    )
+    assert obj.usage == {"input_tokens": 1} and dict(obj.extra)["usage_extra"] == {"x": "y"}
+    assert "usage_absent" not in dict(obj.extra)
+
+
+def test_chat_decode_choices_each() -> None:
+    """n > 1: one response per choice, usage on the first only, errors located by choice."""
+    body = {
+        "id": "c",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "m",
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": "a"}, "finish_reason": "stop"},
+            {
+                "index": 1,
+                "message": {"role": "assistant", "content": "b"},
+                "finish_reason": "length",
+            },
+        ],
+        "usage": {"prompt_tokens": 1},
+    }
+    first, second = CA.decode_choices(json.dumps(body).encode())
+    assert (first.message.content, second.message.content) == ("a", "b")
+    assert (first.stop_reason, second.stop_reason) == ("end_turn", "max_tokens")
+    assert first.usage == {"input_tokens": 1} and second.usage == {}
+    assert dict(second.extra)["usage_absent"] is True
+    with pytest.raises(ValidationError) as err:
+        CA.decode_choices(b'{"choices": 3}')
+    assert (err.value.message, err.value.path) == ("a response needs a 'choices' array", "$")
+    bad = dict(body, choices=[body["choices"][0], {"message": {"role": "assistant"}}])
+    with pytest.raises(ValidationError) as err:
+        CA.decode_choices(json.dumps(bad).encode())
+    assert (err.value.message, err.value.path) == (
+        "'finish_reason' must be a string",
+        "$.choices[1]",
+    )
+    with pytest.raises(ValidationError) as err:
+        CA.decode_choices(b'{"choices": [3]}')
+    assert (err.value.message, err.value.path) == (
+        "a choice needs a 'message' object",
+        "$.choices[0]",
+    )
