@@ -173,6 +173,24 @@ def test_fit_a_value_equal_to_an_earlier_rewrite_is_rewritten_itself() -> None:
     assert s.name("q") == "q" and s.name("q") == "q" and s.names == {}
 
 
+def test_fit_a_kept_name_is_never_taken_by_a_rewrite() -> None:
+    """A name kept as it is (``a_b``) is taken: a later ``a.b`` gets a hash, not ``a_b``."""
+    r = B.Renames()
+    assert r.name("a_b") == "a_b"
+    assert r.name("a.b") == "a_b_" + _digest("a.b")
+
+
+def test_fit_at_the_limit_and_with_a_lone_surrogate() -> None:
+    """A rewrite exactly at the limit is kept whole; a value holding a lone surrogate (from
+    JSON ``\\ud800``) is hashed through ``surrogatepass``."""
+    r = B.Renames()
+    value = "a." + "b" * 62
+    assert r.name(value) == "a_" + "b" * 62
+    odd = "a\ud800b"
+    assert r.name("a_b") == "a_b"
+    assert r.name(odd) == "a_b_" + _digest(odd)
+
+
 def _resp(content: Any) -> ModelResponse:
     return ModelResponse(message=Message(role="assistant", content=content))
 
@@ -295,6 +313,65 @@ def test_decode_json_retries_deep_input_with_more_room() -> None:
         B.decode_json(b"1", "$.p", Always())
     assert (err.value.message, err.value.path) == ("invalid JSON: nesting too deep", "$.p")
     assert sys.getrecursionlimit() == before
+
+
+def test_decode_json_without_room_for_the_retry_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where this stack cannot hold 4,000 more levels, deep input is refused at once, with
+    its path, and the limit is not raised."""
+    before = sys.getrecursionlimit()
+    monkeypatch.setattr(B._stack, "room_here", lambda: before + 3999)
+    seen: list[int] = []
+
+    class Deep:
+        def decode(self, data: Any) -> Any:
+            seen.append(sys.getrecursionlimit())
+            raise RecursionError
+
+    with pytest.raises(DecodeError) as err:
+        B.decode_json(b"1", "$.x", Deep())
+    assert (err.value.message, err.value.path) == ("invalid JSON: nesting too deep", "$.x")
+    assert seen == [before] and sys.getrecursionlimit() == before
+    monkeypatch.setattr(B._stack, "room_here", lambda: before + 4000)
+    with pytest.raises(DecodeError):
+        B.decode_json(b"1", "$.x", Deep())
+    assert seen == [before, before, before + 4000]
+
+
+def test_decode_json_retry_failing_otherwise_keeps_the_path() -> None:
+    """A retry that fails with invalid JSON reports it at the caller's path."""
+
+    class ThenBad:
+        calls = 0
+
+        def decode(self, data: Any) -> Any:
+            ThenBad.calls += 1
+            if ThenBad.calls == 1:
+                raise RecursionError
+            raise msgspec.DecodeError("bad")
+
+    with pytest.raises(DecodeError) as err:
+        B.decode_json(b"1", "$.p", ThenBad())
+    assert (err.value.message, err.value.path) == ("invalid JSON: bad", "$.p")
+
+
+def test_decode_messages_uses_the_callers_limits() -> None:
+    """The caller's limits apply (max_size here), under the caller's path."""
+    with pytest.raises(DecodeError) as err:
+        B.decode_messages(b'[{"role":"user","content":"xx"}]', "$.q", Limits(max_size=10))
+    assert (err.value.message, err.value.path) == (
+        "JSON input of 32 bytes is over the limit max_size=10",
+        "$.q",
+    )
+
+
+def test_lowered_refuses_unsafe_unknown_data_at_its_path() -> None:
+    """A NaN in a block's extra cannot be JSON: refused where it is."""
+    with pytest.raises(EncodeError) as err:
+        B.lowered([TextBlock("x", extra=Extra(a=float("nan")))], "$.m")
+    assert (err.value.message, err.value.path) == ("nan cannot be written as JSON", "$.m[0].a")
+    assert B.lowered([TextBlock("x", extra=Extra(a=1))], "$.m") == [
+        {"type": "text", "text": "x", "a": 1}
+    ]
 
 
 def test_decode_messages_puts_errors_under_the_path() -> None:
