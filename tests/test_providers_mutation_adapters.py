@@ -4337,3 +4337,132 @@ def test_chat_decode_choices_each() -> None:
         "a choice needs a 'message' object",
         "$.choices[0]",
     )
+
+
+GEMINI_REQUEST_ERRORS = [
+    (b"[1]", "expected an object, got array", "$"),
+    (b"{", "invalid JSON: Input data was truncated", "$"),
+    (b'{"systemInstruction": 1}', "expected an object, got number", "$.systemInstruction"),
+    (
+        b'{"systemInstruction": {"parts": 1}}',
+        "expected an array, got number",
+        "$.systemInstruction.parts",
+    ),
+    (
+        b'{"systemInstruction": {"parts": [1]}}',
+        "expected an object, got number",
+        "$.systemInstruction.parts[0]",
+    ),
+    (b'{"contents": 1}', "expected an array, got number", "$.contents"),
+    (b'{"contents": [1]}', "expected an object, got number", "$.contents[0]"),
+    (b'{"contents": [{"parts": 1}]}', "expected an array, got number", "$.contents[0].parts"),
+    (b'{"contents": [{"parts": [1]}]}', "expected an object, got number", "$.contents[0].parts[0]"),
+    (
+        b'{"contents": [{"role": "model", "parts": [1]}]}',
+        "expected an object, got number",
+        "$.contents[0].parts[0]",
+    ),
+    (
+        b'{"contents": [{"parts": [{"functionResponse": 1}]}]}',
+        "expected an object, got number",
+        "$.contents[0].parts[0].functionResponse",
+    ),
+    (
+        b'{"contents": [{"parts": [{"functionResponse": {"name": 1}}]}]}',
+        "expected a string, got number",
+        "$.contents[0].parts[0].functionResponse.name",
+    ),
+    (
+        b'{"contents": [{"parts": [{"functionResponse": {"name": "f", "id": "x", "response": 1}}]}]}',
+        "expected an object, got number",
+        "$.contents[0].parts[0].functionResponse.response",
+    ),
+]
+
+GEMINI_RESPONSE_ERRORS = [
+    (b"[1]", "expected an object, got array", "$"),
+    (b"{", "invalid JSON: Input data was truncated", "$"),
+    (b'{"candidates": 1}', "expected an array, got number", "$.candidates"),
+    (b'{"candidates": [1]}', "expected an object, got number", "$.candidates[0]"),
+    (
+        b'{"candidates": [{"content": 1}]}',
+        "expected an object, got number",
+        "$.candidates[0].content",
+    ),
+    (
+        b'{"candidates": [{"content": {"parts": 1}}]}',
+        "expected an array, got number",
+        "$.candidates[0].content.parts",
+    ),
+    (
+        b'{"candidates": [{"content": {"parts": [1]}}]}',
+        "expected an object, got number",
+        "$.candidates[0].content.parts[0]",
+    ),
+]
+
+
+def test_gemini_decode_errors_say_where() -> None:
+    """Each malformed Gemini request and response: the exact message and JSON path."""
+    for data, message, path in GEMINI_REQUEST_ERRORS:
+        with pytest.raises((ValidationError, DecodeError)) as err:
+            G.decode_request(data)
+        assert (err.value.message, err.value.path) == (message, path), data
+    for data, message, path in GEMINI_RESPONSE_ERRORS:
+        with pytest.raises((ValidationError, DecodeError)) as err:
+            G.decode_response(data)
+        assert (err.value.message, err.value.path) == (message, path), data
+
+
+def test_gemini_system_instruction_shapes() -> None:
+    """A system instruction without parts is an empty system message; one whose part has its
+    own keys is tagged as Gemini's; the error path of a bad system part."""
+    req = _g_req({"systemInstruction": {"role": "system"}})
+    assert req.messages == [Message(role="system", content=[])]
+    assert req.options == {"systemInstruction": {"role": "system"}}
+    tagged = _g_req({"systemInstruction": {"parts": [{"text": "a", "x": 1}]}})
+    assert tagged.messages == [
+        Message(
+            role="system",
+            content=[TextBlock("a", extra=Extra(x=1))],
+            extra=Extra(from_provider="gemini"),
+        )
+    ]
+    unknown = _g_req({"systemInstruction": {"parts": [{"inlineData": 1}]}})
+    assert unknown.messages[0].content == [UnknownBlock(Extra(type="gemini_part", inlineData=1))]
+
+
+def test_gemini_new_turn_only_between_two_tool_contents() -> None:
+    """The first tool content starts no new turn; the second, right after, does; the
+    request names its provider and writes its model back as it came; a functionResponse
+    answering no call in the request keeps its function name (it was refused on the way
+    back, "answering no earlier tool call")."""
+    fr = lambda ident: {
+        "parts": [
+            {
+                "functionResponse": {
+                    "id": ident,
+                    "name": "f",  # noqa: E731
+                    "response": {"output": "o"},
+                }
+            }
+        ]
+    }
+    req = _g_req({"model": "m", "contents": [fr("a"), fr("b")]})
+    assert req.provider == "gemini"
+    own = "gemini"
+    assert req.messages == [
+        Message(
+            role="tool", content="o", tool_call_id="a", extra=Extra(name="f", from_provider=own)
+        ),
+        Message(
+            role="tool",
+            content="o",
+            tool_call_id="b",
+            extra=Extra(name="f", from_provider=own, new_turn=True),
+        ),
+    ]
+    assert _g_enc(req) == {
+        "model": "m",
+        "contents": [fr("a") | {"role": "user"}, fr("b") | {"role": "user"}],
+    }
