@@ -4466,3 +4466,335 @@ def test_gemini_new_turn_only_between_two_tool_contents() -> None:
         "model": "m",
         "contents": [fr("a") | {"role": "user"}, fr("b") | {"role": "user"}],
     }
+
+
+def test_gemini_a_bare_declaration_is_a_tool() -> None:
+    """A function declaration with a name alone (no description, no parameters) is a Tool."""
+    req = _g_req({"tools": [{"functionDeclarations": [{"name": "f"}]}]})
+    assert req.tools == [B.Tool(name="f")] and req.options == {}
+
+
+def test_gemini_names_fitted_to_64() -> None:
+    """A forced tool's name and a declared tool's name over 64 characters are cut with a
+    hash, alike."""
+    long = "x" * 70
+    fitted = "x" * 55 + "_" + _digest(long)
+    p = B.Unsupported()
+    out = G.write_settings(
+        {"tools": [B.Tool(name=long)], "tool_choice": B.ToolChoice(mode="tool", name=long)}, p
+    )
+    assert out == {
+        "tools": [{"functionDeclarations": [{"name": fitted}]}],
+        "toolConfig": {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": [fitted]}},
+    }
+
+
+def test_gemini_contents_without_parts_and_runs_around_responses() -> None:
+    """Contents without parts are empty messages; text with keys before a function response
+    is its own tagged message; text after it starts a new run; a response's own id wins over
+    the call it answers by name."""
+    req = _g_req(
+        {
+            "contents": [
+                {"role": "user"},
+                {"role": "model"},
+                {
+                    "role": "model",
+                    "parts": [{"functionCall": {"name": "f", "id": "x", "args": {}}}],
+                },
+                {
+                    "role": "user",
+                    "parts": [
+                        {"text": "a", "k": 1},
+                        {"functionResponse": {"id": "y", "name": "f", "response": {"output": "o"}}},
+                        {"text": "b"},
+                    ],
+                },
+            ]
+        }
+    )
+    own = "gemini"
+    assert req.messages == [
+        Message(role="user", content=[]),
+        Message(role="assistant", content=[]),
+        Message(role="assistant", content=[ToolUseBlock(id="x", name="f", input={})]),
+        Message(
+            role="user", content=[TextBlock("a", extra=Extra(k=1))], extra=Extra(from_provider=own)
+        ),
+        Message(role="tool", content="o", tool_call_id="y"),
+        Message(role="user", content="b"),
+    ]
+
+
+def test_gemini_media_parts_keep_their_part_keys() -> None:
+    """Keys beside inlineData / fileData ride on the block; a URL with two ``?`` is guessed
+    from what precedes the first; a call whose args are not an object is kept whole."""
+    req = _g_req(
+        {
+            "contents": [
+                {
+                    "role": "model",
+                    "parts": [
+                        {"inlineData": {"mimeType": "image/png", "data": "aGk="}, "k": 1},
+                        {"inlineData": {"mimeType": "application/pdf", "data": "aGk="}, "k": 2},
+                        {
+                            "fileData": {
+                                "mimeType": "image/png",
+                                "fileUri": "https://a/b.png?x=1?y",
+                            },
+                            "k": 3,
+                        },
+                        {
+                            "fileData": {"mimeType": "application/pdf", "fileUri": "gs://b.pdf"},
+                            "k": 4,
+                        },
+                        {"functionCall": {"name": "f", "args": 1}},
+                    ],
+                }
+            ]
+        }
+    )
+    assert req.messages[0].content == [
+        ImageBlock(Base64Source("image/png", b"hi"), extra=Extra(k=1)),
+        DocumentBlock(Base64Source("application/pdf", b"hi"), extra=Extra(k=2)),
+        ImageBlock(UrlSource("https://a/b.png?x=1?y"), extra=Extra(k=3)),
+        DocumentBlock(UrlSource("gs://b.pdf"), extra=Extra(k=4)),
+        UnknownBlock(Extra(type="gemini_part", functionCall={"name": "f", "args": 1})),
+    ]
+
+
+def test_gemini_tool_message_after_a_plain_turn() -> None:
+    """A tool message after a plain string turn opens its own user content."""
+    out = _g_enc(
+        [
+            Message(role="user", content="q"),
+            Message(
+                role="tool",
+                content="r",
+                tool_call_id="c",
+                extra=Extra(name="f", from_provider="gemini"),
+            ),
+        ]
+    )
+    assert out["contents"] == [
+        {"role": "user", "parts": [{"text": "q"}]},
+        {
+            "role": "user",
+            "parts": [{"functionResponse": {"id": "c", "name": "f", "response": {"output": "r"}}}],
+        },
+    ]
+
+
+def test_gemini_encode_own_and_foreign_keys_and_names() -> None:
+    """An own system message's keys and text keys are Gemini's (kept, nothing listed); a
+    foreign turn's keys are listed at their path; a foreign call's name is fitted, an own one
+    kept; a tool message left out under drop does not stop the turns after it."""
+    own = Extra(from_provider="gemini", k=1)
+    dropped: list[B.Dropped] = []
+    out = _g_enc(
+        [
+            Message(role="system", content=[TextBlock("s", extra=Extra(k=2))], extra=own),
+            Message(role="user", content=[TextBlock("u")], extra=Extra(z=3)),
+            Message(role="assistant", content=[ToolUseBlock(id="c", name="a b", input={})]),
+            Message(
+                role="assistant",
+                content=[ToolUseBlock(id="d", name="a b", input={})],
+                extra=Extra(from_provider="gemini"),
+            ),
+            Message(role="tool", content="x"),
+            Message(role="user", content="last"),
+        ],
+        unsupported="drop",
+        dropped=dropped,
+    )
+    assert out == {
+        "systemInstruction": {"parts": [{"text": "s", "k": 2}]},
+        "contents": [
+            {"role": "user", "parts": [{"text": "u"}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "a_b", "args": {}, "id": "c"}}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "a b", "args": {}, "id": "d"}}]},
+            {"role": "user", "parts": [{"text": "last"}]},
+        ],
+    }
+    assert dropped == [
+        B.Dropped("$.messages[1].z", "the message key 'z'", "metadata"),
+        B.Dropped("$.messages[4]", "a tool message without tool_call_id"),
+    ]
+
+
+def test_gemini_encode_parts_own_keys_names_and_sources() -> None:
+    """Own thinking, call and media keep their keys and names; a foreign call's name is
+    fitted to Gemini's pattern and length; a foreign media key is listed at its path, a
+    content key on a source refused; a system block refused under drop leaves the rest; an
+    object-marked result that is not JSON is written as output."""
+    own = Extra(from_provider="gemini")
+    long = "y" * 70
+    out = _g_enc(
+        [
+            Message(
+                role="assistant",
+                content=[
+                    ThinkingBlock("t", extra=Extra(k=1)),
+                    ToolUseBlock(id="c", name="a b", input={}, extra=Extra(k=2)),
+                    ImageBlock(UrlSource("https://a/b.png"), extra=Extra(k=3)),
+                ],
+                extra=own,
+            ),
+            Message(
+                role="assistant",
+                content=[
+                    ToolUseBlock(id="d", name="1abc", input={}),
+                    ToolUseBlock(id="e", name=long, input={}),
+                    ToolUseBlock(id="f", name=long, input={}, extra=Extra(thought=True)),
+                ],
+            ),
+            Message(
+                role="tool",
+                content="not json",
+                tool_call_id="d",
+                extra=Extra(gemini_response="object", from_provider="gemini"),
+            ),
+        ]
+    )
+    fitted = "y" * 55 + "_" + _digest(long)
+    assert out["contents"] == [
+        {
+            "role": "model",
+            "parts": [
+                {"text": "t", "thought": True, "k": 1},
+                {"functionCall": {"name": "a b", "args": {}, "id": "c"}, "k": 2},
+                {"fileData": {"mimeType": "image/png", "fileUri": "https://a/b.png"}, "k": 3},
+            ],
+        },
+        {
+            "role": "model",
+            "parts": [
+                {"functionCall": {"name": "_1abc", "args": {}, "id": "d"}},
+                {"functionCall": {"name": fitted, "args": {}, "id": "e"}},
+                {"functionCall": {"name": fitted, "args": {}, "id": "f"}, "thought": True},
+            ],
+        },
+        {
+            "role": "user",
+            "parts": [
+                {
+                    "functionResponse": {
+                        "id": "d",
+                        "name": "_1abc",
+                        "response": {"output": "not json"},
+                    }
+                }
+            ],
+        },
+    ]
+    dropped: list[B.Dropped] = []
+    from minagent.wire import FileSource
+
+    out = _g_enc(
+        [
+            Message(role="system", content=[ThinkingBlock("t"), TextBlock("b")]),
+            Message(
+                role="user",
+                content=[
+                    DocumentBlock(
+                        UrlSource("https://a/b.pdf", extra=Extra(citations=[1])), extra=Extra(zz=1)
+                    ),
+                    DocumentBlock(FileSource("f1")),
+                ],
+            ),
+        ],
+        unsupported="drop",
+        dropped=dropped,
+    )
+    assert out == {
+        "systemInstruction": {"parts": [{"text": "b"}]},
+        "contents": [
+            {
+                "role": "user",
+                "parts": [
+                    {"fileData": {"mimeType": "application/pdf", "fileUri": "https://a/b.pdf"}}
+                ],
+            }
+        ],
+    }
+    assert dropped == [
+        B.Dropped("$.messages[0].content[0]", "a thinking block in the system instruction"),
+        B.Dropped("$.messages[1].content[0].zz", "the key 'zz' on a document block", "metadata"),
+        B.Dropped("$.messages[1].content[0].source.citations", "the key 'citations' on a source"),
+        B.Dropped("$.messages[1].content[1].source", "a 'file' source"),
+    ]
+
+
+def test_gemini_tool_result_keys_written() -> None:
+    """A foreign tool result's keys: hints skipped, part keys kept, the rest listed (content
+    refused) at their path; the function name from the call."""
+    dropped: list[B.Dropped] = []
+    out = _g_enc(
+        [
+            Message(role="assistant", content=[ToolUseBlock(id="c", name="f", input={})]),
+            Message(
+                role="tool",
+                content="r",
+                tool_call_id="c",
+                extra=Extra(
+                    new_turn=True,
+                    thoughtSignature="s",
+                    functionResponse={"x": 1},
+                    citations=[1],
+                    odd=2,
+                ),
+            ),
+        ],
+        unsupported="drop",
+        dropped=dropped,
+    )
+    assert out["contents"][1] == {
+        "role": "user",
+        "parts": [
+            {
+                "functionResponse": {"id": "c", "name": "f", "response": {"output": "r"}},
+                "thoughtSignature": "s",
+            }
+        ],
+    }
+    assert dropped == [
+        B.Dropped(
+            "$.messages[1].functionResponse",
+            "the key 'functionResponse' on a tool result",
+            "metadata",
+        ),
+        B.Dropped("$.messages[1].citations", "the key 'citations' on a tool result"),
+        B.Dropped("$.messages[1].odd", "the key 'odd' on a tool result", "metadata"),
+    ]
+
+
+def test_gemini_response_candidates_kept_exactly() -> None:
+    """An own response's empty candidate list gets the default candidate; a candidate's
+    content keys come back beside its parts."""
+    empty = G.decode_response(b'{"candidates": []}')
+    assert json.loads(G.encode_response(empty)) == {
+        "candidates": [{"content": {"role": "model"}, "index": 0}]
+    }
+    body = {
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"text": "a"}], "x": 1}, "finishReason": "STOP"}
+        ]
+    }
+    resp = G.decode_response(json.dumps(body).encode())
+    assert json.loads(G.encode_response(resp)) == body
+
+
+def test_gemini_changed_stop_reason_on_an_own_candidate() -> None:
+    """An own candidate whose stop reason changed to one Gemini lacks is written OTHER, listed."""
+    resp = G.decode_response(
+        b'{"candidates": [{"content": {"role": "model", "parts": [{"text": "a"}]},'
+        b' "finishReason": "STOP"}]}'
+    )
+    dropped: list[B.Dropped] = []
+    out = json.loads(
+        G.encode_response(msgspec.structs.replace(resp, stop_reason="weird"), dropped=dropped)
+    )
+    assert out["candidates"][0]["finishReason"] == "OTHER"
+    assert dropped == [
+        B.Dropped("$.stop_reason", "the stop reason 'weird' (written as 'OTHER')", "metadata")
+    ]
