@@ -4373,7 +4373,8 @@ GEMINI_REQUEST_ERRORS = [
         "$.contents[0].parts[0].functionResponse.name",
     ),
     (
-        b'{"contents": [{"parts": [{"functionResponse": {"name": "f", "id": "x", "response": 1}}]}]}',
+        b'{"contents": [{"parts": [{"functionResponse":'
+        b' {"name": "f", "id": "x", "response": 1}}]}]}',
         "expected an object, got number",
         "$.contents[0].parts[0].functionResponse.response",
     ),
@@ -4437,12 +4438,12 @@ def test_gemini_new_turn_only_between_two_tool_contents() -> None:
     request names its provider and writes its model back as it came; a functionResponse
     answering no call in the request keeps its function name (it was refused on the way
     back, "answering no earlier tool call")."""
-    fr = lambda ident: {
+    fr = lambda ident: {  # noqa: E731
         "parts": [
             {
                 "functionResponse": {
                     "id": ident,
-                    "name": "f",  # noqa: E731
+                    "name": "f",
                     "response": {"output": "o"},
                 }
             }
