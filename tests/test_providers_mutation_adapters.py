@@ -4799,3 +4799,56 @@ def test_gemini_changed_stop_reason_on_an_own_candidate() -> None:
     assert dropped == [
         B.Dropped("$.stop_reason", "the stop reason 'weird' (written as 'OTHER')", "metadata")
     ]
+
+
+def test_gemini_new_turn_flags_on_tool_contents() -> None:
+    """Two contents of function responses: only the second starts a new turn; the request
+    names its provider."""
+    fr = {"functionResponse": {"id": "a", "name": "f", "response": {"output": "o"}}}
+    req = _g_req({"contents": [{"parts": [fr]}, {"parts": [fr]}]})
+    assert req.provider == "gemini"
+    flags = [m.extra.get("new_turn") if m.extra is not UNSET else None for m in req.messages]
+    assert flags == [None, True]
+    assert [m.role for m in req.messages] == ["tool", "tool"]
+
+
+def test_gemini_a_tool_message_first_opens_a_content() -> None:
+    """A tool message before any other turn opens the first user content."""
+    out = _g_enc(
+        [
+            Message(
+                role="tool",
+                content="r",
+                tool_call_id="c",
+                extra=Extra(name="f", from_provider="gemini"),
+            )
+        ]
+    )
+    assert out == {
+        "contents": [
+            {
+                "role": "user",
+                "parts": [
+                    {"functionResponse": {"id": "c", "name": "f", "response": {"output": "r"}}}
+                ],
+            }
+        ]
+    }
+
+
+def test_gemini_a_file_source_is_refused_alone() -> None:
+    """A file source is refused as a whole; its keys are not listed one by one first."""
+    from minagent.wire import FileSource
+
+    dropped: list[B.Dropped] = []
+    _g_enc(
+        [Message(role="user", content=[DocumentBlock(FileSource("f", extra=Extra(k=1)))])],
+        unsupported="drop",
+        dropped=dropped,
+    )
+    assert dropped == [
+        B.Dropped("$.messages[0].content[0].source", "a 'file' source"),
+        B.Dropped(
+            "$.messages[0]", "a turn left without parts (Gemini refuses an empty one)", "metadata"
+        ),
+    ]
