@@ -4852,3 +4852,204 @@ def test_gemini_a_file_source_is_refused_alone() -> None:
             "$.messages[0]", "a turn left without parts (Gemini refuses an empty one)", "metadata"
         ),
     ]
+
+
+def test_responses_decode_errors_and_provider() -> None:
+    """A body or input of the wrong type: the exact message and path; a request names its
+    provider."""
+    for data, message, path in (
+        (b"[1]", "expected an object, got array", "$"),
+        (b'{"input": 3}', "expected an array, got number", "$.input"),
+        (b'{"input": [3]}', "expected an object, got number", "$.input[0]"),
+    ):
+        with pytest.raises(ValidationError) as err:
+            RA.decode_request(data)
+        assert (err.value.message, err.value.path) == (message, path)
+    for data, message, path in (
+        (b"[1]", "expected an object, got array", "$"),
+        (b'{"output": 3}', "expected an array, got number", "$.output"),
+        (b'{"output": [3]}', "expected an object, got number", "$.output[0]"),
+    ):
+        with pytest.raises(ValidationError) as err:
+            RA.decode_response(data)
+        assert (err.value.message, err.value.path) == (message, path)
+    assert _r_req({"input": []}).provider == "openai_responses"
+
+
+def test_responses_settings_spelled_alike_and_names_fitted() -> None:
+    """The six settings Responses spells like the neutral ones, written as they are; a tool
+    name over 64 characters cut with a hash."""
+    fields = {
+        "model": "m",
+        "temperature": 1,
+        "top_p": 0.5,
+        "user": "u",
+        "metadata": {"a": 1},
+        "stream": True,
+    }
+    assert RA.write_settings(dict(fields), B.Unsupported()) == fields
+    long = "z" * 70
+    out = RA.write_settings({"tools": [B.Tool(name=long)]}, B.Unsupported())
+    assert out["tools"][0]["name"] == "z" * 55 + "_" + _digest(long)
+
+
+def test_responses_single_assistant_items() -> None:
+    """A lone easy assistant message keeps its item keys, tagged; an assistant-side item of
+    another type with string content is no easy message: it is kept whole."""
+    req = _r_req({"input": [{"role": "assistant", "content": "a", "id": "m"}]})
+    assert req.messages == [
+        Message(
+            role="assistant", content="a", extra=Extra(id="m", from_provider="openai_responses")
+        )
+    ]
+    odd = _r_req({"input": [{"type": "web_search_call", "id": "w", "content": "x"}]})
+    assert odd.messages == [
+        Message(
+            role="assistant",
+            content=[UnknownBlock(Extra(type="web_search_call", id="w", content="x"))],
+            extra=Extra(from_provider="openai_responses"),
+        )
+    ]
+
+
+def test_responses_input_items_errors_and_tags() -> None:
+    """Content and output of the wrong type and bad call ids, by path; a system item is a
+    system message; parts with keys tag their message."""
+    for item, message, path in (
+        ({"role": "user", "content": 3}, "expected an array, got number", "$.input[0]"),
+        (
+            {"type": "function_call_output", "call_id": 1, "output": "x"},
+            "expected a string, got number",
+            "$.input[0].call_id",
+        ),
+        (
+            {"type": "function_call_output", "call_id": "c", "output": [{"type": 3}]},
+            "a content part needs a string 'type'",
+            "$.input[0].output[0].type",
+        ),
+        (
+            {"type": "function_call_output", "call_id": "c", "output": 3},
+            "expected an array, got number",
+            "$.input[0].output",
+        ),
+    ):
+        with pytest.raises(ValidationError) as err:
+            _r_req({"input": [item]})
+        assert (err.value.message, err.value.path) == (message, path)
+    req = _r_req(
+        {
+            "input": [
+                {"role": "system", "content": "s"},
+                {"role": "user", "content": [{"type": "input_text", "text": "t", "x": 1}]},
+            ]
+        }
+    )
+    assert req.messages == [
+        Message(role="system", content="s"),
+        Message(
+            role="user",
+            content=[TextBlock("t", extra=Extra(x=1))],
+            extra=Extra(from_provider="openai_responses"),
+        ),
+    ]
+
+
+def test_responses_parts_exactly() -> None:
+    """Part shapes: a non-object part, an image URL that is not a string, a file URL with
+    keys, a part spelled like a known block with wrong fields, a refusal first in its item,
+    an output part with keys."""
+    with pytest.raises(ValidationError) as err:
+        _r_req({"input": [{"role": "user", "content": [3]}]})
+    assert (err.value.message, err.value.path) == (
+        "expected an object, got number",
+        "$.input[0].content[0]",
+    )
+    with pytest.raises(ValidationError) as err:
+        _r_req({"input": [{"role": "user", "content": [{"type": "text", "text": 1}]}]})
+    assert err.value.path == "$.input[0].content[0]"
+    assert err.value.message.startswith("not a valid 'text' object: ")
+    req = _r_req(
+        {
+            "input": [
+                {
+                    "role": "user",
+                    "content": [
+                        {"type": "input_image", "image_url": 3},
+                        {"type": "input_file", "file_url": "u", "filename": "f"},
+                    ],
+                },
+                {
+                    "type": "message",
+                    "role": "assistant",
+                    "id": "m",
+                    "content": [{"type": "refusal", "refusal": "no"}],
+                },
+                {
+                    "type": "function_call_output",
+                    "call_id": "c",
+                    "output": [{"type": "input_text", "text": "p", "x": 1}],
+                },
+            ]
+        }
+    )
+    assert req.messages[0].content == [
+        UnknownBlock(Extra(type="input_image", image_url=3)),
+        DocumentBlock(UrlSource("u"), extra=Extra(filename="f")),
+    ]
+    assert req.messages[1].content == [
+        UnknownBlock(
+            Extra(type="refusal", refusal="no", openai_item={"type": "message", "id": "m"})
+        )
+    ]
+    assert req.messages[2] == Message(
+        role="tool",
+        content=[TextBlock("p", extra=Extra(x=1))],
+        tool_call_id="c",
+        extra=Extra(from_provider="openai_responses"),
+    )
+
+
+def test_responses_assistant_item_errors() -> None:
+    """A function call with a bad name or arguments, and an item spelled like a known block
+    with wrong fields, refused at their paths."""
+    for item, message, path in (
+        (
+            {"type": "function_call", "call_id": "c", "name": 1, "arguments": "{}"},
+            "expected a string, got number",
+            "$.input[0].name",
+        ),
+        (
+            {"type": "function_call", "call_id": "c", "name": "f", "arguments": 1},
+            "expected a string, got number",
+            "$.input[0].arguments",
+        ),
+        (
+            {"type": "function_call", "call_id": 1, "name": "f", "arguments": "{}"},
+            "expected a string, got number",
+            "$.input[0].call_id",
+        ),
+    ):
+        with pytest.raises(ValidationError) as err:
+            _r_req({"input": [item]})
+        assert (err.value.message, err.value.path) == (message, path)
+    with pytest.raises(ValidationError) as err:
+        _r_req({"input": [{"type": "text", "text": 1}]})
+    assert err.value.path == "$.input[0]"
+    assert err.value.message.startswith("not a valid 'text' object: ")
+
+
+def test_responses_invalid_json_at_the_root() -> None:
+    """Invalid JSON in a request or a response body is a DecodeError at ``$``."""
+    for decode in (RA.decode_request, RA.decode_response):
+        with pytest.raises(DecodeError) as err:
+            decode(b"{")
+        assert (err.value.message, err.value.path) == (
+            "invalid JSON: Input data was truncated",
+            "$",
+        )
+
+
+def test_responses_response_message_is_the_assistants() -> None:
+    """The decoded response's message has the assistant role."""
+    resp = RA.decode_response(b'{"output": []}')
+    assert resp.message == Message(role="assistant", content=[])
