@@ -442,7 +442,8 @@ def _tool_message(part: dict[str, Any], path: str, calls: _Calls) -> Message:
             extra.setdefault(_FR_KEYS, {})[key] = value
     ident = fr.get("id")
     if type(ident) is str:
-        calls.answer(name)
+        if calls.answer(name) is None:  # no call before it to take the name from: keep it
+            extra["name"] = name
     else:
         ident = calls.answer(name)
         if ident is None:
