@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import anthropic.types as at
+import msgspec
 import pytest
 from anthropic.types import message_create_params as mcp
 from hypothesis import assume, given
@@ -324,3 +325,65 @@ def test_several_and_late_system_messages_into_anthropic() -> None:
         ],
     }
     validate_params(mcp.MessageCreateParamsNonStreaming, out)
+
+
+_CHAT_OWN = {
+    "model": "m",
+    "tools": [{"type": "function", "function": {"name": "f.g", "parameters": {}}}],
+    "messages": [
+        {"role": "user", "content": "hi"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "f.g", "arguments": "{}"}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+    ],
+}
+_RESPONSES_OWN = {
+    "model": "m",
+    "tools": [{"type": "function", "name": "f.g", "parameters": {}, "strict": False}],
+    "input": [
+        {"role": "user", "content": "hi"},
+        {"type": "function_call", "call_id": "c1", "name": "f.g", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "c1", "output": "ok"},
+    ],
+}
+
+
+def _names(adapter: str, body: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """The function names of a Chat or Responses body's tools, and of its calls."""
+    if adapter == "openai_chat":
+        tools = [t["function"]["name"] for t in body["tools"]]
+        calls = [c["function"]["name"] for m in body["messages"] for c in m.get("tool_calls", [])]
+    else:
+        tools = [t["name"] for t in body["tools"]]
+        calls = [i["name"] for i in body["input"] if i.get("type") == "function_call"]
+    return tools, calls
+
+
+@pytest.mark.parametrize(
+    ("adapter", "own"), [("openai_chat", _CHAT_OWN), ("openai_responses", _RESPONSES_OWN)]
+)
+def test_tool_names_are_fitted_in_tools_and_calls_alike(adapter: str, own: dict[str, Any]) -> None:
+    """A Chat or Responses request names a tool the same in its tools and its calls: its own
+    request (decoded by the same adapter, settings unchanged or changed) keeps the client's
+    ``f.g`` in both, with no rename recorded; the same request from another format (the other
+    OpenAI adapter) gets ``f_g`` in both, recorded for the way back."""
+    from minagent.providers import Renames, get
+
+    target = get(adapter)
+    source = get("openai_responses" if adapter == "openai_chat" else "openai_chat")
+    foreign_body = _CHAT_OWN if adapter == "openai_responses" else _RESPONSES_OWN
+    mine = target.decode_request(json.dumps(own).encode())
+    changed = msgspec.structs.replace(mine, temperature=0.5)
+    for request in (mine, changed):
+        renames = Renames()
+        body = json.loads(target.encode_request(request, renames=renames))
+        assert (_names(adapter, body), renames.names) == ((["f.g"], ["f.g"]), {})
+    renames = Renames()
+    foreign = source.decode_request(json.dumps(foreign_body).encode())
+    body = json.loads(target.encode_request(foreign, renames=renames, unsupported="drop"))
+    assert (_names(adapter, body), renames.names) == ((["f_g"], ["f_g"]), {"f_g": "f.g"})

@@ -3373,8 +3373,8 @@ def test_anthropic_content_checks() -> None:
         ThinkingBlock("t", signature="s"),
         RedactedThinkingBlock("r"),
         ImageBlock(UrlSource("u")),
-        DocumentBlock(Base64Source("application/pdf", b"x")),
-    ]
+        DocumentBlock(UrlSource("d")),
+    ]  # (base64 data is rewritten for the splice: not plain)
     assert AA._content(plain, "$", B.Unsupported()) is plain
     assert AA._content(plain, "$", B.Unsupported(), False, True) is plain
     p = B.Unsupported("drop")
@@ -3591,8 +3591,9 @@ def test_anthropic_encode_response_from_another_provider() -> None:
 
 
 def test_anthropic_encode_response_own_and_neutral() -> None:
-    """A neutral response: its keys back, created kept, fields fill only what is missing; a
-    usage that is not an object listed; empty content."""
+    """A neutral response: its keys back, created listed (a Messages response has no such
+    key), fields fill only what is missing; a usage that is not an object listed; empty
+    content."""
     resp = ModelResponse(
         message=Message(role="assistant", content=""),
         stop_reason="weird",
@@ -3613,9 +3614,11 @@ def test_anthropic_encode_response_own_and_neutral() -> None:
         "usage": {"input_tokens": 0, "output_tokens": 0},
         "k": 1,
         "z": 2,
-        "created": 4,
     }
-    assert dropped == [B.Dropped("$.usage_extra", "a usage that is not an object", "metadata")]
+    assert dropped == [
+        B.Dropped("$.usage_extra", "a usage that is not an object", "metadata"),
+        B.Dropped("$.created", "the creation time (a Messages response has none)", "metadata"),
+    ]
     keyed = ModelResponse(message=Message(role="assistant", content="a", extra=Extra(k=1)))
     d2: list[B.Dropped] = []
     out2 = json.loads(AA.encode_response(keyed, dropped=d2))

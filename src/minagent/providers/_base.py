@@ -273,7 +273,7 @@ class Unsupported:
     encoder skips the item.
     """
 
-    __slots__ = ("dropped", "policy", "renames")
+    __slots__ = ("dropped", "keep_names", "policy", "renames")
 
     def __init__(
         self,
@@ -288,6 +288,9 @@ class Unsupported:
         self.renames = renames
         """The caller's `Renames` (``encode_request(..., renames=...)``), else one made on first
         use (`renaming`)."""
+        self.keep_names = False
+        """Set by an encoder writing a request its own adapter decoded: tool names are the
+        client's own, written as they came in the tools and the calls alike, never fitted."""
 
     def renaming(self) -> Renames:
         """The `Renames` this call records tool name and id rewrites in."""

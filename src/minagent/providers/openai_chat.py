@@ -315,8 +315,9 @@ NAME_LIMIT = 64
 def _name(name: str, policy: Unsupported) -> str:
     """A function name fitted to the API's pattern (`NAME_LIMIT`; ``weather.get`` ->
     ``weather_get``, as another format may name a tool), recorded in the call's `Renames` when
-    changed, so the response's tool calls get the client's names back."""
-    return policy.renaming().name(name, NAME_LIMIT)
+    changed, so the response's tool calls get the client's names back. A request this adapter
+    decoded keeps its names (`Unsupported.keep_names`): its tools are written as they came."""
+    return name if policy.keep_names else policy.renaming().name(name, NAME_LIMIT)
 
 
 def _tool_out(tool: Tool, policy: Unsupported) -> dict[str, Any]:
@@ -937,6 +938,7 @@ def _encode_request(req: Request, policy: Unsupported) -> bytes:
         options = {k: v for k, v in req.options.items() if k != "extensions"}
         req = msgspec.structs.replace(req, options=options)
     ext = ext or req.provider == NAME  # a request of this adapter: in the dialect it came in
+    policy.keep_names = req.provider == NAME  # the client's own names, as its tools spell them
     body = kit.encode_settings(req, NAME, read_settings, write_settings, policy)
     messages: list[Any] = []
     for i, msg in enumerate(req.messages):

@@ -232,8 +232,9 @@ NAME_LIMIT = 64
 
 def _name(name: str, policy: Unsupported) -> str:
     """A tool name fitted to the API's pattern (`NAME_LIMIT`; ``weather.get`` ->
-    ``weather_get``), recorded in the call's `Renames` when changed."""
-    return policy.renaming().name(name, NAME_LIMIT)
+    ``weather_get``), recorded in the call's `Renames` when changed. A request this adapter
+    decoded keeps its names (`Unsupported.keep_names`): its tools are written as they came."""
+    return name if policy.keep_names else policy.renaming().name(name, NAME_LIMIT)
 
 
 def _tool_out(tool: Tool, policy: Unsupported) -> dict[str, Any]:
@@ -498,6 +499,7 @@ def _encode_request(req: Request, policy: Unsupported, direct: bool = True) -> b
     The commonest messages are written by `_direct_items`; ``direct=False`` writes every one
     through the general path instead (the same bytes: the tests compare the two).
     """
+    policy.keep_names = req.provider == NAME  # the client's own names, as its tools spell them
     body: dict[str, Any] = kit.encode_settings(req, NAME, read_settings, write_settings, policy)
     items: list[Any] = []
     for i, msg in enumerate(req.messages):
