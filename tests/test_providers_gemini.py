@@ -601,3 +601,18 @@ def test_a_foreign_response_without_usage_extra_lists_none() -> None:
         "totalTokenCount": 5,
     }
     assert [d.path for d in dropped] == ["$.object", "$.created"]
+
+
+@pytest.mark.parametrize("usage", [3, "x", [1], None], ids=["int", "str", "list", "null"])
+def test_own_usage_metadata_that_is_no_object_goes_back_as_it_came(usage: Any) -> None:
+    """A Gemini response whose ``usageMetadata`` is not an object (a number, text, a list or
+    null) is written back byte for byte (it was written as ``{}``)."""
+    body = {
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"text": "hi"}]}, "finishReason": "STOP"}
+        ],
+        "usageMetadata": usage,
+        "modelVersion": "g",
+    }
+    data = json.dumps(body, separators=(",", ":")).encode()
+    assert G.encode_response(G.decode_response(data)) == data

@@ -1052,7 +1052,10 @@ def _encode_response(response: ModelResponse, policy: Unsupported, fields: dict[
     elif _stop(finish, blocks) != response.stop_reason:
         first["finishReason"] = _finish_back(response.stop_reason, policy)
     body["candidates"] = [first, *rest]
-    if response.usage or (usage_other is not kit.MISSING and usage_other is not None):
+    given = usage_other is not kit.MISSING and usage_other is not None
+    if own and given and not response.usage and type(usage_other) is not dict:
+        body["usageMetadata"] = usage_other  # its own, not an object: back as it came
+    elif response.usage or (usage_other is not kit.MISSING and usage_other is not None):
         other = usage_other if type(usage_other) is dict else {}
         counters = dict(response.usage)
         if not own:
