@@ -47,8 +47,8 @@ _REQUEST_MESSAGES = [
         ],
         "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra=Extra("
         "{'openai_reasoning': 'reasoning_content', 'content_list': True})), TextBlock(text='hi')],"
-        " extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}],"
-        " 'from_provider': 'openai_chat'}))]",
+        " extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r',"
+        " 'signature': 's'}], 'from_provider': 'openai_chat'}))]",
     ),
     (
         [
