@@ -107,3 +107,21 @@ def test_request_messages_not_an_array_is_located() -> None:
     with pytest.raises(ValidationError) as err:
         oc.decode_request(b'{"messages": {}}')
     assert err.value.path == "$.messages"
+
+
+_CALLS = [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"role": "assistant", "content": []},
+        {"role": "assistant", "content": [], "tool_calls": _CALLS},
+    ],
+)
+def test_assistant_empty_list_content_comes_back_a_list(message: dict[str, Any]) -> None:
+    """An assistant message whose content is `[]` is written back as `[]` (the fast decoding
+    path dropped the `content_list` hint the general path sets, and `null` came back)."""
+    body = json.dumps({"messages": [message]}, separators=(",", ":")).encode()
+    request = oc.decode_request(body)
+    assert json.loads(oc.encode_request(request))["messages"] == [message]
