@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from minagent.providers import anthropic
 from minagent.providers import openai_chat as oc
 from minagent.wire.errors import DecodeError, ValidationError, WireError
 
@@ -125,3 +126,372 @@ def test_assistant_empty_list_content_comes_back_a_list(message: dict[str, Any])
     body = json.dumps({"messages": [message]}, separators=(",", ":")).encode()
     request = oc.decode_request(body)
     assert json.loads(oc.encode_request(request))["messages"] == [message]
+
+
+_MORE_MESSAGES = [
+    (
+        [
+            {
+                "role": "assistant",
+                "content": "",
+                "thinking_blocks": [{"type": "thinking", "thinking": "r", "signature": "s"}],
+                "tool_calls": [
+                    {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+                ],
+            }
+        ],
+        (
+            "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', inp"
+            "ut={})], extra=Extra({'content_absent': '', 'thinking_blocks': [{'type"
+            "': 'thinking', 'thinking': 'r', 'signature': 's'}], 'from_provider': '"
+            "openai_chat'}))]"
+        ),
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "content": "",
+                "reasoning_content": "r",
+                "thinking_blocks": [{"type": "thinking", "thinking": "r", "signature": "s"}],
+                "tool_calls": [
+                    {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+                ],
+            }
+        ],
+        (
+            "[Message(role='assistant', content=[ThinkingBlock(thinking='r', signat"
+            "ure='s'), ToolUseBlock(id='c', name='f', input={})], extra=Extra({'con"
+            "tent_absent': '', 'from_provider': 'openai_chat'}))]"
+        ),
+    ),
+    (
+        [{"role": "assistant", "content": "hi", "thinking_blocks": [{"type": "thinking"}]}],
+        (
+            "[Message(role='assistant', content='hi', extra=Extra({'thinking_blocks"
+            "': [{'type': 'thinking'}], 'from_provider': 'openai_chat'}))]"
+        ),
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "content": "hi",
+                "thinking_blocks": [{"type": "thinking", "thinking": "r", "signature": "s"}],
+                "provider_specific_fields": {"x": 1},
+            }
+        ],
+        (
+            "[Message(role='assistant', content='hi', extra=Extra({'thinking_blocks"
+            "': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'provide"
+            "r_specific_fields': {'x': 1}, 'from_provider': 'openai_chat'}))]"
+        ),
+    ),
+    (
+        [{"role": "assistant", "content": "hi", "provider_specific_fields": {"citations": 1}}],
+        (
+            "[Message(role='assistant', content='hi', extra=Extra({'provider_specif"
+            "ic_fields': {'citations': 1}, 'from_provider': 'openai_chat'}))]"
+        ),
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "content": "",
+                "tool_calls": [
+                    {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+                ],
+            }
+        ],
+        (
+            "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', inp"
+            "ut={})], extra=Extra({'content_absent': '', 'from_provider': 'openai_c"
+            "hat'}))]"
+        ),
+    ),
+    ([{"role": "assistant", "content": None}], "[Message(role='assistant', content=[])]"),
+    (
+        [{"role": "assistant", "content": None, "reasoning_content": "r"}],
+        (
+            "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra="
+            "Extra({'openai_reasoning': 'reasoning_content'}))], extra=Extra({'cont"
+            "ent_absent': None, 'from_provider': 'openai_chat'}))]"
+        ),
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "content": [],
+                "tool_calls": [
+                    {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+                ],
+            }
+        ],
+        (
+            "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', inp"
+            "ut={})], extra=Extra({'content_list': True, 'from_provider': 'openai_c"
+            "hat'}))]"
+        ),
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "content": [{"type": "text", "text": "a"}],
+                "tool_calls": [
+                    {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+                ],
+            }
+        ],
+        (
+            "[Message(role='assistant', content=[TextBlock(text='a'), ToolUseBlock("
+            "id='c', name='f', input={})])]"
+        ),
+    ),
+    (
+        [{"role": "assistant", "tool_calls": None}],
+        (
+            "[Message(role='assistant', extra=Extra({'tool_calls': None, 'content_a"
+            "bsent': True, 'from_provider': 'openai_chat'}))]"
+        ),
+    ),
+    (
+        [{"role": "assistant", "tool_calls": []}],
+        (
+            "[Message(role='assistant', content=[], extra=Extra({'content_absent': "
+            "True, 'tool_calls': [], 'from_provider': 'openai_chat'}))]"
+        ),
+    ),
+    (
+        [{"role": "assistant", "tool_calls": 3}],
+        (
+            "ValidationError $.messages[0].tool_calls 'tool_calls' must be an array"
+            " (at $.messages[0].tool_calls)"
+        ),
+    ),
+    (
+        [{"role": "assistant", "content": 3}],
+        (
+            "ValidationError $.messages[0] 'content' must be a string, an array or "
+            "null (at $.messages[0])"
+        ),
+    ),
+    (
+        [{"role": "tool", "content": "x"}],
+        (
+            "ValidationError $.messages[0] a tool message needs a string 'tool_call"
+            "_id' (at $.messages[0])"
+        ),
+    ),
+    (
+        [{"role": "robot", "content": "x"}],
+        "ValidationError $.messages[0].role unsupported role 'robot' (at $.messages[0].role)",
+    ),
+    (
+        [{"role": "developer", "content": "x"}],
+        (
+            "[Message(role='system', content='x', extra=Extra({'developer': True, '"
+            "from_provider': 'openai_chat'}))]"
+        ),
+    ),
+    (
+        [{"role": "developer", "content": "x", "weird": 1}],
+        (
+            "[Message(role='system', content='x', extra=Extra({'developer': True, '"
+            "weird': 1, 'from_provider': 'openai_chat'}))]"
+        ),
+    ),
+    (
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "image_url", "image_url": {"url": "https://a/b.png", "detail": "low"}}
+                ],
+            }
+        ],
+        (
+            "[Message(role='user', content=[ImageBlock(source=UrlSource(url='https:"
+            "//a/b.png'), extra=Extra({'detail': 'low'}))], extra=Extra({'from_prov"
+            "ider': 'openai_chat'}))]"
+        ),
+    ),
+    (
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "image_url", "image_url": {"url": "data:image/png;base64,QQ=="}}
+                ],
+            }
+        ],
+        (
+            "[Message(role='user', content=[ImageBlock(source=Base64Source(media_ty"
+            "pe='image/png', data=b'A'))])]"
+        ),
+    ),
+    (
+        [
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "type": "image_url",
+                        "image_url": {"url": "data:image/png;base64,QQ=="},
+                        "cache_control": {"type": "ephemeral"},
+                    }
+                ],
+            }
+        ],
+        (
+            "[Message(role='user', content=[ImageBlock(source=Base64Source(media_ty"
+            "pe='image/png', data=b'A'), cache_control={'type': 'ephemeral'})], ext"
+            "ra=Extra({'from_provider': 'openai_chat'}))]"
+        ),
+    ),
+    (
+        [
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "type": "file",
+                        "file": {
+                            "file_data": "data:application/pdf;base64,QQ==",
+                            "filename": "a.pdf",
+                        },
+                    }
+                ],
+            }
+        ],
+        (
+            "[Message(role='user', content=[DocumentBlock(source=Base64Source(media"
+            "_type='application/pdf', data=b'A'), extra=Extra({'filename': 'a.pdf'}"
+            "))], extra=Extra({'from_provider': 'openai_chat'}))]"
+        ),
+    ),
+    (
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "input_audio", "input_audio": {"data": "QQ==", "format": "wav"}}
+                ],
+            }
+        ],
+        (
+            "[Message(role='user', content=[UnknownBlock(data=Extra({'type': 'input"
+            "_audio', 'input_audio': {'data': 'QQ==', 'format': 'wav'}}))], extra=E"
+            "xtra({'from_provider': 'openai_chat'}))]"
+        ),
+    ),
+    (
+        [{"role": "user", "content": [{"type": "text", "text": "a", "x": 1}]}],
+        (
+            "[Message(role='user', content=[TextBlock(text='a', extra=Extra({'x': 1"
+            "}))], extra=Extra({'from_provider': 'openai_chat'}))]"
+        ),
+    ),
+    (
+        [{"role": "user", "content": [3]}],
+        (
+            "ValidationError $.messages[0].content[0] a content part must be an obj"
+            "ect with a string 'type' (at $.messages[0].content[0])"
+        ),
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "tool_calls": [
+                    {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{ }"}}
+                ],
+            }
+        ],
+        (
+            "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', inp"
+            "ut={}, extra=Extra({'arguments': '{ }'}))], extra=Extra({'content_abse"
+            "nt': True, 'from_provider': 'openai_chat'}))]"
+        ),
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "tool_calls": [
+                    {"id": "c", "type": "function", "function": {"name": "f", "arguments": "[1]"}}
+                ],
+            }
+        ],
+        (
+            "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', inp"
+            "ut={}, extra=Extra({'arguments': '[1]'}))], extra=Extra({'content_abse"
+            "nt': True, 'from_provider': 'openai_chat'}))]"
+        ),
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "tool_calls": [
+                    {"id": "c", "type": "custom", "custom": {"name": "f", "input": "x"}}
+                ],
+            }
+        ],
+        (
+            "[Message(role='assistant', content=[UnknownBlock(data=Extra({'id': 'c'"
+            ", 'type': 'custom', 'custom': {'name': 'f', 'input': 'x'}}))], extra=E"
+            "xtra({'content_absent': True, 'from_provider': 'openai_chat'}))]"
+        ),
+    ),
+    (
+        [{"role": "assistant", "tool_calls": [3]}],
+        (
+            "ValidationError $.messages[0].tool_calls[0] a tool call must be an obj"
+            "ect (at $.messages[0].tool_calls[0])"
+        ),
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "tool_calls": [
+                    {
+                        "id": "c",
+                        "type": "function",
+                        "function": {"name": "f", "arguments": "{}"},
+                        "extra": 1,
+                    }
+                ],
+            }
+        ],
+        (
+            "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', inp"
+            "ut={}, extra=Extra({'extra': 1}))], extra=Extra({'content_absent': Tru"
+            "e, 'from_provider': 'openai_chat'}))]"
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(("messages", "expected"), _MORE_MESSAGES)
+def test_more_request_messages_decode_exactly(messages: list[Any], expected: str) -> None:
+    """Message shapes of both decoding paths (empty text beside calls, null content, reasoning,
+    every part kind, bad roles, content and calls, raw arguments) decode to exactly this."""
+    assert _messages(messages) == expected
+
+
+def test_a_tool_name_past_64_characters_is_fitted_to_64() -> None:
+    """A 70-character tool name from another format is written as 64 characters (`NAME_LIMIT`)."""
+    body = json.dumps(
+        {
+            "model": "m",
+            "max_tokens": 5,
+            "messages": [{"role": "user", "content": "x"}],
+            "tools": [{"name": "a" * 70, "input_schema": {}}],
+        }
+    ).encode()
+    out = json.loads(oc.encode_request(anthropic.decode_request(body)))
+    assert out["tools"][0]["function"]["name"] == "a" * 55 + "_6bd5e503"
