@@ -495,3 +495,260 @@ def test_a_tool_name_past_64_characters_is_fitted_to_64() -> None:
     ).encode()
     out = json.loads(oc.encode_request(anthropic.decode_request(body)))
     assert out["tools"][0]["function"]["name"] == "a" * 55 + "_6bd5e503"
+
+
+_CALL_FIELD_MESSAGES = [
+    (
+        [
+            {
+                "role": "assistant",
+                "content": "x",
+                "reasoning_content": "r",
+                "tool_calls": [
+                    {
+                        "id": "c",
+                        "type": "function",
+                        "function": {"name": "f", "arguments": "{}"},
+                        "provider_specific_fields": {"cache_control": {"type": "ephemeral"}},
+                    }
+                ],
+            }
+        ],
+        "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra=Extra({'openai_reasoning': 'reasoning_content'})), TextBlock(text='x'), ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})], extra=Extra({'from_provider': 'openai_chat'}))]",
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "content": None,
+                "reasoning_content": "r",
+                "tool_calls": [
+                    {
+                        "id": "c",
+                        "type": "function",
+                        "function": {"name": "f", "arguments": "{}"},
+                        "provider_specific_fields": {"cache_control": {"type": "ephemeral"}},
+                    }
+                ],
+            }
+        ],
+        "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra=Extra({'openai_reasoning': 'reasoning_content'})), ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})], extra=Extra({'from_provider': 'openai_chat'}))]",
+    ),
+    (
+        [
+            {
+                "role": "user",
+                "content": "x",
+                "name": "n",
+                "tool_calls": [
+                    {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+                ],
+            }
+        ],
+        "[Message(role='user', content='x', extra=Extra({'name': 'n', 'tool_calls': [{'id': 'c', 'type': 'function', 'function': {'name': 'f', 'arguments': '{}'}}], 'from_provider': 'openai_chat'}))]",
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "content": "x",
+                "tool_calls": [
+                    {
+                        "id": "c",
+                        "type": "function",
+                        "function": {"name": "f", "arguments": "{}"},
+                        "provider_specific_fields": {"x": 1},
+                    }
+                ],
+            }
+        ],
+        "[Message(role='assistant', content=[TextBlock(text='x'), ToolUseBlock(id='c', name='f', input={}, extra=Extra({'provider_specific_fields': {'x': 1}}))], extra=Extra({'from_provider': 'openai_chat'}))]",
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "c",
+                        "type": "function",
+                        "function": {"name": "f", "arguments": "{}"},
+                        "provider_specific_fields": {"x": 1},
+                    }
+                ],
+            }
+        ],
+        "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={}, extra=Extra({'provider_specific_fields': {'x': 1}}))], extra=Extra({'from_provider': 'openai_chat'}))]",
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "content": "x",
+                "tool_calls": [
+                    {
+                        "id": "c",
+                        "type": "function",
+                        "function": {"name": "f", "arguments": "{}"},
+                        "provider_specific_fields": {"x": 1},
+                    },
+                    3,
+                ],
+            }
+        ],
+        "ValidationError $.messages[0].tool_calls[1] a tool call must be an object (at $.messages[0].tool_calls[1])",
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "content": None,
+                "reasoning_content": "r",
+                "thinking_blocks": [{"type": "thinking", "thinking": "r", "signature": "s"}],
+            }
+        ],
+        "[Message(role='assistant', content=[ThinkingBlock(thinking='r', signature='s')])]",
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "content": "",
+                "thinking_blocks": [{"type": "thinking", "thinking": "r", "signature": "s"}],
+            }
+        ],
+        "[Message(role='assistant', extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'from_provider': 'openai_chat'}))]",
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "content": "hi",
+                "thinking_blocks": [{"type": "thinking", "thinking": "r", "signature": "s"}],
+                "provider_specific_fields": {},
+            }
+        ],
+        "[Message(role='assistant', content='hi', extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'provider_specific_fields': {}, 'from_provider': 'openai_chat'}))]",
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "content": "hi",
+                "reasoning_content": "r",
+                "thinking_blocks": [{"type": "thinking", "thinking": "q", "signature": "s"}],
+            }
+        ],
+        "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra=Extra({'openai_reasoning': 'reasoning_content'})), TextBlock(text='hi')], extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'q', 'signature': 's'}], 'from_provider': 'openai_chat'}))]",
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "content": "hi",
+                "thinking_blocks": [{"type": "thinking", "thinking": "r", "signature": "s"}],
+                "name": "n",
+            }
+        ],
+        "[Message(role='assistant', content='hi', extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'name': 'n', 'from_provider': 'openai_chat'}))]",
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "content": "x",
+                "tool_calls": [
+                    {
+                        "id": "c",
+                        "type": "function",
+                        "function": {"name": "f", "arguments": "{}"},
+                        "provider_specific_fields": {"cache_control": {"type": "ephemeral"}},
+                    }
+                ],
+            }
+        ],
+        "[Message(role='assistant', content=[TextBlock(text='x'), ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})])]",
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "c",
+                        "type": "function",
+                        "function": {"name": "f", "arguments": "{}"},
+                        "provider_specific_fields": {"cache_control": {"type": "ephemeral"}},
+                    }
+                ],
+            }
+        ],
+        "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})])]",
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "tool_calls": [
+                    {
+                        "id": "c",
+                        "type": "function",
+                        "function": {"name": "f", "arguments": "{}"},
+                        "provider_specific_fields": {"cache_control": {"type": "ephemeral"}},
+                    }
+                ],
+            }
+        ],
+        "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})], extra=Extra({'content_absent': True}))]",
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "content": "",
+                "tool_calls": [
+                    {
+                        "id": "c",
+                        "type": "function",
+                        "function": {"name": "f", "arguments": "{}"},
+                        "provider_specific_fields": {"cache_control": {"type": "ephemeral"}},
+                    }
+                ],
+            }
+        ],
+        "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})], extra=Extra({'content_absent': '', 'from_provider': 'openai_chat'}))]",
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "content": "hi",
+                "reasoning_content": "r",
+                "thinking_blocks": [{"type": "thinking", "thinking": "r", "signature": "s"}],
+                "provider_specific_fields": {"citations": [], "other": 1},
+            }
+        ],
+        "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra=Extra({'openai_reasoning': 'reasoning_content'})), TextBlock(text='hi')], extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'provider_specific_fields': {'citations': [], 'other': 1}, 'from_provider': 'openai_chat'}))]",
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "content": [{"type": "text", "text": "hi"}],
+                "thinking_blocks": [{"type": "thinking", "thinking": "r", "signature": "s"}],
+            }
+        ],
+        "[Message(role='assistant', content=[TextBlock(text='hi')], extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'from_provider': 'openai_chat'}))]",
+    ),
+]
+
+
+@pytest.mark.parametrize(("messages", "expected"), _CALL_FIELD_MESSAGES)
+def test_call_field_and_extension_messages_decode_exactly(
+    messages: list[Any], expected: str
+) -> None:
+    """Tool calls carrying `provider_specific_fields` (typed keys lifted, others kept), reasoning
+    beside them, calls outside an assistant message, extension keys the reader refuses."""
+    assert _messages(messages) == expected
