@@ -514,7 +514,7 @@ _CALL_FIELD_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra=Extra({'openai_reasoning': 'reasoning_content'})), TextBlock(text='x'), ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})], extra=Extra({'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra=Extra({'openai_reasoning': 'reasoning_content'})), TextBlock(text='x'), ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})], extra=Extra({'from_provider': 'openai_chat'}))]",
     ),
     (
         [
@@ -532,7 +532,7 @@ _CALL_FIELD_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra=Extra({'openai_reasoning': 'reasoning_content'})), ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})], extra=Extra({'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra=Extra({'openai_reasoning': 'reasoning_content'})), ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})], extra=Extra({'from_provider': 'openai_chat'}))]",
     ),
     (
         [
@@ -545,7 +545,7 @@ _CALL_FIELD_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='user', content='x', extra=Extra({'name': 'n', 'tool_calls': [{'id': 'c', 'type': 'function', 'function': {'name': 'f', 'arguments': '{}'}}], 'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='user', content='x', extra=Extra({'name': 'n', 'tool_calls': [{'id': 'c', 'type': 'function', 'function': {'name': 'f', 'arguments': '{}'}}], 'from_provider': 'openai_chat'}))]",
     ),
     (
         [
@@ -562,7 +562,7 @@ _CALL_FIELD_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='assistant', content=[TextBlock(text='x'), ToolUseBlock(id='c', name='f', input={}, extra=Extra({'provider_specific_fields': {'x': 1}}))], extra=Extra({'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='assistant', content=[TextBlock(text='x'), ToolUseBlock(id='c', name='f', input={}, extra=Extra({'provider_specific_fields': {'x': 1}}))], extra=Extra({'from_provider': 'openai_chat'}))]",
     ),
     (
         [
@@ -579,7 +579,7 @@ _CALL_FIELD_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={}, extra=Extra({'provider_specific_fields': {'x': 1}}))], extra=Extra({'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={}, extra=Extra({'provider_specific_fields': {'x': 1}}))], extra=Extra({'from_provider': 'openai_chat'}))]",
     ),
     (
         [
@@ -597,7 +597,7 @@ _CALL_FIELD_MESSAGES = [
                 ],
             }
         ],
-        "ValidationError $.messages[0].tool_calls[1] a tool call must be an object (at $.messages[0].tool_calls[1])",  # noqa: E501
+        "ValidationError $.messages[0].tool_calls[1] a tool call must be an object (at $.messages[0].tool_calls[1])",
     ),
     (
         [
@@ -618,7 +618,7 @@ _CALL_FIELD_MESSAGES = [
                 "thinking_blocks": [{"type": "thinking", "thinking": "r", "signature": "s"}],
             }
         ],
-        "[Message(role='assistant', extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='assistant', extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'from_provider': 'openai_chat'}))]",
     ),
     (
         [
@@ -629,7 +629,7 @@ _CALL_FIELD_MESSAGES = [
                 "provider_specific_fields": {},
             }
         ],
-        "[Message(role='assistant', content='hi', extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'provider_specific_fields': {}, 'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='assistant', content='hi', extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'provider_specific_fields': {}, 'from_provider': 'openai_chat'}))]",
     ),
     (
         [
@@ -640,7 +640,7 @@ _CALL_FIELD_MESSAGES = [
                 "thinking_blocks": [{"type": "thinking", "thinking": "q", "signature": "s"}],
             }
         ],
-        "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra=Extra({'openai_reasoning': 'reasoning_content'})), TextBlock(text='hi')], extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'q', 'signature': 's'}], 'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra=Extra({'openai_reasoning': 'reasoning_content'})), TextBlock(text='hi')], extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'q', 'signature': 's'}], 'from_provider': 'openai_chat'}))]",
     ),
     (
         [
@@ -651,7 +651,7 @@ _CALL_FIELD_MESSAGES = [
                 "name": "n",
             }
         ],
-        "[Message(role='assistant', content='hi', extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'name': 'n', 'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='assistant', content='hi', extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'name': 'n', 'from_provider': 'openai_chat'}))]",
     ),
     (
         [
@@ -668,7 +668,7 @@ _CALL_FIELD_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='assistant', content=[TextBlock(text='x'), ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})])]",  # noqa: E501
+        "[Message(role='assistant', content=[TextBlock(text='x'), ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})])]",
     ),
     (
         [
@@ -685,7 +685,7 @@ _CALL_FIELD_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})])]",  # noqa: E501
+        "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})])]",
     ),
     (
         [
@@ -701,7 +701,7 @@ _CALL_FIELD_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})], extra=Extra({'content_absent': True}))]",  # noqa: E501
+        "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})], extra=Extra({'content_absent': True}))]",
     ),
     (
         [
@@ -718,7 +718,7 @@ _CALL_FIELD_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})], extra=Extra({'content_absent': '', 'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})], extra=Extra({'content_absent': '', 'from_provider': 'openai_chat'}))]",
     ),
     (
         [
@@ -730,7 +730,7 @@ _CALL_FIELD_MESSAGES = [
                 "provider_specific_fields": {"citations": [], "other": 1},
             }
         ],
-        "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra=Extra({'openai_reasoning': 'reasoning_content'})), TextBlock(text='hi')], extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'provider_specific_fields': {'citations': [], 'other': 1}, 'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra=Extra({'openai_reasoning': 'reasoning_content'})), TextBlock(text='hi')], extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'provider_specific_fields': {'citations': [], 'other': 1}, 'from_provider': 'openai_chat'}))]",
     ),
     (
         [
@@ -740,7 +740,7 @@ _CALL_FIELD_MESSAGES = [
                 "thinking_blocks": [{"type": "thinking", "thinking": "r", "signature": "s"}],
             }
         ],
-        "[Message(role='assistant', content=[TextBlock(text='hi')], extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='assistant', content=[TextBlock(text='hi')], extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'from_provider': 'openai_chat'}))]",
     ),
 ]
 
@@ -757,7 +757,7 @@ def test_call_field_and_extension_messages_decode_exactly(
 _GENERAL_PATH_MESSAGES = [
     (
         [{"role": "assistant", "x": 1}],
-        "[Message(role='assistant', extra=Extra({'content_absent': True, 'x': 1, 'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='assistant', extra=Extra({'content_absent': True, 'x': 1, 'from_provider': 'openai_chat'}))]",
     ),
     (
         [
@@ -769,11 +769,11 @@ _GENERAL_PATH_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={})], extra=Extra({'content_absent': True, 'x': 1, 'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={})], extra=Extra({'content_absent': True, 'x': 1, 'from_provider': 'openai_chat'}))]",
     ),
     (
         [{"role": "user", "x": 1}],
-        "[Message(role='user', extra=Extra({'content_absent': True, 'x': 1, 'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='user', extra=Extra({'content_absent': True, 'x': 1, 'from_provider': 'openai_chat'}))]",
     ),
     (
         [
@@ -784,7 +784,7 @@ _GENERAL_PATH_MESSAGES = [
                 "x": 1,
             }
         ],
-        "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra=Extra({'openai_reasoning': 'reasoning_content', 'content_list': True})), TextBlock(text='a')], extra=Extra({'x': 1, 'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra=Extra({'openai_reasoning': 'reasoning_content', 'content_list': True})), TextBlock(text='a')], extra=Extra({'x': 1, 'from_provider': 'openai_chat'}))]",
     ),
     (
         [
@@ -797,7 +797,7 @@ _GENERAL_PATH_MESSAGES = [
                 "x": 1,
             }
         ],
-        "[Message(role='assistant', content=[TextBlock(text='a'), ToolUseBlock(id='c', name='f', input={})], extra=Extra({'content_list': True, 'x': 1, 'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='assistant', content=[TextBlock(text='a'), ToolUseBlock(id='c', name='f', input={})], extra=Extra({'content_list': True, 'x': 1, 'from_provider': 'openai_chat'}))]",
     ),
     (
         [
@@ -810,11 +810,11 @@ _GENERAL_PATH_MESSAGES = [
                 "x": 1,
             }
         ],
-        "[Message(role='assistant', content=[TextBlock(text='a'), TextBlock(text='b'), ToolUseBlock(id='c', name='f', input={})], extra=Extra({'x': 1, 'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='assistant', content=[TextBlock(text='a'), TextBlock(text='b'), ToolUseBlock(id='c', name='f', input={})], extra=Extra({'x': 1, 'from_provider': 'openai_chat'}))]",
     ),
     (
         [{"role": "assistant", "content": [{"type": "text", "text": "a"}], "x": 1}],
-        "[Message(role='assistant', content=[TextBlock(text='a')], extra=Extra({'x': 1, 'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='assistant', content=[TextBlock(text='a')], extra=Extra({'x': 1, 'from_provider': 'openai_chat'}))]",
     ),
     (
         [
@@ -827,11 +827,11 @@ _GENERAL_PATH_MESSAGES = [
                 "x": 1,
             }
         ],
-        "[Message(role='assistant', content=[ImageBlock(source=UrlSource(url='u')), ToolUseBlock(id='c', name='f', input={})], extra=Extra({'x': 1, 'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='assistant', content=[ImageBlock(source=UrlSource(url='u')), ToolUseBlock(id='c', name='f', input={})], extra=Extra({'x': 1, 'from_provider': 'openai_chat'}))]",
     ),
     (
         [{"role": "assistant", "content": [], "x": 1}],
-        "[Message(role='assistant', content=[], extra=Extra({'content_list': True, 'x': 1, 'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='assistant', content=[], extra=Extra({'content_list': True, 'x': 1, 'from_provider': 'openai_chat'}))]",
     ),
     (
         [
@@ -846,7 +846,7 @@ _GENERAL_PATH_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='user', content=[ImageBlock(source=Base64Source(media_type='image/png', data=b'A'), cache_control={'type': 'ephemeral'})], extra=Extra({'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='user', content=[ImageBlock(source=Base64Source(media_type='image/png', data=b'A'), cache_control={'type': 'ephemeral'})], extra=Extra({'from_provider': 'openai_chat'}))]",
     ),
     (
         [
@@ -861,12 +861,58 @@ _GENERAL_PATH_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='user', content=[ImageBlock(source=UrlSource(url='https://a/b.png'), cache_control={'type': 'ephemeral'})], extra=Extra({'from_provider': 'openai_chat'}))]",  # noqa: E501
+        "[Message(role='user', content=[ImageBlock(source=UrlSource(url='https://a/b.png'), cache_control={'type': 'ephemeral'})], extra=Extra({'from_provider': 'openai_chat'}))]",
     ),
 ]
 
 
 @pytest.mark.parametrize(("messages", "expected"), _GENERAL_PATH_MESSAGES)
 def test_general_path_messages_decode_exactly(messages: list[Any], expected: str) -> None:
-    "Messages the fast path leaves to the general one (an unknown key): absent content, list content beside reasoning or calls, part-level cache_control."  # noqa: E501
+    "Messages the fast path leaves to the general one (an unknown key): absent content, list content beside reasoning or calls, part-level cache_control."
+    assert _messages(messages) == expected
+
+
+_NAMED_EXTENSION_MESSAGES = [
+    (
+        [
+            {
+                "role": "assistant",
+                "content": "hi",
+                "name": "n",
+                "thinking_blocks": [{"type": "thinking", "thinking": "r", "signature": "s"}],
+                "provider_specific_fields": {},
+            }
+        ],
+        "[Message(role='assistant', content='hi', extra=Extra({'name': 'n', 'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'provider_specific_fields': {}, 'from_provider': 'openai_chat'}))]",
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "content": "hi",
+                "name": "n",
+                "thinking_blocks": [{"type": "thinking", "thinking": "r", "signature": "s"}],
+            }
+        ],
+        "[Message(role='assistant', content='hi', extra=Extra({'name': 'n', 'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'from_provider': 'openai_chat'}))]",
+    ),
+    (
+        [
+            {
+                "role": "assistant",
+                "content": "hi",
+                "name": "n",
+                "reasoning_content": "r",
+                "thinking_blocks": [{"type": "thinking", "thinking": "r", "signature": "s"}],
+                "provider_specific_fields": {"x": 1},
+            }
+        ],
+        "[Message(role='assistant', content=[ThinkingBlock(thinking='r', signature='s'), TextBlock(text='hi')], extra=Extra({'name': 'n', 'provider_specific_fields': {'x': 1}, 'from_provider': 'openai_chat'}))]",
+    ),
+]
+
+
+@pytest.mark.parametrize(("messages", "expected"), _NAMED_EXTENSION_MESSAGES)
+def test_named_extension_messages_decode_exactly(messages: list[Any], expected: str) -> None:
+    "An assistant message with a name beside extension keys: thinking blocks without reasoning text stay the message's own, with it they are read."
     assert _messages(messages) == expected
