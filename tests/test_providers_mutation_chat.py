@@ -1,7 +1,5 @@
 """Exact-value tests that kill mutants of `minagent.providers.openai_chat` (docs/mutation.md)."""
 
-# ruff: noqa: E501  (the exact reprs and requests in the tables are long)
-
 from __future__ import annotations
 
 import json
@@ -516,7 +514,12 @@ _CALL_FIELD_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra=Extra({'openai_reasoning': 'reasoning_content'})), TextBlock(text='x'), ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})], extra=Extra({'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra="
+            "Extra({'openai_reasoning': 'reasoning_content'})), TextBlock(text='x')"
+            ", ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'eph"
+            "emeral'})], extra=Extra({'from_provider': 'openai_chat'}))]"
+        ),
     ),
     (
         [
@@ -534,7 +537,12 @@ _CALL_FIELD_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra=Extra({'openai_reasoning': 'reasoning_content'})), ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})], extra=Extra({'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra="
+            "Extra({'openai_reasoning': 'reasoning_content'})), ToolUseBlock(id='c'"
+            ", name='f', input={}, cache_control={'type': 'ephemeral'})], extra=Ext"
+            "ra({'from_provider': 'openai_chat'}))]"
+        ),
     ),
     (
         [
@@ -547,7 +555,11 @@ _CALL_FIELD_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='user', content='x', extra=Extra({'name': 'n', 'tool_calls': [{'id': 'c', 'type': 'function', 'function': {'name': 'f', 'arguments': '{}'}}], 'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='user', content='x', extra=Extra({'name': 'n', 'tool_cal"
+            "ls': [{'id': 'c', 'type': 'function', 'function': {'name': 'f', 'argum"
+            "ents': '{}'}}], 'from_provider': 'openai_chat'}))]"
+        ),
     ),
     (
         [
@@ -564,7 +576,11 @@ _CALL_FIELD_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='assistant', content=[TextBlock(text='x'), ToolUseBlock(id='c', name='f', input={}, extra=Extra({'provider_specific_fields': {'x': 1}}))], extra=Extra({'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='assistant', content=[TextBlock(text='x'), ToolUseBlock("
+            "id='c', name='f', input={}, extra=Extra({'provider_specific_fields': {"
+            "'x': 1}}))], extra=Extra({'from_provider': 'openai_chat'}))]"
+        ),
     ),
     (
         [
@@ -581,7 +597,11 @@ _CALL_FIELD_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={}, extra=Extra({'provider_specific_fields': {'x': 1}}))], extra=Extra({'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', inp"
+            "ut={}, extra=Extra({'provider_specific_fields': {'x': 1}}))], extra=Ex"
+            "tra({'from_provider': 'openai_chat'}))]"
+        ),
     ),
     (
         [
@@ -599,7 +619,10 @@ _CALL_FIELD_MESSAGES = [
                 ],
             }
         ],
-        "ValidationError $.messages[0].tool_calls[1] a tool call must be an object (at $.messages[0].tool_calls[1])",
+        (
+            "ValidationError $.messages[0].tool_calls[1] a tool call must be an obj"
+            "ect (at $.messages[0].tool_calls[1])"
+        ),
     ),
     (
         [
@@ -620,7 +643,11 @@ _CALL_FIELD_MESSAGES = [
                 "thinking_blocks": [{"type": "thinking", "thinking": "r", "signature": "s"}],
             }
         ],
-        "[Message(role='assistant', extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='assistant', extra=Extra({'thinking_blocks': [{'type': '"
+            "thinking', 'thinking': 'r', 'signature': 's'}], 'from_provider': 'open"
+            "ai_chat'}))]"
+        ),
     ),
     (
         [
@@ -631,7 +658,11 @@ _CALL_FIELD_MESSAGES = [
                 "provider_specific_fields": {},
             }
         ],
-        "[Message(role='assistant', content='hi', extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'provider_specific_fields': {}, 'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='assistant', content='hi', extra=Extra({'thinking_blocks"
+            "': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'provide"
+            "r_specific_fields': {}, 'from_provider': 'openai_chat'}))]"
+        ),
     ),
     (
         [
@@ -642,7 +673,12 @@ _CALL_FIELD_MESSAGES = [
                 "thinking_blocks": [{"type": "thinking", "thinking": "q", "signature": "s"}],
             }
         ],
-        "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra=Extra({'openai_reasoning': 'reasoning_content'})), TextBlock(text='hi')], extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'q', 'signature': 's'}], 'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra="
+            "Extra({'openai_reasoning': 'reasoning_content'})), TextBlock(text='hi'"
+            ")], extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': "
+            "'q', 'signature': 's'}], 'from_provider': 'openai_chat'}))]"
+        ),
     ),
     (
         [
@@ -653,7 +689,11 @@ _CALL_FIELD_MESSAGES = [
                 "name": "n",
             }
         ],
-        "[Message(role='assistant', content='hi', extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'name': 'n', 'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='assistant', content='hi', extra=Extra({'thinking_blocks"
+            "': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'name': "
+            "'n', 'from_provider': 'openai_chat'}))]"
+        ),
     ),
     (
         [
@@ -670,7 +710,10 @@ _CALL_FIELD_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='assistant', content=[TextBlock(text='x'), ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})])]",
+        (
+            "[Message(role='assistant', content=[TextBlock(text='x'), ToolUseBlock("
+            "id='c', name='f', input={}, cache_control={'type': 'ephemeral'})])]"
+        ),
     ),
     (
         [
@@ -687,7 +730,10 @@ _CALL_FIELD_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})])]",
+        (
+            "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', inp"
+            "ut={}, cache_control={'type': 'ephemeral'})])]"
+        ),
     ),
     (
         [
@@ -703,7 +749,11 @@ _CALL_FIELD_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})], extra=Extra({'content_absent': True}))]",
+        (
+            "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', inp"
+            "ut={}, cache_control={'type': 'ephemeral'})], extra=Extra({'content_ab"
+            "sent': True}))]"
+        ),
     ),
     (
         [
@@ -720,7 +770,11 @@ _CALL_FIELD_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={}, cache_control={'type': 'ephemeral'})], extra=Extra({'content_absent': '', 'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', inp"
+            "ut={}, cache_control={'type': 'ephemeral'})], extra=Extra({'content_ab"
+            "sent': '', 'from_provider': 'openai_chat'}))]"
+        ),
     ),
     (
         [
@@ -732,7 +786,13 @@ _CALL_FIELD_MESSAGES = [
                 "provider_specific_fields": {"citations": [], "other": 1},
             }
         ],
-        "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra=Extra({'openai_reasoning': 'reasoning_content'})), TextBlock(text='hi')], extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'provider_specific_fields': {'citations': [], 'other': 1}, 'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra="
+            "Extra({'openai_reasoning': 'reasoning_content'})), TextBlock(text='hi'"
+            ")], extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': "
+            "'r', 'signature': 's'}], 'provider_specific_fields': {'citations': [],"
+            " 'other': 1}, 'from_provider': 'openai_chat'}))]"
+        ),
     ),
     (
         [
@@ -742,7 +802,11 @@ _CALL_FIELD_MESSAGES = [
                 "thinking_blocks": [{"type": "thinking", "thinking": "r", "signature": "s"}],
             }
         ],
-        "[Message(role='assistant', content=[TextBlock(text='hi')], extra=Extra({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='assistant', content=[TextBlock(text='hi')], extra=Extra"
+            "({'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature"
+            "': 's'}], 'from_provider': 'openai_chat'}))]"
+        ),
     ),
 ]
 
@@ -759,7 +823,10 @@ def test_call_field_and_extension_messages_decode_exactly(
 _GENERAL_PATH_MESSAGES = [
     (
         [{"role": "assistant", "x": 1}],
-        "[Message(role='assistant', extra=Extra({'content_absent': True, 'x': 1, 'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='assistant', extra=Extra({'content_absent': True, 'x': 1"
+            ", 'from_provider': 'openai_chat'}))]"
+        ),
     ),
     (
         [
@@ -771,11 +838,18 @@ _GENERAL_PATH_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={})], extra=Extra({'content_absent': True, 'x': 1, 'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', inp"
+            "ut={})], extra=Extra({'content_absent': True, 'x': 1, 'from_provider':"
+            " 'openai_chat'}))]"
+        ),
     ),
     (
         [{"role": "user", "x": 1}],
-        "[Message(role='user', extra=Extra({'content_absent': True, 'x': 1, 'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='user', extra=Extra({'content_absent': True, 'x': 1, 'fr"
+            "om_provider': 'openai_chat'}))]"
+        ),
     ),
     (
         [
@@ -786,7 +860,12 @@ _GENERAL_PATH_MESSAGES = [
                 "x": 1,
             }
         ],
-        "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra=Extra({'openai_reasoning': 'reasoning_content', 'content_list': True})), TextBlock(text='a')], extra=Extra({'x': 1, 'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='assistant', content=[ThinkingBlock(thinking='r', extra="
+            "Extra({'openai_reasoning': 'reasoning_content', 'content_list': True})"
+            "), TextBlock(text='a')], extra=Extra({'x': 1, 'from_provider': 'openai"
+            "_chat'}))]"
+        ),
     ),
     (
         [
@@ -799,7 +878,11 @@ _GENERAL_PATH_MESSAGES = [
                 "x": 1,
             }
         ],
-        "[Message(role='assistant', content=[TextBlock(text='a'), ToolUseBlock(id='c', name='f', input={})], extra=Extra({'content_list': True, 'x': 1, 'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='assistant', content=[TextBlock(text='a'), ToolUseBlock("
+            "id='c', name='f', input={})], extra=Extra({'content_list': True, 'x': "
+            "1, 'from_provider': 'openai_chat'}))]"
+        ),
     ),
     (
         [
@@ -812,11 +895,18 @@ _GENERAL_PATH_MESSAGES = [
                 "x": 1,
             }
         ],
-        "[Message(role='assistant', content=[TextBlock(text='a'), TextBlock(text='b'), ToolUseBlock(id='c', name='f', input={})], extra=Extra({'x': 1, 'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='assistant', content=[TextBlock(text='a'), TextBlock(tex"
+            "t='b'), ToolUseBlock(id='c', name='f', input={})], extra=Extra({'x': 1"
+            ", 'from_provider': 'openai_chat'}))]"
+        ),
     ),
     (
         [{"role": "assistant", "content": [{"type": "text", "text": "a"}], "x": 1}],
-        "[Message(role='assistant', content=[TextBlock(text='a')], extra=Extra({'x': 1, 'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='assistant', content=[TextBlock(text='a')], extra=Extra("
+            "{'x': 1, 'from_provider': 'openai_chat'}))]"
+        ),
     ),
     (
         [
@@ -829,11 +919,18 @@ _GENERAL_PATH_MESSAGES = [
                 "x": 1,
             }
         ],
-        "[Message(role='assistant', content=[ImageBlock(source=UrlSource(url='u')), ToolUseBlock(id='c', name='f', input={})], extra=Extra({'x': 1, 'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='assistant', content=[ImageBlock(source=UrlSource(url='u"
+            "')), ToolUseBlock(id='c', name='f', input={})], extra=Extra({'x': 1, '"
+            "from_provider': 'openai_chat'}))]"
+        ),
     ),
     (
         [{"role": "assistant", "content": [], "x": 1}],
-        "[Message(role='assistant', content=[], extra=Extra({'content_list': True, 'x': 1, 'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='assistant', content=[], extra=Extra({'content_list': Tr"
+            "ue, 'x': 1, 'from_provider': 'openai_chat'}))]"
+        ),
     ),
     (
         [
@@ -848,7 +945,11 @@ _GENERAL_PATH_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='user', content=[ImageBlock(source=Base64Source(media_type='image/png', data=b'A'), cache_control={'type': 'ephemeral'})], extra=Extra({'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='user', content=[ImageBlock(source=Base64Source(media_ty"
+            "pe='image/png', data=b'A'), cache_control={'type': 'ephemeral'})], ext"
+            "ra=Extra({'from_provider': 'openai_chat'}))]"
+        ),
     ),
     (
         [
@@ -863,7 +964,11 @@ _GENERAL_PATH_MESSAGES = [
                 ],
             }
         ],
-        "[Message(role='user', content=[ImageBlock(source=UrlSource(url='https://a/b.png'), cache_control={'type': 'ephemeral'})], extra=Extra({'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='user', content=[ImageBlock(source=UrlSource(url='https:"
+            "//a/b.png'), cache_control={'type': 'ephemeral'})], extra=Extra({'from"
+            "_provider': 'openai_chat'}))]"
+        ),
     ),
 ]
 
@@ -885,7 +990,12 @@ _NAMED_EXTENSION_MESSAGES = [
                 "provider_specific_fields": {},
             }
         ],
-        "[Message(role='assistant', content='hi', extra=Extra({'name': 'n', 'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'provider_specific_fields': {}, 'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='assistant', content='hi', extra=Extra({'name': 'n', 'th"
+            "inking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's"
+            "'}], 'provider_specific_fields': {}, 'from_provider': 'openai_chat'}))"
+            "]"
+        ),
     ),
     (
         [
@@ -896,7 +1006,11 @@ _NAMED_EXTENSION_MESSAGES = [
                 "thinking_blocks": [{"type": "thinking", "thinking": "r", "signature": "s"}],
             }
         ],
-        "[Message(role='assistant', content='hi', extra=Extra({'name': 'n', 'thinking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's'}], 'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='assistant', content='hi', extra=Extra({'name': 'n', 'th"
+            "inking_blocks': [{'type': 'thinking', 'thinking': 'r', 'signature': 's"
+            "'}], 'from_provider': 'openai_chat'}))]"
+        ),
     ),
     (
         [
@@ -909,7 +1023,11 @@ _NAMED_EXTENSION_MESSAGES = [
                 "provider_specific_fields": {"x": 1},
             }
         ],
-        "[Message(role='assistant', content=[ThinkingBlock(thinking='r', signature='s'), TextBlock(text='hi')], extra=Extra({'name': 'n', 'provider_specific_fields': {'x': 1}, 'from_provider': 'openai_chat'}))]",
+        (
+            "[Message(role='assistant', content=[ThinkingBlock(thinking='r', signat"
+            "ure='s'), TextBlock(text='hi')], extra=Extra({'name': 'n', 'provider_s"
+            "pecific_fields': {'x': 1}, 'from_provider': 'openai_chat'}))]"
+        ),
     ),
 ]
 
@@ -917,4 +1035,93 @@ _NAMED_EXTENSION_MESSAGES = [
 @pytest.mark.parametrize(("messages", "expected"), _NAMED_EXTENSION_MESSAGES)
 def test_named_extension_messages_decode_exactly(messages: list[Any], expected: str) -> None:
     "An assistant message with a name beside extension keys: thinking blocks without reasoning text stay the message's own, with it they are read."
+    assert _messages(messages) == expected
+
+
+_PART_MESSAGES = [
+    (
+        [
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "type": "image_url",
+                        "image_url": {"url": "https://a/b.png"},
+                        "cache_control": "x",
+                    }
+                ],
+            }
+        ],
+        "[Message(role='user', content=[UnknownBlock(data=Extra({'type': 'image_url', 'image_url': {'url': 'https://a/b.png'}, 'cache_control': 'x'}))], extra=Extra({'from_provider': 'openai_chat'}))]",
+    ),
+    (
+        [
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "type": "image_url",
+                        "image_url": {
+                            "url": "https://a/b.png",
+                            "cache_control": {"type": "ephemeral"},
+                        },
+                        "cache_control": {"type": "ephemeral"},
+                    }
+                ],
+            }
+        ],
+        "[Message(role='user', content=[UnknownBlock(data=Extra({'type': 'image_url', 'image_url': {'url': 'https://a/b.png', 'cache_control': {'type': 'ephemeral'}}, 'cache_control': {'type': 'ephemeral'}}))], extra=Extra({'from_provider': 'openai_chat'}))]",
+    ),
+    (
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "image_url", "image_url": {"url": "https://a/b.png"}, "other": 1}
+                ],
+            }
+        ],
+        "[Message(role='user', content=[UnknownBlock(data=Extra({'type': 'image_url', 'image_url': {'url': 'https://a/b.png'}, 'other': 1}))], extra=Extra({'from_provider': 'openai_chat'}))]",
+    ),
+    (
+        [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": 3}}]}],
+        "[Message(role='user', content=[UnknownBlock(data=Extra({'type': 'image_url', 'image_url': {'url': 3}}))], extra=Extra({'from_provider': 'openai_chat'}))]",
+    ),
+    (
+        [{"role": "user", "content": [{"type": "text", "text": 3}]}],
+        "ValidationError $.messages[0].content[0].text a text part needs a string 'text' (at $.messages[0].content[0].text)",
+    ),
+    (
+        [{"role": "user", "content": [{"type": "file", "file": {"file_data": "https://x"}}]}],
+        "[Message(role='user', content=[UnknownBlock(data=Extra({'type': 'file', 'file': {'file_data': 'https://x'}}))], extra=Extra({'from_provider': 'openai_chat'}))]",
+    ),
+    (
+        [{"role": "user", "content": [{"type": "file", "file": {"file_id": "f"}}]}],
+        "[Message(role='user', content=[UnknownBlock(data=Extra({'type': 'file', 'file': {'file_id': 'f'}}))], extra=Extra({'from_provider': 'openai_chat'}))]",
+    ),
+    (
+        [{"role": "user", "content": [{"type": "thinking", "thinking": "t"}]}],
+        "[Message(role='user', content=[UnknownBlock(data=Extra({'type': 'openai_chat_part', 'part': {'type': 'thinking', 'thinking': 't'}}))], extra=Extra({'from_provider': 'openai_chat'}))]",
+    ),
+    (
+        [
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "type": "file",
+                        "file": {"file_data": "data:application/pdf;base64,QQ=="},
+                        "x": 1,
+                    }
+                ],
+            }
+        ],
+        "[Message(role='user', content=[UnknownBlock(data=Extra({'type': 'file', 'file': {'file_data': 'data:application/pdf;base64,QQ=='}, 'x': 1}))], extra=Extra({'from_provider': 'openai_chat'}))]",
+    ),
+]
+
+
+@pytest.mark.parametrize(("messages", "expected"), _PART_MESSAGES)
+def test_parts_decode_exactly(messages: list[Any], expected: str) -> None:
+    "Content parts the typed blocks do not hold (a cache_control that is no object or is written twice, extra keys, a non-string URL or text, files by URL or id, a neutral-named part) decode to exactly this."
     assert _messages(messages) == expected
