@@ -1,5 +1,7 @@
 """Exact-value tests that kill mutants of `minagent.providers.openai_chat` (docs/mutation.md)."""
 
+# ruff: noqa: E501
+
 from __future__ import annotations
 
 import json
