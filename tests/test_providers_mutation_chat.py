@@ -1127,3 +1127,54 @@ _PART_MESSAGES = [
 def test_parts_decode_exactly(messages: list[Any], expected: str) -> None:
     "Content parts the typed blocks do not hold (a cache_control that is no object or is written twice, extra keys, a non-string URL or text, files by URL or id, a neutral-named part) decode to exactly this."
     assert _messages(messages) == expected
+
+
+_FILE_MESSAGES = [
+    (
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "custom", "file": {"file_data": "data:application/pdf;base64,QQ=="}}
+                ],
+            }
+        ],
+        "[Message(role='user', content=[UnknownBlock(data=Extra({'type': 'custom', 'file': {'file_data': 'data:application/pdf;base64,QQ=='}}))], extra=Extra({'from_provider': 'openai_chat'}))]",
+    ),
+    (
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "file", "file": {"file_data": "data:application/pdf;base64,QQ=="}}
+                ],
+            }
+        ],
+        "[Message(role='user', content=[DocumentBlock(source=Base64Source(media_type='application/pdf', data=b'A'))])]",
+    ),
+    (
+        [{"role": "user", "content": [{"type": "openai_chat_part", "part": {}}]}],
+        "[Message(role='user', content=[UnknownBlock(data=Extra({'type': 'openai_chat_part', 'part': {}}))], extra=Extra({'from_provider': 'openai_chat'}))]",
+    ),
+    (
+        [
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "type": "file",
+                        "file": {"file_data": "data:application/pdf;base64,QQ=="},
+                        "x": 1,
+                    }
+                ],
+            }
+        ],
+        "[Message(role='user', content=[UnknownBlock(data=Extra({'type': 'file', 'file': {'file_data': 'data:application/pdf;base64,QQ=='}, 'x': 1}))], extra=Extra({'from_provider': 'openai_chat'}))]",
+    ),
+]
+
+
+@pytest.mark.parametrize(("messages", "expected"), _FILE_MESSAGES)
+def test_file_parts_decode_exactly(messages: list[Any], expected: str) -> None:
+    """A file part: only a two-key  part with a data URL is a document (no filename: no extra); a  key in another part, or a third key, stays whole."""
+    assert _messages(messages) == expected
