@@ -1178,3 +1178,119 @@ _FILE_MESSAGES = [
 def test_file_parts_decode_exactly(messages: list[Any], expected: str) -> None:
     """A file part: only a two-key  part with a data URL is a document (no filename: no extra); a  key in another part, or a third key, stays whole."""
     assert _messages(messages) == expected
+
+
+_RESPONSES = [
+    (b'{"choices": [1,', "DecodeError $ invalid JSON: Input data was truncated (at $)"),
+    (
+        b'{"id": "i", "object": "chat.completion", "created": 1, "model": "m", "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi", "tool_calls": [{"id": "c", "type": "custom", "custom": {"name": "f", "input": "x"}}]}, "finish_reason": "stop", "logprobs": null}]}',
+        "ModelResponse(message=Message(role='assistant', content=[TextBlock(text='hi'), UnknownBlock(data=Extra({'id': 'c', 'type': 'custom', 'custom': {'name': 'f', 'input': 'x'}}))], extra=Extra({'from_provider': 'openai_chat'})), id='i', model='m', created=1, extra=Extra({'from_provider': 'openai_chat', 'object': 'chat.completion', 'logprobs': None, 'usage_absent': True}))",
+    ),
+    (
+        b'{"id": "i", "object": "chat.completion", "created": 1, "model": "m", "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi", "tool_calls": [{"type": "custom", "custom": {"name": "f", "input": "x"}}]}, "finish_reason": "stop", "logprobs": null}]}',
+        "ModelResponse(message=Message(role='assistant', content=[TextBlock(text='hi'), UnknownBlock(data=Extra({'type': 'openai_chat_tool_call', 'call': {'type': 'custom', 'custom': {'name': 'f', 'input': 'x'}}}))], extra=Extra({'from_provider': 'openai_chat'})), id='i', model='m', created=1, extra=Extra({'from_provider': 'openai_chat', 'object': 'chat.completion', 'logprobs': None, 'usage_absent': True}))",
+    ),
+    (
+        b'{"id": "i", "object": "chat.completion", "created": 1, "model": "m", "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": 3}}]}, "finish_reason": "stop", "logprobs": null}]}',
+        "ModelResponse(message=Message(role='assistant', content=[TextBlock(text='hi'), UnknownBlock(data=Extra({'type': 'openai_chat_tool_call', 'call': {'id': 'c', 'type': 'function', 'function': {'name': 'f', 'arguments': 3}}}))], extra=Extra({'from_provider': 'openai_chat'})), id='i', model='m', created=1, extra=Extra({'from_provider': 'openai_chat', 'object': 'chat.completion', 'logprobs': None, 'usage_absent': True}))",
+    ),
+    (
+        b'{"id": "i", "object": "chat.completion", "created": 1, "model": "m", "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi", "tool_calls": [{"id": "c", "type": "openai_chat_tool_call", "x": 1}]}, "finish_reason": "stop", "logprobs": null}]}',
+        "ModelResponse(message=Message(role='assistant', content=[TextBlock(text='hi'), UnknownBlock(data=Extra({'type': 'openai_chat_tool_call', 'call': {'id': 'c', 'type': 'openai_chat_tool_call', 'x': 1}}))], extra=Extra({'from_provider': 'openai_chat'})), id='i', model='m', created=1, extra=Extra({'from_provider': 'openai_chat', 'object': 'chat.completion', 'logprobs': None, 'usage_absent': True}))",
+    ),
+    (
+        b'{"id": "i", "object": "chat.completion", "created": 1, "model": "m", "choices": [{"index": 0, "message": {"role": "assistant", "content": "", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, "finish_reason": "stop", "logprobs": null}]}',
+        "ModelResponse(message=Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={})], extra=Extra({'content_absent': '', 'from_provider': 'openai_chat'})), id='i', model='m', created=1, extra=Extra({'from_provider': 'openai_chat', 'object': 'chat.completion', 'logprobs': None, 'usage_absent': True}))",
+    ),
+    (
+        b'{"id": "i", "object": "chat.completion", "created": 1, "model": "m", "choices": [{"index": 0, "message": {"role": "assistant", "content": "a", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, "finish_reason": "stop", "logprobs": null}]}',
+        "ModelResponse(message=Message(role='assistant', content=[TextBlock(text='a'), ToolUseBlock(id='c', name='f', input={})]), id='i', model='m', created=1, extra=Extra({'from_provider': 'openai_chat', 'object': 'chat.completion', 'logprobs': None, 'usage_absent': True}))",
+    ),
+    (
+        b'{"id": "i", "object": "chat.completion", "created": 1, "model": "m", "choices": [{"index": 0, "message": {"role": "assistant", "content": "a", "annotations": [], "refusal": null}, "finish_reason": "stop", "logprobs": null}]}',
+        "ModelResponse(message=Message(role='assistant', content='a', extra=Extra({'refusal': None, 'annotations': [], 'from_provider': 'openai_chat'})), id='i', model='m', created=1, extra=Extra({'from_provider': 'openai_chat', 'object': 'chat.completion', 'logprobs': None, 'usage_absent': True}))",
+    ),
+    (
+        b'{"id": "i", "object": "chat.completion", "created": 1, "model": "m", "choices": [{"index": 0, "message": {"role": "assistant", "content": null, "refusal": "no"}, "finish_reason": "stop", "logprobs": null}]}',
+        "ModelResponse(message=Message(role='assistant', content=[], extra=Extra({'refusal': 'no', 'from_provider': 'openai_chat'})), id='i', model='m', created=1, extra=Extra({'from_provider': 'openai_chat', 'object': 'chat.completion', 'logprobs': None, 'usage_absent': True}))",
+    ),
+    (
+        b'{"id": "i", "object": "chat.completion", "created": 1, "model": "m", "choices": [{"index": 0, "message": {"role": "assistant", "content": "a"}, "finish_reason": "stop", "logprobs": null}], "usage": {"prompt_tokens": 5, "completion_tokens": 2, "total_tokens": 7, "prompt_tokens_details": {"cached_tokens": 1, "x": {"y": 2}, "z": {}, "s": "t"}, "completion_tokens_details": {"reasoning_tokens": 1}}}',
+        "ModelResponse(message=Message(role='assistant', content='a'), usage={'input_tokens': 4, 'output_tokens': 2, 'total_tokens': 7, 'cache_read_input_tokens': 1, 'prompt_tokens_details.x.y': 2, 'reasoning_tokens': 1}, id='i', model='m', created=1, extra=Extra({'from_provider': 'openai_chat', 'object': 'chat.completion', 'logprobs': None, 'usage_extra': {'prompt_tokens_details.z': {}, 'prompt_tokens_details.s': 't'}}))",
+    ),
+    (
+        b'{"id": "i", "object": "chat.completion", "created": 1, "model": "m", "choices": [{"index": 0, "message": {"role": "assistant", "content": "a"}, "finish_reason": "stop", "logprobs": null}], "usage": {"prompt_tokens": 5, "prompt_tokens_details": {"deep": {"a": 1, "b": "c"}}}}',
+        "ModelResponse(message=Message(role='assistant', content='a'), usage={'input_tokens': 5, 'prompt_tokens_details.deep.a': 1}, id='i', model='m', created=1, extra=Extra({'from_provider': 'openai_chat', 'object': 'chat.completion', 'logprobs': None, 'usage_extra': {'prompt_tokens_details.deep.b': 'c'}}))",
+    ),
+    (
+        b'{"id": "i", "object": "chat.completion", "created": 1, "model": "m", "choices": [{"index": 0, "message": {"role": "assistant", "content": "a"}, "finish_reason": "stop", "logprobs": null}], "usage": null}',
+        "ModelResponse(message=Message(role='assistant', content='a'), id='i', model='m', created=1, extra=Extra({'from_provider': 'openai_chat', 'object': 'chat.completion', 'logprobs': None, 'usage_extra': {'': None}}))",
+    ),
+    (
+        b'{"id": "i", "object": "chat.completion", "created": 1, "model": "m", "choices": [{"index": 0, "message": {"role": "assistant", "content": "a"}, "finish_reason": "stop", "logprobs": null}], "service_tier": "default", "system_fingerprint": "fp"}',
+        "ModelResponse(message=Message(role='assistant', content='a'), id='i', model='m', created=1, extra=Extra({'from_provider': 'openai_chat', 'object': 'chat.completion', 'logprobs': None, 'service_tier': 'default', 'system_fingerprint': 'fp', 'usage_absent': True}))",
+    ),
+    (b'{"choices": []}', "ValidationError $ a response needs a non-empty 'choices' array (at $)"),
+    (
+        b'{"object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assistant", "content": "a"}, "finish_reason": "stop"}]}',
+        "ModelResponse(message=Message(role='assistant', content='a'), extra=Extra({'from_provider': 'openai_chat', 'object': 'chat.completion', 'usage_absent': True}))",
+    ),
+    (
+        b'{"choices": [{"index": 1, "message": {"role": "assistant", "content": "a"}, "finish_reason": "stop"}]}',
+        "ValidationError $.choices[0] the first choice must have index 0 (at $.choices[0])",
+    ),
+    (
+        b'{"choices": [{"index": 0, "message": {"role": "user", "content": "a"}, "finish_reason": "stop"}]}',
+        "ValidationError $ a choice's message must be an assistant message (at $)",
+    ),
+    (
+        b'{"choices": [{"index": 0, "message": {"role": "assistant", "content": "a"}, "finish_reason": null}]}',
+        "ValidationError $.choices[0].finish_reason 'finish_reason' must be a string (at $.choices[0].finish_reason)",
+    ),
+    (
+        b'{"choices": [{"index": 0, "message": {"role": "assistant", "content": [{"type": "text", "text": "a"}]}, "finish_reason": "length"}], "usage": 3}',
+        "ModelResponse(message=Message(role='assistant', content=[TextBlock(text='a')], extra=Extra({'content_list': True, 'from_provider': 'openai_chat'})), stop_reason='max_tokens', extra=Extra({'from_provider': 'openai_chat', 'usage_extra': {'': 3}}))",
+    ),
+    (
+        b'{"choices": [{"index": 0, "message": {"role": "assistant", "content": "a"}, "finish_reason": "tool_calls", "x": 1}, {"index": 1, "message": {"role": "assistant", "content": "b"}, "finish_reason": "stop"}], "id": 3, "created": "x"}',
+        "ModelResponse(message=Message(role='assistant', content='a'), stop_reason='tool_use', extra=Extra({'from_provider': 'openai_chat', 'id': 3, 'created': 'x', 'choice_extra': {'x': 1}, 'choices': [{'index': 1, 'message': {'role': 'assistant', 'content': 'b'}, 'finish_reason': 'stop'}], 'usage_absent': True}))",
+    ),
+    (
+        b'{"choices": [3]}',
+        "ValidationError $.choices[0] a choice needs a 'message' object (at $.choices[0])",
+    ),
+    (
+        b'{"id": "i", "object": "chat.completion", "created": 1, "model": "m", "choices": [{"index": 0, "message": {"role": "tool", "content": "a"}, "finish_reason": "stop", "logprobs": null}]}',
+        "ValidationError $.choices[0] the first choice must be an assistant message (at $.choices[0])",
+    ),
+    (b'{"id": "i",', "DecodeError $ invalid JSON: Input data was truncated (at $)"),
+    (b'{"id": "\xff"}', "DecodeError $ invalid JSON: Invalid UTF-8 encoded string (at $)"),
+    (
+        b'{"id": "i", "choices": [{"index": 0, "message": {"role": "assistant", "content": "a"}, "finish_reason": "stop"}]}',
+        "ModelResponse(message=Message(role='assistant', content='a'), id='i', extra=Extra({'from_provider': 'openai_chat', 'usage_absent': True}))",
+    ),
+    (
+        b'{"id": "i", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assistant", "content": "a", "tool_calls": [{"id": "c", "type": "custom", "function": {"name": "f", "arguments": "{}"}}]}, "finish_reason": "stop"}]}',
+        "ModelResponse(message=Message(role='assistant', content=[TextBlock(text='a'), UnknownBlock(data=Extra({'id': 'c', 'type': 'custom', 'function': {'name': 'f', 'arguments': '{}'}}))], extra=Extra({'from_provider': 'openai_chat'})), id='i', extra=Extra({'from_provider': 'openai_chat', 'object': 'chat.completion', 'usage_absent': True}))",
+    ),
+    (
+        b'{"id": "i", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assistant", "content": null, "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{ }"}}]}, "finish_reason": "tool_calls", "logprobs": null}]}',
+        "ModelResponse(message=Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={}, extra=Extra({'arguments': '{ }'}))], extra=Extra({'from_provider': 'openai_chat'})), stop_reason='tool_use', id='i', extra=Extra({'from_provider': 'openai_chat', 'object': 'chat.completion', 'logprobs': None, 'usage_absent': True}))",
+    ),
+]
+
+
+def _response(body: bytes) -> str:
+    """The repr of the decoded Chat response ``body`` (or the error)."""
+    try:
+        return repr(oc.decode_response(body))
+    except WireError as err:
+        return f"{type(err).__name__} {err.path} {err}"
+
+
+@pytest.mark.parametrize(("body", "expected"), _RESPONSES)
+def test_responses_decode_exactly(body: bytes, expected: str) -> None:
+    """Responses of both paths (custom and malformed tool calls, empty text beside calls,
+    refusal, annotations, usage at three levels, top keys, further choices, bad shapes and
+    bad JSON with its path) decode to exactly this."""
+    assert _response(body) == expected
