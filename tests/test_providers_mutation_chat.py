@@ -1277,6 +1277,22 @@ _RESPONSES = [
         b'{"id": "i", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assistant", "content": null, "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{ }"}}]}, "finish_reason": "tool_calls", "logprobs": null}]}',
         "ModelResponse(message=Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={}, extra=Extra({'arguments': '{ }'}))], extra=Extra({'from_provider': 'openai_chat'})), stop_reason='tool_use', id='i', extra=Extra({'from_provider': 'openai_chat', 'object': 'chat.completion', 'logprobs': None, 'usage_absent': True}))",
     ),
+    (
+        b'{"id": "i", "model": "m", "created": 5, "choices": [{"index": 0, "message": {"role": "assistant", "content": "a", "x": 1}, "finish_reason": "stop"}]}',
+        "ModelResponse(message=Message(role='assistant', content='a', extra=Extra({'x': 1, 'from_provider': 'openai_chat'})), id='i', model='m', created=5, extra=Extra({'from_provider': 'openai_chat', 'usage_absent': True}))",
+    ),
+    (
+        b'{"choices": [{"index": 0, "message": {"role": "assistant", "content": [{"type": "text", "text": "a", "cache_control": {"type": "ephemeral"}}], "name": "n"}, "finish_reason": "stop"}]}',
+        "ModelResponse(message=Message(role='assistant', content=[TextBlock(text='a', extra=Extra({'cache_control': {'type': 'ephemeral'}}))], extra=Extra({'name': 'n', 'from_provider': 'openai_chat', 'content_list': True})), extra=Extra({'from_provider': 'openai_chat', 'usage_absent': True}))",
+    ),
+    (
+        b'{"choices": [{"index": 0, "message": {"role": "assistant", "content": "a", "tool_calls": [3]}, "finish_reason": "stop"}]}',
+        "ValidationError $.choices[0].message.tool_calls[0] a tool call must be an object (at $.choices[0].message.tool_calls[0])",
+    ),
+    (
+        b'{"choices": [{"index": 0, "message": {"role": "robot", "content": "a"}, "finish_reason": "stop"}]}',
+        "ValidationError $.choices[0].message.role unsupported role 'robot' (at $.choices[0].message.role)",
+    ),
 ]
 
 
@@ -1294,3 +1310,19 @@ def test_responses_decode_exactly(body: bytes, expected: str) -> None:
     refusal, annotations, usage at three levels, top keys, further choices, bad shapes and
     bad JSON with its path) decode to exactly this."""
     assert _response(body) == expected
+
+
+def test_decode_choices_errors_are_located() -> None:
+    """`decode_choices`: bad JSON at `$`, a bad second choice at `$.choices[1]`, two good
+    choices as two responses with their own texts."""
+    with pytest.raises(DecodeError) as err:
+        oc.decode_choices(b'{"choices": [1,')
+    assert err.value.path == "$"
+    good = {"index": 0, "message": {"role": "assistant", "content": "a"}, "finish_reason": "stop"}
+    body = {"id": "i", "choices": [good, {**good, "index": 1, "message": {"role": "user"}}]}
+    with pytest.raises(ValidationError) as verr:
+        oc.decode_choices(json.dumps(body).encode())
+    assert verr.value.path == "$.choices[1]"
+    body["choices"][1] = {**good, "index": 1, "message": {"role": "assistant", "content": "b"}}
+    out = oc.decode_choices(json.dumps(body).encode())
+    assert [(r.id, r.message.content) for r in out] == [("i", "a"), ("i", "b")]
