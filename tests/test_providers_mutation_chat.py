@@ -1323,6 +1323,10 @@ def test_decode_choices_errors_are_located() -> None:
     with pytest.raises(ValidationError) as verr:
         oc.decode_choices(json.dumps(body).encode())
     assert verr.value.path == "$.choices[1]"
+    body["choices"][1] = {**good, "index": 1, "message": {"role": "robot", "content": "b"}}
+    with pytest.raises(ValidationError) as verr:
+        oc.decode_choices(json.dumps(body).encode())
+    assert (verr.value.path, verr.value.message) == ("$.choices[1]", "unsupported role 'robot'")
     body["choices"][1] = {**good, "index": 1, "message": {"role": "assistant", "content": "b"}}
     out = oc.decode_choices(json.dumps(body).encode())
     assert [(r.id, r.message.content) for r in out] == [("i", "a"), ("i", "b")]
