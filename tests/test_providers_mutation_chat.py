@@ -1330,3 +1330,97 @@ def test_decode_choices_errors_are_located() -> None:
     body["choices"][1] = {**good, "index": 1, "message": {"role": "assistant", "content": "b"}}
     out = oc.decode_choices(json.dumps(body).encode())
     assert [(r.id, r.message.content) for r in out] == [("i", "a"), ("i", "b")]
+
+
+_ENCODED = [
+    (
+        "openai_chat",
+        {
+            "model": "m",
+            "messages": [{"role": "user", "content": "x"}],
+            "temperature": 0.5,
+            "max_tokens": 3,
+            "extensions": True,
+        },
+        {},
+        b'{"model":"m","temperature":0.5,"max_tokens":3,"messages":[{"role":"user","content":"x"}]}',
+    ),
+    (
+        "openai_chat",
+        {
+            "model": "m",
+            "messages": [{"role": "user", "content": "x"}],
+            "temperature": 0.5,
+            "max_tokens": 3,
+        },
+        {"extensions": True},
+        b'{"model":"m","temperature":0.5,"max_tokens":3,"messages":[{"role":"user","content":"x"}]}',
+    ),
+    (
+        "openai_chat",
+        {
+            "model": "m",
+            "messages": [{"role": "user", "content": "x"}],
+            "temperature": 0.5,
+            "max_tokens": 3,
+            "max_completion_tokens": 4,
+            "stop": "x",
+            "top_p": 1,
+            "seed": 3,
+            "n": 2,
+            "response_format": {"type": "json_object"},
+            "tool_choice": "auto",
+            "tools": [{"type": "function", "function": {"name": "f", "parameters": {}}}],
+        },
+        {},
+        b'{"model":"m","temperature":0.5,"top_p":1,"max_completion_tokens":4,"max_tokens":3,"stop":"x","tools":[{"type":"function","function":{"name":"f","parameters":{}}}],"tool_choice":"auto","response_format":{"type":"json_object"},"seed":3,"n":2,"messages":[{"role":"user","content":"x"}]}',
+    ),
+    (
+        "anthropic",
+        {
+            "model": "m",
+            "max_tokens": 5,
+            "temperature": 0.5,
+            "stop_sequences": ["a"],
+            "top_p": 0.5,
+            "top_k": 3,
+            "messages": [{"role": "user", "content": "x"}],
+        },
+        {},
+        b'{"model":"m","max_tokens":5,"temperature":0.5,"top_p":0.5,"stop":["a"],"messages":[{"role":"user","content":"x"}]}',
+    ),
+    (
+        "anthropic",
+        {
+            "model": "m",
+            "max_tokens": 5,
+            "messages": [{"role": "user", "content": "x"}],
+            "system": "s",
+        },
+        {},
+        b'{"model":"m","max_tokens":5,"messages":[{"role":"system","content":"s"},{"role":"user","content":"x"}]}',
+    ),
+    (
+        "openai_chat",
+        {
+            "model": "m",
+            "messages": [
+                {"role": "tool", "tool_call_id": "c", "content": "r"},
+                {"role": "user", "content": "x"},
+            ],
+        },
+        {},
+        b'{"model":"m","messages":[{"role":"tool","content":"r","tool_call_id":"c"},{"role":"user","content":"x"}]}',
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "body", "options", "expected"), _ENCODED)
+def test_requests_encode_exactly(
+    source: str, body: dict[str, Any], options: dict[str, Any], expected: bytes
+) -> None:
+    """Requests (this adapter's and Anthropic's; `extensions` as an option or a keyword, never
+    written) encode to exactly these bytes."""
+    adapter = {"openai_chat": oc, "anthropic": anthropic}[source]
+    request = adapter.decode_request(json.dumps(body).encode())
+    assert oc.encode_request(request, **options) == expected
