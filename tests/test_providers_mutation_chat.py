@@ -11,6 +11,7 @@ import pytest
 
 from minagent.providers import anthropic
 from minagent.providers import openai_chat as oc
+from minagent.wire import ImageBlock, Message, TextBlock, ToolUseBlock, UrlSource
 from minagent.wire.errors import DecodeError, ValidationError, WireError
 
 
@@ -1424,3 +1425,76 @@ def test_requests_encode_exactly(
     adapter = {"openai_chat": oc, "anthropic": anthropic}[source]
     request = adapter.decode_request(json.dumps(body).encode())
     assert oc.encode_request(request, **options) == expected
+
+
+_DROPPED = [
+    (
+        "[Message(role='user', content='x'), Message(role='tool', content='r')]",
+        {"unsupported": "drop"},
+        'b\'{"model":"m","messages":[{"role":"user","content":"x"}]}\' [Dropped(path=\'$.messages[1]\', what=\'a tool message without tool_call_id\', kind=\'content\')]',
+    ),
+    (
+        "[Message(role='user', content='x'), Message(role='tool', content='r')]",
+        {},
+        "UnsupportedError $.messages[1] the target format cannot hold a tool message without tool_call_id (at $.messages[1])",
+    ),
+    (
+        "[Message(role='user', content='x'), Message(role='tool', content=[TextBlock(text='r'), TextBlock(text='s')], tool_call_id='c', is_error=True)]",
+        {"unsupported": "drop"},
+        'b\'{"model":"m","messages":[{"role":"user","content":"x"},{"role":"tool","content":[{"type":"text","text":"r"},{"type":"text","text":"s"}],"tool_call_id":"c"}]}\' [Dropped(path=\'$.messages[1].is_error\', what=\'is_error: true (tool messages have no error flag)\', kind=\'content\')]',
+    ),
+    (
+        "[Message(role='user', content='x'), Message(role='tool', content=[TextBlock(text='r'), ImageBlock(source=UrlSource(url='u'))], tool_call_id='c')]",
+        {"unsupported": "drop"},
+        'b\'{"model":"m","messages":[{"role":"user","content":"x"},{"role":"tool","content":[{"type":"text","text":"r"}],"tool_call_id":"c"}]}\' [Dropped(path=\'$.messages[1].content[1]\', what=\'an image block in a tool message\', kind=\'content\')]',
+    ),
+    (
+        "[Message(role='user', content='x'), Message(role='tool', content=[TextBlock(text='r'), ImageBlock(source=UrlSource(url='u'))], tool_call_id='c')]",
+        {},
+        "UnsupportedError $.messages[1].content[1] the target format cannot hold an image block in a tool message (at $.messages[1].content[1])",
+    ),
+    (
+        "[Message(role='user', content='x', tool_call_id='c')]",
+        {},
+        'b\'{"model":"m","messages":[{"role":"user","content":"x"}]}\' []',
+    ),
+    (
+        "[Message(role='tool', content='x')]",
+        {"unsupported": "drop"},
+        "b'{\"model\":\"m\",\"messages\":[]}' [Dropped(path='$.messages[0]', what='a tool message without tool_call_id', kind='content')]",
+    ),
+    (
+        "[Message(role='assistant', content=[ToolUseBlock(id='c', name='f', input={'a': 1})])]",
+        {},
+        'b\'{"model":"m","messages":[{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\\\\"a\\\\":1}"}}]}]}\' []',
+    ),
+    (
+        "[Message(role='assistant', content=[])]",
+        {},
+        'b\'{"model":"m","messages":[{"role":"assistant","content":null}]}\' []',
+    ),
+]
+
+
+_NAMES = {
+    "Message": Message,
+    "TextBlock": TextBlock,
+    "ImageBlock": ImageBlock,
+    "UrlSource": UrlSource,
+    "ToolUseBlock": ToolUseBlock,
+}
+
+
+@pytest.mark.parametrize(("messages", "options", "expected"), _DROPPED)
+def test_neutral_messages_encode_with_exactly_these_drops(
+    messages: str, options: dict[str, Any], expected: str
+) -> None:
+    """Neutral tool, user and assistant messages: the bytes written and every `Dropped` (path
+    and reason), or the UnsupportedError with its path, exactly."""
+    dropped: list[Any] = []
+    try:
+        out = repr(oc.encode_request(eval(messages, _NAMES), model="m", dropped=dropped, **options))
+        got = f"{out} {dropped!r}"
+    except WireError as err:
+        got = f"{type(err).__name__} {err.path} {err}"
+    assert got == expected
