@@ -1413,6 +1413,197 @@ _ENCODED = [
         {},
         b'{"model":"m","messages":[{"role":"tool","content":"r","tool_call_id":"c"},{"role":"user","content":"x"}]}',
     ),
+    (
+        "openai_chat",
+        {
+            "messages": [
+                {"role": "user", "content": "x"},
+                {
+                    "role": "assistant",
+                    "content": "hi",
+                    "reasoning_content": "r",
+                    "thinking_blocks": [{"type": "thinking", "thinking": "r", "signature": "s"}],
+                    "provider_specific_fields": {"other": 1},
+                },
+            ]
+        },
+        {},
+        b'{"messages":[{"role":"user","content":"x"},{"role":"assistant","content":"hi","reasoning_content":"r","thinking_blocks":[{"type":"thinking","thinking":"r","signature":"s"}],"provider_specific_fields":{"other":1}}]}',
+    ),
+    (
+        "openai_chat",
+        {
+            "messages": [
+                {"role": "user", "content": "x"},
+                {
+                    "role": "assistant",
+                    "content": "hi",
+                    "reasoning_content": "r",
+                    "thinking_blocks": [{"type": "thinking", "thinking": "r", "signature": "s"}],
+                    "provider_specific_fields": {"citations": []},
+                },
+            ]
+        },
+        {},
+        b'{"messages":[{"role":"user","content":"x"},{"role":"assistant","reasoning_content":"r","content":"hi","thinking_blocks":[{"type":"thinking","thinking":"r","signature":"s"}],"provider_specific_fields":{"citations":[]}}]}',
+    ),
+    (
+        "openai_chat",
+        {
+            "messages": [
+                {"role": "user", "content": "x"},
+                {
+                    "role": "assistant",
+                    "content": "x",
+                    "tool_calls": [
+                        {
+                            "id": "c",
+                            "type": "function",
+                            "function": {"name": "f", "arguments": "{}"},
+                            "provider_specific_fields": {"cache_control": {"type": "ephemeral"}},
+                        }
+                    ],
+                    "name": "n",
+                },
+            ]
+        },
+        {},
+        b'{"messages":[{"role":"user","content":"x"},{"role":"assistant","content":"x","tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"},"provider_specific_fields":{"cache_control":{"type":"ephemeral"}}}],"name":"n"}]}',
+    ),
+    (
+        "openai_chat",
+        {
+            "messages": [
+                {"role": "user", "content": "x"},
+                {"role": "assistant", "content": "x", "tool_calls": None},
+            ]
+        },
+        {},
+        b'{"messages":[{"role":"user","content":"x"},{"role":"assistant","tool_calls":null,"content":"x"}]}',
+    ),
+    (
+        "openai_chat",
+        {
+            "messages": [
+                {"role": "user", "content": "x"},
+                {"role": "assistant", "content": "x", "tool_calls": [], "audio": {"id": "a"}},
+            ]
+        },
+        {},
+        b'{"messages":[{"role":"user","content":"x"},{"role":"assistant","content":"x","tool_calls":[],"audio":{"id":"a"}}]}',
+    ),
+    (
+        "anthropic",
+        {
+            "model": "m",
+            "max_tokens": 5,
+            "messages": [
+                {"role": "user", "content": "x"},
+                {
+                    "role": "assistant",
+                    "content": [
+                        {"type": "thinking", "thinking": "t", "signature": "s"},
+                        {"type": "text", "text": "a"},
+                    ],
+                },
+            ],
+        },
+        {"extensions": True},
+        b'{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"x"},{"role":"assistant","content":"a","reasoning_content":"t","thinking_blocks":[{"type":"thinking","thinking":"t","signature":"s"}]}]}',
+    ),
+    (
+        "anthropic",
+        {
+            "model": "m",
+            "max_tokens": 5,
+            "messages": [
+                {"role": "user", "content": "x"},
+                {
+                    "role": "assistant",
+                    "content": [
+                        {"type": "thinking", "thinking": "t", "signature": "s"},
+                        {"type": "text", "text": "a"},
+                    ],
+                },
+            ],
+        },
+        {"unsupported": "drop"},
+        b'{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"x"},{"role":"assistant","content":[{"type":"text","text":"a"}]}]}',
+    ),
+    (
+        "anthropic",
+        {
+            "model": "m",
+            "max_tokens": 5,
+            "messages": [
+                {"role": "user", "content": "x"},
+                {
+                    "role": "assistant",
+                    "content": [
+                        {
+                            "type": "text",
+                            "text": "a",
+                            "citations": [
+                                {
+                                    "type": "char_location",
+                                    "cited_text": "c",
+                                    "document_index": 0,
+                                    "start_char_index": 0,
+                                    "end_char_index": 1,
+                                }
+                            ],
+                        }
+                    ],
+                },
+            ],
+        },
+        {"extensions": True},
+        b'{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"x"},{"role":"assistant","content":"a","provider_specific_fields":{"citations":[[{"type":"char_location","cited_text":"c","document_index":0,"start_char_index":0,"end_char_index":1,"supported_text":"a"}]]}}]}',
+    ),
+    (
+        "anthropic",
+        {
+            "model": "m",
+            "max_tokens": 5,
+            "messages": [
+                {"role": "user", "content": "x"},
+                {
+                    "role": "assistant",
+                    "content": [
+                        {"type": "server_tool_use", "id": "s", "name": "web_search", "input": {}},
+                        {"type": "web_search_tool_result", "tool_use_id": "s", "content": []},
+                        {"type": "text", "text": "a"},
+                    ],
+                },
+            ],
+        },
+        {"extensions": True},
+        b'{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"x"},{"role":"assistant","content":"a","provider_specific_fields":{"server_tool_calls":[{"id":"s","type":"function","function":{"name":"web_search","arguments":"{}"}}],"web_search_results":[{"type":"web_search_tool_result","tool_use_id":"s","content":[]}]}}]}',
+    ),
+    (
+        "anthropic",
+        {
+            "model": "m",
+            "max_tokens": 5,
+            "messages": [
+                {"role": "user", "content": "x"},
+                {
+                    "role": "assistant",
+                    "content": [
+                        {
+                            "type": "tool_use",
+                            "id": "c",
+                            "name": "f",
+                            "input": {},
+                            "cache_control": {"type": "ephemeral"},
+                        }
+                    ],
+                },
+            ],
+        },
+        {"extensions": True},
+        b'{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"x"},{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"},"provider_specific_fields":{"cache_control":{"type":"ephemeral"}}}]}]}',
+    ),
 ]
 
 
