@@ -1294,6 +1294,14 @@ _RESPONSES = [
         b'{"choices": [{"index": 0, "message": {"role": "robot", "content": "a"}, "finish_reason": "stop"}]}',
         "ValidationError $.choices[0].message.role unsupported role 'robot' (at $.choices[0].message.role)",
     ),
+    (
+        b'{"choices": [{"index": 0, "message": {"role": "assistant", "content": "a", "tool_calls": [{"id": "c", "type": "text"}]}, "finish_reason": "stop"}]}',
+        "ValidationError $.choices[0].message.tool_calls[0] not a valid 'text' object: 'text' is a known block type; use its own class (at $.choices[0].message.tool_calls[0])",
+    ),
+    (
+        b'{"choices": [{"index": 0, "message": {"role": "assistant", "content": [{"type": "text", "text": "a"}, {"type": "image", "x": 1}]}, "finish_reason": "stop"}]}',
+        "ModelResponse(message=Message(role='assistant', content=[TextBlock(text='a'), UnknownBlock(data=Extra({'type': 'openai_chat_part', 'part': {'type': 'image', 'x': 1}}))], extra=Extra({'from_provider': 'openai_chat', 'content_list': True})), extra=Extra({'from_provider': 'openai_chat', 'usage_absent': True}))",
+    ),
 ]
 
 
