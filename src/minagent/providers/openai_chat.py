@@ -397,6 +397,8 @@ def _fast_message(m: _MessageIn) -> Message:
         blocks = content if calls is UNSET else _text_beside_calls(content, extra)
     elif content is None or content is UNSET:
         blocks = "" if content is UNSET and calls is UNSET else []
+    elif role == "assistant" and not content:
+        raise _NotFast  # [] needs the content_list hint (`_needs_list_hint`)
     else:
         blocks = [_fast_part(p) for p in content]
     if content is UNSET:
