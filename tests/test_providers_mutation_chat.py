@@ -1655,7 +1655,9 @@ _DROPPED = [
     (
         "[Message(role='user', content='x', tool_call_id='c')]",
         {},
-        'b\'{"model":"m","messages":[{"role":"user","content":"x"}]}\' []',
+        'b\'{"model":"m","messages":[{"role":"user","content":"x"}]}\' '
+        "[Dropped(path='$.messages[0].tool_call_id', what='a tool_call_id on a user message "
+        "(only tool messages carry one)', kind='metadata')]",
     ),
     (
         "[Message(role='tool', content='x')]",

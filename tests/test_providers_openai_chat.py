@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from openai.types.chat import ChatCompletion
 from openai.types.chat import completion_create_params as ccp
 
-from minagent.providers import openai_chat
+from minagent.providers import Request, openai_chat
 from minagent.wire import (
     Base64Source,
     DocumentBlock,
@@ -621,3 +621,21 @@ def test_text_parts_with_cache_control_and_annotations_decode_as_text() -> None:
     assert [(d.path, d.kind) for d in dropped] == [
         ("$.messages[0].content[1].annotations", "metadata")
     ]
+
+
+@pytest.mark.parametrize("role", ["user", "assistant", "system"])
+@pytest.mark.parametrize("content", ["x", [TextBlock("x")]], ids=["text", "parts"])
+def test_a_tool_call_id_off_a_tool_message_is_listed(role: str, content: Any) -> None:
+    """A neutral message of another role carrying a ``tool_call_id`` (Chat has a place for one
+    only on tool messages) is written without it and listed in ``dropped`` as metadata at its
+    path, never silently."""
+    dropped: list[Any] = []
+    odd = Message(role=role, content=content, tool_call_id="c")
+    msgs = [Message(role="user", content="q"), odd]
+    body = json.loads(
+        openai_chat.encode_request(
+            Request(messages=msgs, model="m"), unsupported="drop", dropped=dropped
+        )
+    )
+    assert "tool_call_id" not in body["messages"][1]
+    assert [(d.path, d.kind) for d in dropped] == [("$.messages[1].tool_call_id", "metadata")]

@@ -1001,7 +1001,12 @@ def _user_parts(msg: Message) -> dict[str, Any] | None:
     optional field or extra key on the block or its URL or base64 source), as `_parts` writes
     it; None for any other."""
     content = msg.content
-    if msg.role != "user" or type(content) is not list or msg.is_error is not UNSET:
+    if (
+        msg.role != "user"
+        or type(content) is not list
+        or msg.is_error is not UNSET
+        or msg.tool_call_id is not UNSET
+    ):
         return None
     parts: list[Any] = []
     for block in content:
@@ -1054,6 +1059,9 @@ def _encode_message(
         content = _parts(msg.content, path, policy, role, own)
         if not absent:
             out["content"] = content
+    if role != "tool" and msg.tool_call_id is not UNSET:
+        what = f"a tool_call_id on a {role} message (only tool messages carry one)"
+        policy.metadata(path + ".tool_call_id", what)
     psf = out.pop(_chat_ext.PSF, None)  # the extension's, merged with the message's own
     if extra:
         keys = {k: v for k, v in extra.items() if k != "tool_calls"}
