@@ -616,3 +616,20 @@ def test_own_usage_metadata_that_is_no_object_goes_back_as_it_came(usage: Any) -
     }
     data = json.dumps(body, separators=(",", ":")).encode()
     assert G.encode_response(G.decode_response(data)) == data
+
+
+def test_a_file_uri_implies_its_media_type_by_its_name_on_every_python() -> None:
+    """``fileData`` keeps ``mimeType`` only when the URI's file name does not imply it, the same
+    on every CPython: ``gs://`` URIs included (from 3.13 `mimetypes.guess_type` of a whole URL
+    of a scheme `urllib` does not know gives None)."""
+    guesses = [
+        G._guess(u)
+        for u in ("gs://b/c.pdf", "gs://b.pdf", "https://x/y/b.png?x=1", "https://x/", "gs://b/f")
+    ]
+    assert guesses == ["application/pdf", "application/pdf", "image/png", None, None]
+    part = {"fileData": {"mimeType": "application/pdf", "fileUri": "gs://b/c.pdf"}}
+    body = {"contents": [{"role": "user", "parts": [part]}]}
+    data = json.dumps(body, separators=(",", ":")).encode()
+    request = G.decode_request(data)
+    assert request.messages[0].content[0].source.extra is UNSET  # type: ignore[union-attr]
+    assert G.encode_request(request) == data

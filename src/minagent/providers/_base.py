@@ -562,7 +562,9 @@ def _decode_json(data: Any, path: str, decoder: Any) -> Any:
         raise _paths.relocate(err, path) from None
     except msgspec.DecodeError as err:
         raise DecodeError(f"invalid JSON: {err}", path=path) from None
-    except UnicodeError as err:
+    except UnicodeDecodeError:  # invalid UTF-8 in bytes, as msgspec < 0.23 reports it
+        raise DecodeError("invalid JSON: Invalid UTF-8 encoded string", path=path) from None
+    except UnicodeError as err:  # a str holding a lone surrogate, which has no UTF-8 form
         raise DecodeError(f"invalid text: {err.reason}", path=path) from None
 
 

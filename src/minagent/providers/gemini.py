@@ -521,7 +521,12 @@ def _inline(value: dict[str, Any], rest: dict[str, Any]) -> wb.ContentBlock | No
 
 
 def _guess(url: str) -> str | None:
-    return mimetypes.guess_type(url.split("?", 1)[0])[0]
+    """The media type the file name ending ``url`` (before any query) implies, or None. The
+    name alone goes to `mimetypes`: from CPython 3.13 ``guess_type`` of a whole URL knows only
+    the schemes `urllib` knows, so ``gs://b.pdf`` gave ``application/pdf`` up to 3.12 and None
+    after, and whether ``mimeType`` is kept would depend on the interpreter."""
+    name = url.split("?", 1)[0].rsplit("/", 1)[-1]
+    return mimetypes.guess_type(name)[0] if name else None
 
 
 def _file(value: dict[str, Any], rest: dict[str, Any]) -> wb.ContentBlock | None:

@@ -205,7 +205,7 @@ def _decode_request(data: Any, limits: Limits) -> Request:
         messages = [_fast_message(m) for m in _REQUEST_FAST.decode(raw)]
     except (msgspec.ValidationError, _NotFast, RecursionError):
         messages = _messages_from_dicts(raw)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, UnicodeError):  # UnicodeError: invalid UTF-8, msgspec < 0.23
         kit.decode_json(raw, "$.messages")  # raises the located DecodeError
         raise
     return kit.decoded_request(messages, options, NAME, read_settings)
