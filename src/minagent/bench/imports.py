@@ -21,6 +21,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 __all__ = ["COMMANDS", "IMPORTS", "ImportCost", "measure", "self_times", "table"]
@@ -87,10 +88,10 @@ def measure(
     """Time every case in ``repeat`` fresh processes each, interleaved; medians."""
     env = _env()
     cases: list[tuple[str, str, Callable[[], float]]] = [
-        (f"import {m}", "import", lambda m=m: _import_seconds(m, env)) for m in imports
+        (f"import {m}", "import", partial(_import_seconds, m, env)) for m in imports
     ]
     cases += [
-        (f"python {' '.join(a)}", "command", lambda a=a: _command_seconds(a, env)) for a in commands
+        (f"python {' '.join(a)}", "command", partial(_command_seconds, a, env)) for a in commands
     ]
     samples: list[list[float]] = [[] for _ in cases]
     for r in range(repeat):

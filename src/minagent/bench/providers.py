@@ -30,9 +30,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
+
+if TYPE_CHECKING:
+    from ..providers._stream import Parser
 
 __all__ = [
     "TARGETS",
@@ -181,7 +184,7 @@ def _anthropic_cases(data: Path) -> list[Case]:
         return snapshot
 
     def parse(stream: bytes) -> list[Any]:
-        parser = anthropic_stream.StreamParser()
+        parser: Parser = anthropic_stream.StreamParser()
         return parser.feed(stream) + parser.close()
 
     for path in _files(data, "provider-streams/anthropic", "*.sse"):
@@ -282,7 +285,7 @@ def _openai_cases(data: Path) -> list[Case]:
         return state.current_completion_snapshot
 
     def parse(stream: bytes) -> list[Any]:
-        parser = openai_chat_stream.StreamParser()
+        parser: Parser = openai_chat_stream.StreamParser()
         events = parser.feed(stream)
         parser.close()
         return events

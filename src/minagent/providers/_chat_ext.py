@@ -260,12 +260,13 @@ def _default_order(
     return order + segments + ["tool_use"] * calls
 
 
-def _answers(block: Any, ident: Any) -> bool:
+def _answers(block: Any, ident: object) -> bool:
     """Whether ``block`` (a JSON object when read, a typed block when written) answers the
     server tool call ``ident``."""
-    if type(block) is dict:
-        return block.get("tool_use_id") == ident
-    return getattr(block, "tool_use_id", None) == ident
+    answered: object = (
+        block.get("tool_use_id") if type(block) is dict else getattr(block, "tool_use_id", None)
+    )
+    return answered == ident
 
 
 # --- reading ---------------------------------------------------------------------------------

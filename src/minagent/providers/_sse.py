@@ -125,7 +125,7 @@ class SSEParser:
         buf = self._buf
         if self._cr or buf.find(b"\n\n", scan) < 0:
             return None, scan
-        end = _SIMPLE.match(buf).end()  # type: ignore[union-attr] (it matches the empty prefix)
+        end = _SIMPLE.match(buf).end()  # type: ignore[union-attr]  # matches the empty prefix
         if (
             end == 0
             or end > self._limit

@@ -16,7 +16,7 @@ classify it by these tables: never copied into the target body.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Set
 from typing import Any, Protocol, TypeVar
 
 import msgspec
@@ -84,16 +84,23 @@ __all__ = [
     "CONTENT_KEYS",
     "CONTENT_OPTIONS",
     "EFFORT_BUDGETS",
+    "HINTS",
     "OPENAI_MODES",
+    "SOURCE",
+    "USAGE_EXTRA",
     "Decoder",
     "RequestEncoder",
     "ResponseDecoder",
     "ResponseEncoder",
     "SettingsReader",
     "block_extra",
+    "block_hint",
+    "block_keys",
+    "block_kind",
     "decoder",
     "encode_settings",
     "enum_stop_reason",
+    "flatten_usage",
     "foreign_block",
     "foreign_extra",
     "foreign_key",
@@ -240,7 +247,7 @@ def is_strings(value: Any) -> bool:
     return type(value) is list and all(type(v) is str for v in value)
 
 
-def has_keys(value: Any, required: set[str], optional: set[str] = frozenset()) -> bool:  # type: ignore[assignment]
+def has_keys(value: Any, required: Set[str], optional: Set[str] = frozenset()) -> bool:
     """Whether ``value`` is an object with every ``required`` key and no key outside
     ``required`` and ``optional``."""
     return type(value) is dict and required <= value.keys() <= required | optional
@@ -251,7 +258,7 @@ def decoded_request(
     options: dict[str, Any],
     name: str,
     read: Callable[[dict[str, Any]], SettingsReader],
-) -> Any:
+) -> Request:
     """The `Request` adapter ``name`` decoded: ``read`` moves its typed settings out of
     ``options``; their spelling and a separate copy of them are kept for its encoder."""
     settings = read(options)
@@ -621,7 +628,7 @@ def request_encoder(write: Callable[[Request, Unsupported], bytes]) -> RequestEn
             request = as_request(request, options, defaults)
         policy = Unsupported(unsupported, dropped, renames)
         if _stack.fits(None):  # (`runs_roomy`, without sizing a Request)
-            return write(request, policy)  # type: ignore[arg-type]
+            return write(request, policy)
         return _stack.elsewhere(write, request, policy)
 
     _named(encode_request, write, "encode_request")

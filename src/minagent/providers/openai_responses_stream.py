@@ -148,7 +148,7 @@ class StreamAccumulator(Accumulator):
 
     @staticmethod
     def _index(data: dict[str, Any], key: str, kind: str, frame: int) -> int:
-        value = want(data.get(key), int, f"{kind}: {key!r}", frame)
+        value: int = want(data.get(key), int, f"{kind}: {key!r}", frame)
         if value < 0:
             raise fail(f"{kind}: {key!r} must not be negative, got {value}", frame)
         return value
@@ -170,7 +170,8 @@ class StreamAccumulator(Accumulator):
         parts = item.get(key)
         if parts is None:
             parts = item[key] = []
-        return want(parts, list, f"{kind}: the item's {key!r}", frame)  # type: ignore[no-any-return]
+        checked: list[Any] = want(parts, list, f"{kind}: the item's {key!r}", frame)
+        return checked
 
     def _delta(self, kind: str, data: dict[str, Any], frame: int) -> bool:
         """Apply a delta, part or annotation event; False for a type it does not know."""

@@ -92,7 +92,8 @@ def encode_budget() -> tuple[Any, int] | None:
     thread): ``(cell, count)``, or None where the guard is the recursion limit (up to 3.11) or
     no count was found. Set ``cell[0] = count`` (only lower it) for one encode, and restore it."""
     try:
-        return _budgets.found  # type: ignore[no-any-return]
+        found: tuple[Any, int] | None = _budgets.found  # (set by `_budget_here`)
+        return found
     except AttributeError:
         return _budget_here()
 
@@ -113,10 +114,18 @@ def run_capped(budget: tuple[Any, int], call: Callable[..., T], *args: Any, **kw
         cell[0] = before
 
 
-def _lazy() -> ModuleType:
-    from . import lazy
+def _lazy_encode(codec: Codec, obj: Any, canonical: bool) -> bytes:
+    """`minagent.wire.lazy.encode` (that module is imported on first use)."""
+    from .lazy import encode
 
-    return lazy
+    return encode(codec, obj, canonical)
+
+
+def _holds_lazy(obj: Any) -> bool:
+    """`minagent.wire.lazy.holds_lazy` (that module is imported on first use)."""
+    from .lazy import holds_lazy
+
+    return holds_lazy(obj)
 
 
 class _NeedsLossless(Exception):
@@ -656,7 +665,7 @@ class Codec:
         value needs only a byte search, any other one MessagePack look (`_finite`). Lazy
         messages (`minagent.wire.lazy`) are written by `lazy.encode`."""
         if type(obj) in _LAZY_TYPES:
-            return _lazy().encode(self, obj, canonical)
+            return _lazy_encode(self, obj, canonical)
         budget = encode_budget()
         if budget is not None:
             # msgspec's guard (a count of C recursion per thread from CPython 3.12) lowered to
@@ -738,8 +747,8 @@ class Codec:
                 if _GUARD_BEFORE_3_12 and not _seen.__dict__.get("raised"):
                     # the guard counted the caller's frames too: retry with room
                     return _with_headroom(DEFAULT.max_depth + 64, self.encode, obj, canonical)  # type: ignore[no-any-return]
-            if _LAZY_TYPES and _lazy().holds_lazy(obj):  # a list holding lazy messages
-                return _lazy().encode(self, obj, canonical)
+            if _LAZY_TYPES and _holds_lazy(obj):  # a list holding lazy messages
+                return _lazy_encode(self, obj, canonical)
             raise self._encode_error(obj, err) from None
 
     def _encode_error(self, obj: Any, err: BaseException) -> EncodeError:

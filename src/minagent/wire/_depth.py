@@ -102,7 +102,8 @@ def encode_budget() -> tuple[Any, int] | None:
     None where the count cannot be found and confirmed (nothing then caps msgspec's guard: the
     encoder measures depth another way)."""
     try:
-        return _budget_cells.found  # type: ignore[no-any-return]
+        found: tuple[Any, int] | None = _budget_cells.found
+        return found
     except AttributeError:
         pass
     if not _budget_place:

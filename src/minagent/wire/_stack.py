@@ -103,11 +103,11 @@ def _measure_guard(most: int) -> int | None:
 
 def room_here() -> int:
     """How many levels of msgspec's recursion this thread's stack holds (0 if unknown)."""
-    levels = getattr(_here, "levels", None)
+    levels: int | None = getattr(_here, "levels", None)
     if levels is None:
         size = WORKER_STACK if threading.current_thread() is _WORKER_THREAD[0] else _stack_size()
         levels = _here.levels = 0 if size is None else room_for(size)
-    return levels  # type: ignore[no-any-return]
+    return levels
 
 
 def room_for(stack: int) -> int:
@@ -145,16 +145,16 @@ def fits(size: int | None) -> bool:
     if size is not None and size <= SHORT:
         return True
     here = _here.__dict__
-    room = here.get("levels")
+    room: int | None = here.get("levels")
     if room is None:
         room = room_here()
     if size is not None and size <= room:
         return True
     if _FIXED_GUARD:  # one count for the life of the thread: decided once
-        roomy = here.get("roomy")
+        roomy: bool | None = here.get("roomy")
         if roomy is None:
             roomy = here["roomy"] = guard_levels() <= room
-        return roomy  # type: ignore[no-any-return]
+        return roomy
     return sys.getrecursionlimit() <= room
 
 
@@ -186,6 +186,7 @@ def runs_roomy(function: Callable[..., T]) -> Callable[..., T]:
 
     @functools.wraps(function)
     def roomy(*args: Any, **kwargs: Any) -> T:
+        size: int | None
         if args and type(args[0]) is bytes:  # the common call: bytes first, that fit here
             size = len(args[0])
             if size <= SHORT or size <= _here.__dict__.get("levels", 0):
@@ -251,7 +252,8 @@ class _Worker:
         done.acquire()
         ok, value = box[0]
         if ok:
-            return value  # type: ignore[no-any-return]
+            result: T = value  # what ``call`` returned
+            return result
         raise value
 
 

@@ -228,7 +228,8 @@ def kept_base64(source: Base64Source) -> bytes | None:
     holds the bytes read from it; else None."""
     kept = source.__dict__.get(_KEPT)
     if kept is not None and kept[1] is source.data:
-        return kept[0]  # type: ignore[no-any-return]
+        text: bytes = kept[0]  # (base64 text, the bytes decoded from it)
+        return text
     return None
 
 

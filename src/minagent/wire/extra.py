@@ -33,7 +33,7 @@ class Extra(Mapping[str, Any]):
     def __len__(self) -> int:
         return len(self._data)
 
-    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, key: str, default: Any = None) -> Any:
         """The value of ``key``, or ``default`` (the dict's own lookup: the adapters ask for
         absent keys on every message, where `Mapping.get` would raise and catch a KeyError)."""
         return self._data.get(key, default)
