@@ -174,6 +174,7 @@ def _anthropic_cases(data: Path) -> list[Case]:
 
     def sdk_events(stream: bytes) -> list[Any]:
         response = httpx2.Response(200, content=stream, request=request)
+        # The SDK's own client passes this union alias as cast_to; its stub asks for a class.
         return list(Stream(cast_to=RawMessageStreamEvent, response=response, client=client))  # type: ignore[arg-type]
 
     def sdk_accumulate(stream: bytes) -> Any:

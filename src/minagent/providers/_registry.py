@@ -12,11 +12,14 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType, ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..wire.limits import DEFAULT, Limits
 from ..wire.messages import Message, ModelResponse
 from ._base import Defaults, Dropped, Renames, Request, UnsupportedPolicy
+
+if TYPE_CHECKING:  # (the stream base classes are imported with a stream module)
+    from ._stream import Accumulator, Parser
 
 __all__ = ["ADAPTERS", "Adapter", "get"]
 
@@ -115,15 +118,15 @@ class Adapter:
         return result
 
     @property
-    def StreamParser(self) -> type:
+    def StreamParser(self) -> type[Parser]:
         """The stream parser class: byte chunks in, typed events out."""
-        cls: type = self.stream_module.StreamParser
+        cls: type[Parser] = self.stream_module.StreamParser
         return cls
 
     @property
-    def StreamAccumulator(self) -> type:
+    def StreamAccumulator(self) -> type[Accumulator]:
         """The stream accumulator class: events in, the final `ModelResponse` out."""
-        cls: type = self.stream_module.StreamAccumulator
+        cls: type[Accumulator] = self.stream_module.StreamAccumulator
         return cls
 
     def accumulate(

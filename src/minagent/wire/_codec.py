@@ -185,14 +185,15 @@ _seen = threading.local()
 _headroom = threading.Lock()
 
 
-def _with_headroom(levels: int, call: Callable[..., Any], *args: Any) -> Any:
+def _with_headroom(levels: int, call: Callable[..., T], *args: Any) -> T:
     """``call(*args)`` with the recursion limit raised by ``levels`` (up to CPython 3.11 the
     guard msgspec uses counts the caller's frames too, so how deep a value may nest would
     depend on where it is decoded). Raises RecursionError at once if already raised here."""
     if getattr(_seen, "raised", False):
         raise RecursionError("nesting too deep even with headroom")
     if _recursion_limit() + levels > _stack.room_here():  # more than this stack holds
-        return _stack.elsewhere(_with_headroom, levels, call, *args)
+        elsewhere: T = _stack.elsewhere(_with_headroom, levels, call, *args)  # call's result
+        return elsewhere
     with _headroom:
         before = _recursion_limit()
         sys.setrecursionlimit(before + levels)
@@ -746,7 +747,7 @@ class Codec:
                     raise _WithinLimit from None
                 if _GUARD_BEFORE_3_12 and not _seen.__dict__.get("raised"):
                     # the guard counted the caller's frames too: retry with room
-                    return _with_headroom(DEFAULT.max_depth + 64, self.encode, obj, canonical)  # type: ignore[no-any-return]
+                    return _with_headroom(DEFAULT.max_depth + 64, self.encode, obj, canonical)
             if _LAZY_TYPES and _holds_lazy(obj):  # a list holding lazy messages
                 return _lazy_encode(self, obj, canonical)
             raise self._encode_error(obj, err) from None

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 from msgspec import UNSET, Struct
@@ -35,6 +35,8 @@ from .extra import Extra, MsgpackOnly
 from .messages import Message, ModelResponse
 
 __all__ = ["build", "lower", "lower_located", "type_name"]
+
+V = TypeVar("V")
 
 _JSON_NAMES = {
     dict: "object",
@@ -119,7 +121,7 @@ def _object(cls: type[Struct], obj: dict[str, Any], path: str | None) -> Any:
         for key, value in aside.items():
             setattr(result, _ATTRS[cls][key], value)
     if extra:
-        result.extra = Extra._own(extra)  # type: ignore[attr-defined]
+        result.extra = Extra._own(extra)  # type: ignore[attr-defined]  # set only with an extra field
     return result
 
 
@@ -293,7 +295,7 @@ def _needs_lowering(obj: Any) -> bool:
 Problem = Callable[[Any], "str | None"]
 
 
-def _checked(value: Any, path: str | None, problem: Problem | None) -> Any:
+def _checked(value: V, path: str | None, problem: Problem | None) -> V:
     """``value`` itself, after making sure ``problem`` finds nothing in it (EncodeError if so)."""
     if problem is not None and _values.holds_json_unsafe(value):
         found = _values.find(value, problem, path or "$")
@@ -304,7 +306,7 @@ def _checked(value: Any, path: str | None, problem: Problem | None) -> Any:
 
 _LAYOUT: dict[type[Struct], tuple[str | None, list[tuple[str, str, bool]]]] = {
     cls: (
-        cls.__struct_config__.tag if cls.__struct_config__.tag_field else None,  # type: ignore[misc]
+        cls.__struct_config__.tag if cls.__struct_config__.tag_field else None,  # type: ignore[misc]  # str tags
         [
             (name, key, key in _NESTED[cls])
             for name, key in zip(cls.__struct_fields__, cls.__struct_encode_fields__, strict=True)
@@ -322,7 +324,7 @@ def _lower_struct(obj: Any, path: str | None, problem: Problem | None) -> dict[s
         data: dict[str, Any] = obj.data.to_dict()
         if type(data.get("type")) is not str:
             raise EncodeError("an unknown block or source needs a string 'type'", path=path)
-        return _checked(data, path, problem)  # type: ignore[no-any-return]
+        return _checked(data, path, problem)
     tag, fields = _LAYOUT[cls]
     out: dict[str, Any] = {} if tag is None else {"type": tag}
     for name, key, nested in fields:

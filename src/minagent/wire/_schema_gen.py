@@ -149,7 +149,7 @@ def _fix_unions(node: Any, defs: dict[str, Any]) -> Any:
 
 _JSON_KINDS = frozenset(
     type(t)
-    for t in msgspec.inspect.type_info(JsonValue).types  # type: ignore[attr-defined]
+    for t in msgspec.inspect.type_info(JsonValue).types  # type: ignore[attr-defined]  # a UnionType
 )
 
 
@@ -180,7 +180,7 @@ def _components(
         components: dict[str, Any] = msgspec.json.schema_components(roots, schema_hook=_hook)[1]
         return components, _struct_classes(roots)
 
-    class Folding(private._SchemaGenerator):  # type: ignore[misc]
+    class Folding(private._SchemaGenerator):  # type: ignore[misc]  # msgspec private, untyped
         def to_schema(self, t: Any, check_ref: bool = True) -> dict[str, Any]:
             if _is_json_value(t):
                 return {"$ref": "#/$defs/JsonValue"}
@@ -207,7 +207,7 @@ def _type_info(roots: tuple[Any, ...]) -> tuple[Any, ...]:
     if translator is None or not hasattr(translator, "translate"):
         return msgspec.inspect.multi_type_info(roots)
 
-    class Remembering(translator):  # type: ignore[misc]
+    class Remembering(translator):  # type: ignore[misc]  # msgspec private, untyped
         def translate(self, typ: Any) -> Any:
             seen = self._seen.get(id(typ))
             if seen is not None and seen[0] is typ:

@@ -669,7 +669,7 @@ ContentBlock = (
 """Any content block; tagged by ``"type"``."""
 
 KNOWN_BLOCKS: dict[str, type[Struct]] = {
-    cls.__struct_config__.tag: cls  # type: ignore[misc]
+    cls.__struct_config__.tag: cls  # type: ignore[misc]  # every tag here is a str
     for cls in (
         TextBlock,
         ToolUseBlock,
@@ -696,7 +696,7 @@ KNOWN_BLOCKS: dict[str, type[Struct]] = {
 """Block classes by wire tag (the unknown block aside)."""
 
 KNOWN_SOURCES: dict[str, type[Struct]] = {
-    cls.__struct_config__.tag: cls  # type: ignore[misc]
+    cls.__struct_config__.tag: cls  # type: ignore[misc]  # every tag here is a str
     for cls in (Base64Source, UrlSource, TextSource, ContentSource, FileSource)
 }
 """Source classes by wire tag (the unknown source aside)."""
@@ -718,4 +718,4 @@ def _unknown_source_init(self: UnknownSource) -> None:
     _check_unknown_data(self.data, "source", frozenset(KNOWN_SOURCES))
 
 
-UnknownSource.__post_init__ = _unknown_source_init  # type: ignore[attr-defined]
+UnknownSource.__post_init__ = _unknown_source_init  # type: ignore[attr-defined]  # needs KNOWN_SOURCES

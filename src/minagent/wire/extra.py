@@ -52,7 +52,7 @@ class Extra(Mapping[str, Any]):
             return self._data == dict(other)
         return NotImplemented
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable, as a dict
 
     def __repr__(self) -> str:
         return f"Extra({self._data!r})"
@@ -94,7 +94,7 @@ class MsgpackOnly:
         result: bool = self.value == other
         return result
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable, as a dict
 
     def __repr__(self) -> str:
         return f"MsgpackOnly({self.value!r})"
