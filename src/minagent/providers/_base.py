@@ -9,7 +9,7 @@ import re
 import sys
 import threading
 from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import msgspec
 
@@ -171,6 +171,26 @@ SETTINGS = (
 """The typed settings of a `Request`, the ones every provider has in some spelling."""
 
 
+SettingValues = tuple[
+    str | None,
+    int | None,
+    float | None,
+    float | None,
+    list[str] | None,
+    list[Tool] | None,
+    ToolChoice | None,
+    ResponseFormat | None,
+    Reasoning | None,
+    str | None,
+    dict[str, Any] | None,
+    bool | None,
+]
+"""The types of a `Request`'s typed settings, in `SETTINGS` order (`Request.decoded`)."""
+
+NO_SETTINGS = cast(SettingValues, (None,) * len(SETTINGS))
+"""`SettingValues` with every setting unset."""
+
+
 class Request(msgspec.Struct, kw_only=True, gc=False):
     """A model request in neutral form: the conversation, the settings every provider has, and
     the source provider's other options.
@@ -219,9 +239,10 @@ class Request(msgspec.Struct, kw_only=True, gc=False):
     (``max_completion_tokens`` or ``max_tokens``, ``stop`` as a string or a list, ...). Only the
     ``provider``'s encoder reads it, and only while the settings are unchanged: it writes them
     back byte-exact."""
-    decoded: dict[str, Any] = {}
-    """The typed settings as they were decoded (a separate copy of them), by name: the
-    ``provider``'s encoder writes ``spelling`` back only while the settings still equal these."""
+    decoded: SettingValues = NO_SETTINGS
+    """The typed settings as they were decoded (a separate copy of them), in `SETTINGS` order:
+    the ``provider``'s encoder writes ``spelling`` back only while the settings still equal
+    these. Typed, so that a `Request` stored with msgspec and read back compares equal."""
 
     def keys(self) -> list[str]:
         """The names of what this request holds besides its messages: its typed settings that
@@ -565,7 +586,7 @@ def _decode_json(data: Any, path: str, decoder: Any) -> Any:
     except UnicodeDecodeError:  # invalid UTF-8 in bytes, as msgspec < 0.23 reports it
         raise DecodeError("invalid JSON: Invalid UTF-8 encoded string", path=path) from None
     except UnicodeError as err:  # a str holding a lone surrogate, which has no UTF-8 form
-        raise DecodeError(f"invalid text: {err.reason}", path=path) from None
+        raise DecodeError(f"invalid text: {getattr(err, 'reason', err)}", path=path) from None
 
 
 def decode_messages(data: Any, path: str, limits: Limits = DEFAULT) -> list[Message]:

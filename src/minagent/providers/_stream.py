@@ -77,7 +77,8 @@ def decode_event(data: bytes, index: int, what: str, decoder: Any = _ANY) -> Any
     except RecursionError:
         raise fail(f"{what}: invalid JSON: nesting too deep", index) from None
     except UnicodeError as err:  # msgspec < 0.20 raises it for invalid UTF-8 in a string
-        raise fail(f"{what}: invalid JSON: invalid UTF-8: {err.reason}", index) from None
+        reason = getattr(err, "reason", err)  # a bare UnicodeError has no reason
+        raise fail(f"{what}: invalid JSON: invalid UTF-8: {reason}", index) from None
 
 
 def _shape(err: msgspec.ValidationError) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Mapping, Set
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 import msgspec
 from msgspec import UNSET
@@ -31,6 +31,7 @@ from ..wire.limits import DEFAULT, Limits
 from ..wire.messages import Message, ModelResponse
 from ._base import (
     HINTS,
+    NO_SETTINGS,
     SETTINGS,
     SOURCE,
     USAGE_EXTRA,
@@ -38,6 +39,7 @@ from ._base import (
     Dropped,
     Renames,
     Request,
+    SettingValues,
     Tool,
     ToolChoice,
     Unsupported,
@@ -271,7 +273,7 @@ def decoded_request(
             read(msgspec.json.decode(msgspec.json.encode(settings.spelling))).fields
         )
         if settings.spelling
-        else _NO_SETTINGS,
+        else NO_SETTINGS,
         **settings.fields,
     )
 
@@ -311,13 +313,12 @@ class SettingsReader:
 
 T_co = TypeVar("T_co", covariant=True)
 
-_NO_SETTINGS = (None,) * len(SETTINGS)
 _SETTING_VALUES = operator.attrgetter(*SETTINGS)
 """A `Request`'s typed settings as one tuple, in `SETTINGS` order."""
 
 
-def _settings_tuple(fields: dict[str, Any]) -> tuple[Any, ...]:
-    return tuple(fields.get(name) for name in SETTINGS)
+def _settings_tuple(fields: dict[str, Any]) -> SettingValues:
+    return cast(SettingValues, tuple(fields.get(name) for name in SETTINGS))
 
 
 def typed_settings(request: Any) -> dict[str, Any]:

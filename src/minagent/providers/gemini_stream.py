@@ -35,7 +35,14 @@ from . import gemini as adapter
 from ._sse import SSEEvent
 from ._stream import Accumulator, Parser, accumulate_with, decode_event, fail
 
-__all__ = ["ArrayChunkParser", "GeminiChunk", "SSEChunkParser", "StreamAccumulator", "accumulate"]
+__all__ = [
+    "ArrayChunkParser",
+    "GeminiChunk",
+    "SSEChunkParser",
+    "StreamAccumulator",
+    "StreamParser",
+    "accumulate",
+]
 
 
 class GeminiChunk(msgspec.Struct, frozen=True, gc=False):
@@ -266,6 +273,12 @@ class _Candidate:
                 content["parts"] = [dict(p) if type(p) is dict else p for p in self.parts]
             candidate["content"] = content
         return candidate
+
+
+StreamParser = SSEChunkParser
+"""The parser every adapter names `StreamParser` (`minagent.providers.get("gemini")`): the
+server-sent-events framing (``?alt=sse``), which the SDKs ask for and `StreamAccumulator` reads
+by default; `ArrayChunkParser` reads the JSON-array framing."""
 
 
 class StreamAccumulator(Accumulator):
